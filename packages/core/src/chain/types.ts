@@ -1,0 +1,68 @@
+import type { Address, PublicClient } from 'viem'
+
+export type TokenInfo = { address: Address; symbol: string; decimals: number; name?: string | undefined }
+
+/** Protocol contracts of one chain. Every entry is optional: a chain has what it has. */
+export type AddressBook = {
+  weth?: Address | undefined
+  tokens?: readonly TokenInfo[] | undefined
+  uniswapV2?: readonly { name: string; factory: Address; router: Address }[] | undefined
+  uniswapV3?: readonly { name: string; factory: Address; router: Address; quoter: Address }[] | undefined
+  safe?:
+    | {
+        singleton: Address
+        singletonL2: Address
+        proxyFactory: Address
+        fallbackHandler: Address
+        multiSend: Address
+      }
+    | undefined
+  ens?:
+    | {
+        registry: Address
+        baseRegistrar?: Address | undefined
+        controller?: Address | undefined
+        publicResolver?: Address | undefined
+        reverseRegistrar?: Address | undefined
+      }
+    | undefined
+  erc8004?:
+    | {
+        identityRegistry: Address
+        reputationRegistry?: Address | undefined
+        validationRegistry?: Address | undefined
+      }
+    | undefined
+  staking?: { lido?: Address | undefined } | undefined
+  /** Chainlink AggregatorV3 feeds by pair, e.g. `ETH/USD`. */
+  priceFeeds?: Readonly<Record<string, Address>> | undefined
+}
+
+export type ChainInfo = {
+  name: string
+  chainId: number
+  nativeSymbol: string
+  nativeDecimals: number
+  /** Base URL of a block explorer, e.g. `https://etherscan.io`; absent on local chains. */
+  explorerUrl?: string | undefined
+  testnet: boolean
+}
+
+/** One configured chain: its facts, a viem client and its address book. */
+export type ChainHandle = ChainInfo & {
+  client: PublicClient
+  contracts: AddressBook
+}
+
+/**
+ * The ChainProvider port: named chains, each with a client and an address book.
+ * @example const devnet = provider.get('devnet'); await devnet.client.getBlockNumber()
+ */
+export interface ChainProvider {
+  readonly defaultChain: string
+  /** Names of the configured chains. */
+  list(): readonly ChainInfo[]
+  /** The chain by name; rejects unknown names with `unsupported_chain`. */
+  get(name: string): ChainHandle
+  close?(): Promise<void>
+}

@@ -1,0 +1,29 @@
+/**
+ * Every error code core can raise. Codes are snake_case, stable, and the only thing callers
+ * (and the HTTP edge's status table) classify errors by.
+ */
+export const errorCodes = [
+  'validation_failed',
+  'not_found',
+  'unauthorized',
+  'forbidden',
+  'conflict',
+  'policy_blocked',
+  'insufficient_funds',
+  'idempotency_conflict',
+  'rate_limited',
+  'chain_unavailable',
+  'unsupported_chain',
+  'unsupported_protocol',
+  'approval_not_pending',
+  'approval_expired',
+  'key_decryption_failed',
+  'master_key_mismatch',
+  'vault_error',
+  'storage_conflict',
+  'transaction_failed',
+  'not_implemented',
+  'internal',
+] as const
+
+export type ErrorCode = (typeof errorCodes)[number]

@@ -1,0 +1,62 @@
+import { BaseError, type BaseErrorParameters } from './baseError.js'
+
+/** Input that breaks a rule of its schema. `details.issues` lists each failing path. */
+export class ValidationError extends BaseError {
+  override name = 'ValidationError'
+  static readonly code = 'validation_failed'
+  constructor(message: string, parameters?: BaseErrorParameters) {
+    super('validation_failed', message, parameters)
+  }
+}
+
+/** A record that does not exist, or that the caller may not see (no existence leak). */
+export class NotFoundError extends BaseError {
+  override name = 'NotFoundError'
+  static readonly code = 'not_found'
+  constructor(what: string, parameters?: BaseErrorParameters) {
+    super('not_found', `${what} not found`, parameters)
+  }
+}
+
+/** The policy engine refused the intent; `details` names the rule and the numbers. */
+export class PolicyBlockedError extends BaseError {
+  override name = 'PolicyBlockedError'
+  static readonly code = 'policy_blocked'
+  constructor(message: string, parameters?: BaseErrorParameters) {
+    super('policy_blocked', message, parameters)
+  }
+}
+
+export class ForbiddenError extends BaseError {
+  override name = 'ForbiddenError'
+  static readonly code = 'forbidden'
+  constructor(message: string, parameters?: BaseErrorParameters) {
+    super('forbidden', message, parameters)
+  }
+}
+
+export class ConflictError extends BaseError {
+  override name = 'ConflictError'
+  static readonly code = 'conflict'
+  constructor(message: string, parameters?: BaseErrorParameters) {
+    super('conflict', message, parameters)
+  }
+}
+
+/** The chain's RPC could not be reached or answered with a transport error. */
+export class ChainUnavailableError extends BaseError {
+  override name = 'ChainUnavailableError'
+  static readonly code = 'chain_unavailable'
+  constructor(chain: string, parameters?: BaseErrorParameters) {
+    super('chain_unavailable', `Chain "${chain}" is unavailable`, parameters)
+  }
+}
+
+/** A capability whose implementation has not landed yet. Never a fake result. */
+export class NotImplementedError extends BaseError {
+  override name = 'NotImplementedError'
+  static readonly code = 'not_implemented'
+  constructor(feature: string, parameters?: BaseErrorParameters) {
+    super('not_implemented', `${feature} is not implemented yet`, parameters)
+  }
+}

@@ -1,0 +1,69 @@
+import { EventEmitter } from 'eventemitter3'
+import type { EventName } from './eventNames.js'
+
+/**
+ * A domain event as stored in the event log and delivered to WebSocket clients and webhooks.
+ * `seq` increases monotonically per tenant (the log's stream); `id` is stable across redeliveries.
+ */
+export type DomainEvent<TName extends EventName = EventName> = {
+  id: string
+  type: TName
+  tenantId: string
+  seq: number
+  timestamp: string
+  data: EventPayloads[TName]
+}
+
+type TxPayload = {
+  transactionId: string
+  walletId: string
+  chain: string
+  from: string
+  to: string
+  hash?: string | undefined
+  status: string
+  [key: string]: unknown
+}
+
+/** The payload of each event, by canonical name. Documented with examples in docs/events.md. */
+export type EventPayloads = {
+  'wallet.created': { walletId: string; address: string; chain: string; agentName: string }
+  'tx.submitted': TxPayload
+  'tx.confirmed': TxPayload & { blockNumber: number }
+  'tx.failed': TxPayload & { reason: string }
+  'policy.blocked': TxPayload & { ruleId?: string | undefined; reason: string }
+  'policy.hitl': TxPayload & { approvalId: string; expiresAt: string; ruleId?: string | undefined; reason: string }
+  'approval.resolved': {
+    approvalId: string
+    transactionId: string
+    resolution: 'approved' | 'rejected' | 'expired'
+    resolvedBy?: string | undefined
+    reason?: string | undefined
+    hash?: string | undefined
+  }
+  'identity.registered': Record<string, unknown>
+  'ens.registered': Record<string, unknown>
+  'multisig.proposed': Record<string, unknown>
+  'multisig.executed': Record<string, unknown>
+  'webhook.disabled': { subscriptionId: string; url: string; reason: string }
+  'agent.activity': Record<string, unknown>
+}
+
+export type EventListeners = {
+  [TName in EventName]: (event: DomainEvent<TName>) => void
+} & {
+  /** Every event, whatever its name. */
+  '*': (event: DomainEvent) => void
+}
+
+/**
+ * The typed in-process event bus. Core emits only after the state an event reports is saved.
+ * @example bus.on('tx.confirmed', (event) => console.log(event.data.hash))
+ */
+export class EventBus extends EventEmitter<EventListeners> {
+  /** Emits under the event's own name and under '*'. */
+  publish(event: DomainEvent): void {
+    ;(this.emit as (name: string, event: DomainEvent) => boolean)(event.type, event)
+    this.emit('*', event)
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The one table of domain events: the canonical (WebSocket) name and its webhook spelling.
+ * Both channels carry the same envelope `{ id, type, seq, timestamp, data }`.
+ */
+export const eventNames = {
+  'wallet.created': 'wallet_created',
+  'tx.submitted': 'tx_submitted',
+  'tx.confirmed': 'tx_confirmed',
+  'tx.failed': 'tx_failed',
+  'policy.blocked': 'policy_blocked',
+  'policy.hitl': 'hitl_requested',
+  'approval.resolved': 'approval_resolved',
+  'identity.registered': 'identity_registered',
+  'ens.registered': 'ens_registered',
+  'multisig.proposed': 'multisig_proposed',
+  'multisig.executed': 'multisig_executed',
+  'webhook.disabled': 'webhook_disabled',
+  'agent.activity': 'agent_activity',
+} as const
+
+export type EventName = keyof typeof eventNames
+export type WebhookEventName = (typeof eventNames)[EventName]
+
+const byWebhookName = new Map<string, EventName>(
+  Object.entries(eventNames).map(([canonical, webhook]) => [webhook, canonical as EventName]),
+)
+
+/** Canonical name for either spelling, or undefined when the name is unknown. */
+export function toCanonicalEventName(name: string): EventName | undefined {
+  if (name in eventNames) return name as EventName
+  return byWebhookName.get(name)
+}
+
+/** The webhook spelling of a canonical event name. */
+export function toWebhookEventName(name: EventName): WebhookEventName {
+  return eventNames[name]
+}

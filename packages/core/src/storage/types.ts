@@ -1,0 +1,99 @@
+/**
+ * The Storage port. A small required surface: records in named collections, queries on their
+ * top-level fields, an event log per stream, and ONE atomicity primitive, `transaction(keys, fn)`.
+ * Core builds its typed repositories on top (storage/repositories.ts), so an adapter stays small.
+ *
+ * Values are JSON documents: strings, finite numbers, booleans, null, arrays and objects.
+ * Amounts are stored as decimal strings of base units, never numbers.
+ */
+
+/** A stored document. Every record has a string `id`, unique within its collection. */
+export type StoredRecord = { id: string; [field: string]: unknown }
+
+export type Scalar = string | number | boolean | null
+
+/** Equality on a top-level field, or membership when the value is an array. */
+export type Filter = Record<string, Scalar | readonly Scalar[]>
+
+export type QueryOptions = {
+  where?: Filter | undefined
+  /** A half-open range on one top-level field: gte <= value < lt. Strings compare as strings. */
+  range?: { field: string; gte?: Scalar | undefined; lt?: Scalar | undefined } | undefined
+  /** Field to order by (default `id`); ties are broken by `id` in the same direction. */
+  orderBy?: string | undefined
+  order?: 'asc' | 'desc' | undefined
+  limit?: number | undefined
+  offset?: number | undefined
+}
+
+/** An event as written to the log. `seq` is assigned by the storage at commit. */
+export type EventInput = { id: string; type: string; timestamp: string; data: unknown }
+export type StoredEvent = EventInput & { stream: string; seq: number }
+
+export interface StorageReader {
+  get<T extends StoredRecord>(collection: string, id: string): Promise<T | undefined>
+  query<T extends StoredRecord>(collection: string, options?: QueryOptions): Promise<T[]>
+  count(collection: string, options?: Pick<QueryOptions, 'where' | 'range'>): Promise<number>
+}
+
+export interface StorageTx extends StorageReader {
+  /** Adds a record; rejects with code `storage_conflict` when the id exists. */
+  insert(collection: string, record: StoredRecord): Promise<void>
+  /** Adds or replaces a record. */
+  put(collection: string, record: StoredRecord): Promise<void>
+  delete(collection: string, id: string): Promise<boolean>
+  /**
+   * Appends an event to a stream's log. Its `seq` is assigned at commit, in commit order, so a
+   * reader that has seen seq N has seen every committed event below N.
+   */
+  appendEvent(stream: string, event: EventInput): void
+}
+
+export type StorageCapabilities = {
+  /** Survives a process restart. */
+  durable: boolean
+  /** `transaction` locks hold across processes sharing the storage (e.g. Postgres advisory locks). */
+  crossProcessLocks: boolean
+  /** `onEvents` also reports events committed by other processes. */
+  crossProcessEvents: boolean
+}
+
+export type EventsListener = (events: StoredEvent[]) => void
+
+export interface Storage extends StorageReader {
+  readonly name: string
+  readonly capabilities: StorageCapabilities
+  /**
+   * Runs `fn` holding exclusive locks on `keys`; the writes made through `tx` commit together
+   * when `fn` resolves, and none of them do when it throws. Callers on the same key wait their turn.
+   * Reads through `tx` see the transaction's own writes.
+   */
+  transaction<T>(keys: readonly string[], fn: (tx: StorageTx) => Promise<T>): Promise<T>
+  /** Events of one stream with seq > `after`, ascending. */
+  readEvents(stream: string, options?: { after?: number; limit?: number }): Promise<StoredEvent[]>
+  /** Calls `listener` with every batch of committed events, after the commit. Returns an unsubscribe. */
+  onEvents(listener: EventsListener): () => void
+  close(): Promise<void>
+}
+
+/**
+ * Collections core uses and the fields it filters or orders by; adapters with indexes (SQL)
+ * create them from this table. Unknown collections must still work, unindexed.
+ */
+export const storageSchema: Record<string, { indexes: readonly string[] }> = {
+  tenants: { indexes: [] },
+  api_keys: { indexes: ['tenantId', 'hash'] },
+  wallets: { indexes: ['tenantId', 'address', 'ownerId', 'createdAt'] },
+  vault_keys: { indexes: [] },
+  transactions: { indexes: ['walletId', 'status', 'hash', 'createdAt', 'chain'] },
+  approvals: { indexes: ['tenantId', 'status', 'transactionId', 'expiresAt'] },
+  policies: { indexes: ['tenantId'] },
+  nonces: { indexes: [] },
+  idempotency: { indexes: [] },
+  identities: { indexes: ['tenantId', 'walletAddress'] },
+  ens_names: { indexes: ['tenantId', 'walletId'] },
+  multisig_wallets: { indexes: ['tenantId'] },
+  multisig_proposals: { indexes: ['safeAddress', 'status'] },
+  webhook_subscriptions: { indexes: ['tenantId'] },
+  webhook_deliveries: { indexes: ['tenantId', 'subscriptionId', 'status', 'nextAttemptAt'] },
+}

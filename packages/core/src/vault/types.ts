@@ -1,0 +1,41 @@
+import type { Address, Hex, LocalAccount } from 'viem'
+
+/**
+ * What a vault hands to core instead of a key: a viem-compatible local account that signs.
+ * Core never sees plaintext key material.
+ */
+export type VaultSigner = LocalAccount
+
+export type KeyVaultCapabilities = {
+  /** Keys can be exported (an explicit admin-only act at the edge). */
+  exportable: boolean
+  /** Keys derive from one recovery phrase. */
+  hd: boolean
+  /** Keys are encrypted at rest (false for the memory test vault). */
+  encryptedAtRest: boolean
+}
+
+/**
+ * The KeyVault port: creates, imports and uses keys.
+ * @example const address = await vault.createKey(); const signer = await vault.getSigner(address)
+ */
+export interface KeyVault {
+  readonly name: string
+  readonly capabilities: KeyVaultCapabilities
+  /** Creates a new key and returns its address. */
+  createKey(): Promise<Address>
+  /** Stores an existing private key; importing a key the vault already holds returns its address. */
+  importKey(privateKey: Hex): Promise<Address>
+  hasKey(address: Address): Promise<boolean>
+  /** A signer for the key; rejects with `not_found` for an unknown address. */
+  getSigner(address: Address): Promise<VaultSigner>
+  /** The plaintext key. Only vaults with `capabilities.exportable` implement it. */
+  exportKey?(address: Address): Promise<Hex>
+}
+
+/** Where an encrypting vault keeps its records (core adapts Storage to it). */
+export interface KeyRecordStore<TRecord> {
+  get(address: Address): Promise<TRecord | undefined>
+  /** Stores a new record; resolves false when one already exists for the address. */
+  add(address: Address, record: TRecord): Promise<boolean>
+}

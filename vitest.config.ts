@@ -1,0 +1,29 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+// Tests run against the TypeScript sources of every workspace package, so `pnpm test`
+// needs no build. The aliases mirror the `paths` of tsconfig.json.
+const packages = ['core', 'devnet', 'sqlite', 'postgres', 'koa', 'client']
+const alias = [
+  { find: '@agentwallet/core/testing', replacement: here('packages/core/src/testing/index.ts') },
+  ...packages
+    .filter((name) => existsSync(here(`packages/${name}/src/index.ts`)))
+    .map((name) => ({
+      find: new RegExp(`^@agentwallet/${name}$`),
+      replacement: here(`packages/${name}/src/index.ts`),
+    })),
+]
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    // The in-process EVM segfaults under worker threads; forks are safe.
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+})
