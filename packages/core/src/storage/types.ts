@@ -67,6 +67,10 @@ export interface Storage extends StorageReader {
    * Runs `fn` holding exclusive locks on `keys`; the writes made through `tx` commit together
    * when `fn` resolves, and none of them do when it throws. Callers on the same key wait their turn.
    * Reads through `tx` see the transaction's own writes.
+   *
+   * Transactions do not nest: a `transaction([], ...)` started inside another's `fn` is a separate
+   * unit that commits on its own. Core relies on this to hold a wallet lock across several
+   * durable steps (persist intent → sign → persist signed tx → broadcast); see `withLock`.
    */
   transaction<T>(keys: readonly string[], fn: (tx: StorageTx) => Promise<T>): Promise<T>
   /** Events of one stream with seq > `after`, ascending. */
