@@ -1,0 +1,205 @@
+import { BaseError } from '../errors/baseError.js'
+import { keyedMutex } from './keyedMutex.js'
+import { queryRecords } from './queryRecords.js'
+import type {
+  EventInput,
+  EventsListener,
+  QueryOptions,
+  Storage,
+  StorageTx,
+  StoredEvent,
+  StoredRecord,
+} from './types.js'
+
+export type MemoryStorageOptions = {
+  /** Shown in logs and errors. Default `memory`. */
+  name?: string | undefined
+}
+
+type Collection = Map<string, StoredRecord>
+/** A buffered write: the new record, or null for a delete. */
+type Writes = Map<string, Map<string, StoredRecord | null>>
+/** An insert to re-check at commit; `replacesDeleted` when the same transaction deleted the id first. */
+type Insert = { name: string; id: string; replacesDeleted: boolean }
+
+const clone = <T>(value: T): T => structuredClone(value)
+
+/**
+ * A Storage held in process memory: for tests, examples and single-process embedding without
+ * durability. Locks are exclusive within this process only.
+ * @example const storage = memoryStorage(); await storage.transaction(['k'], async (tx) => tx.put('c', { id: '1' }))
+ */
+export const memoryStorage = (options: MemoryStorageOptions = {}): Storage => {
+  const collections = new Map<string, Collection>()
+  const streams = new Map<string, StoredEvent[]>()
+  const listeners = new Set<EventsListener>()
+  const mutex = keyedMutex()
+
+  const collection = (name: string): Collection => {
+    let found = collections.get(name)
+    if (!found) {
+      found = new Map()
+      collections.set(name, found)
+    }
+    return found
+  }
+
+  /** Committed records, overlaid with a transaction's buffered writes when given. */
+  const view = (name: string, writes?: Writes): Collection => {
+    const pending = writes?.get(name)
+    const base = collection(name)
+    if (!pending) return base
+    const merged = new Map(base)
+    for (const [id, record] of pending) {
+      if (record) merged.set(id, record)
+      else merged.delete(id)
+    }
+    return merged
+  }
+
+  /** One record as a transaction sees it, without copying the collection. */
+  const lookup = (name: string, id: string, writes?: Writes): StoredRecord | undefined => {
+    const pending = writes?.get(name)?.get(id)
+    return pending === undefined ? collection(name).get(id) : (pending ?? undefined)
+  }
+
+  const reader = (writes?: Writes) => ({
+    async get<T extends StoredRecord>(name: string, id: string) {
+      const record = lookup(name, id, writes)
+      return record === undefined ? undefined : (clone(record) as T)
+    },
+    async query<T extends StoredRecord>(name: string, query?: QueryOptions) {
+      return clone(queryRecords(view(name, writes).values(), query)) as T[]
+    },
+    async count(name: string, query?: Pick<QueryOptions, 'where' | 'range'>) {
+      return queryRecords(view(name, writes).values(), { where: query?.where, range: query?.range }).length
+    },
+  })
+
+  const conflict = (name: string, id: string) =>
+    new BaseError('storage_conflict', `Record "${id}" already exists in "${name}"`, {
+      details: { collection: name, id },
+    })
+
+  /** Applies a finished transaction's writes and events at once; returns the events as stored. */
+  const commit = (writes: Writes, inserts: Insert[], events: Array<[string, EventInput]>) => {
+    // An unlocked transaction may have inserted the same id since; check before applying anything.
+    for (const { name, id, replacesDeleted } of inserts) {
+      if (!replacesDeleted && collection(name).has(id)) throw conflict(name, id)
+    }
+    for (const [name, pending] of writes) {
+      const target = collection(name)
+      for (const [id, record] of pending) {
+        if (record) target.set(id, record)
+        else target.delete(id)
+      }
+    }
+    const committed: StoredEvent[] = []
+    for (const [stream, event] of events) {
+      let log = streams.get(stream)
+      if (!log) {
+        log = []
+        streams.set(stream, log)
+      }
+      const stored: StoredEvent = { ...event, stream, seq: log.length + 1 }
+      log.push(stored)
+      committed.push(stored)
+    }
+    return committed
+  }
+
+  const notify = (events: StoredEvent[]) => {
+    if (events.length === 0) return
+    for (const listener of listeners) {
+      // A listener's failure must not fail a transaction that has already committed.
+      try {
+        listener(clone(events))
+      } catch {}
+    }
+  }
+
+  const run = async <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
+    const writes: Writes = new Map()
+    const inserts: Insert[] = []
+    const events: Array<[string, EventInput]> = []
+    let open = true
+    // A tx captured and used after its transaction ended would write nowhere; fail loudly instead.
+    const ensureOpen = () => {
+      if (!open) throw new BaseError('internal', 'The transaction has already finished')
+    }
+    const pending = (name: string) => {
+      ensureOpen()
+      let found = writes.get(name)
+      if (!found) {
+        found = new Map()
+        writes.set(name, found)
+      }
+      return found
+    }
+    const read = reader(writes)
+    const tx: StorageTx = {
+      ...read,
+      async insert(name, record) {
+        const target = pending(name)
+        if (lookup(name, record.id, writes)) throw conflict(name, record.id)
+        inserts.push({ name, id: record.id, replacesDeleted: target.get(record.id) === null })
+        target.set(record.id, clone(record))
+      },
+      async put(name, record) {
+        pending(name).set(record.id, clone(record))
+      },
+      async delete(name, id) {
+        const existed = lookup(name, id, writes) !== undefined
+        pending(name).set(id, null)
+        return existed
+      },
+      appendEvent(stream, event) {
+        ensureOpen()
+        events.push([stream, clone(event)])
+      },
+    }
+    try {
+      const result = await fn(tx)
+      const committed = commit(writes, inserts, events)
+      open = false
+      notify(committed)
+      return result
+    } finally {
+      open = false
+    }
+  }
+
+  return {
+    name: options.name ?? 'memory',
+    capabilities: { durable: false, crossProcessLocks: false, crossProcessEvents: false },
+    ...reader(),
+    async transaction(keys, fn) {
+      // One global order over keys means two transactions never wait on each other in a cycle.
+      const sorted = [...new Set(keys)].sort()
+      const releases: Array<() => void> = []
+      try {
+        for (const key of sorted) releases.push(await mutex.lock(key))
+        return await run(fn)
+      } finally {
+        for (const release of releases.reverse()) release()
+      }
+    },
+    async readEvents(stream, options = {}) {
+      const after = options.after ?? 0
+      const log = streams.get(stream) ?? []
+      const found = log.filter((event) => event.seq > after)
+      return clone(options.limit === undefined ? found : found.slice(0, Math.max(0, options.limit)))
+    },
+    onEvents(listener) {
+      // Wrapping makes each subscription distinct, so the same function can subscribe twice.
+      const wrapped: EventsListener = (events) => listener(events)
+      listeners.add(wrapped)
+      return () => {
+        listeners.delete(wrapped)
+      }
+    },
+    async close() {
+      listeners.clear()
+    },
+  }
+}

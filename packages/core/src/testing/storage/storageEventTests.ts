@@ -1,0 +1,104 @@
+import type { StoredEvent } from '../../storage/types.js'
+import { type StorageSuiteContext, sleep } from './storageSuiteContext.js'
+
+const event = (id: string, data: unknown = {}) => ({
+  id,
+  type: 'test.event',
+  timestamp: '2026-01-01T00:00:00.000Z',
+  data,
+})
+
+/** The per-stream event log and its listeners. */
+export const storageEventTests = ({ runner, withStorage }: StorageSuiteContext) => {
+  const { it, expect } = runner
+
+  it('numbers events per stream from 1 and reads them after a seq', () =>
+    withStorage(async (storage) => {
+      await storage.transaction([], async (tx) => {
+        tx.appendEvent('a', event('a1', { n: 1 }))
+        tx.appendEvent('b', event('b1'))
+        tx.appendEvent('a', event('a2'))
+      })
+      await storage.transaction([], async (tx) => tx.appendEvent('a', event('a3')))
+      const a = await storage.readEvents('a')
+      expect(a.map((e) => [e.id, e.seq, e.stream])).toEqual([
+        ['a1', 1, 'a'],
+        ['a2', 2, 'a'],
+        ['a3', 3, 'a'],
+      ])
+      expect(a[0]).toEqual({ ...event('a1', { n: 1 }), stream: 'a', seq: 1 })
+      expect((await storage.readEvents('b')).map((e) => e.seq)).toEqual([1])
+      expect((await storage.readEvents('a', { after: 1 })).map((e) => e.id)).toEqual(['a2', 'a3'])
+      expect((await storage.readEvents('a', { after: 1, limit: 1 })).map((e) => e.id)).toEqual(['a2'])
+      expect(await storage.readEvents('a', { after: 3 })).toEqual([])
+      expect(await storage.readEvents('never')).toEqual([])
+    }))
+
+  it('assigns seq in commit order, not in append order', () =>
+    withStorage(async (storage) => {
+      let release!: () => void
+      const gate = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      // The first transaction appends first but commits last.
+      const slow = storage.transaction(['slow'], async (tx) => {
+        tx.appendEvent('s', event('appended-first'))
+        await gate
+      })
+      await sleep(5)
+      await storage.transaction(['fast'], async (tx) => tx.appendEvent('s', event('committed-first')))
+      release()
+      await slow
+      const events = await storage.readEvents('s')
+      expect(events.map((e) => [e.id, e.seq])).toEqual([
+        ['committed-first', 1],
+        ['appended-first', 2],
+      ])
+    }))
+
+  it('tells listeners about events only after commit, never for a rolled back transaction', () =>
+    withStorage(async (storage) => {
+      const seen: StoredEvent[][] = []
+      const unsubscribe = storage.onEvents((events) => {
+        seen.push(events)
+      })
+      let appended = false
+      await storage.transaction([], async (tx) => {
+        tx.appendEvent('s', event('e1'))
+        tx.appendEvent('s', event('e2'))
+        appended = true
+        await sleep(5)
+        // Not committed yet: listeners must still be waiting.
+        expect(seen).toEqual([])
+      })
+      expect(appended).toBe(true)
+      await expect(
+        storage.transaction([], async (tx) => {
+          tx.appendEvent('s', event('never'))
+          throw Object.assign(new Error('rollback'), { code: 'test_rollback' })
+        }),
+      ).rejects.toMatchObject({ code: 'test_rollback' })
+      await storage.transaction([], async (tx) => tx.put('things', { id: 'no-events' }))
+      await sleep(20)
+      expect(seen.flat().map((e) => [e.id, e.seq])).toEqual([
+        ['e1', 1],
+        ['e2', 2],
+      ])
+      unsubscribe()
+      await storage.transaction([], async (tx) => tx.appendEvent('s', event('after-unsubscribe')))
+      await sleep(20)
+      expect(seen.flat()).toHaveLength(2)
+    }))
+
+  it('has committed the events a listener hears about', () =>
+    withStorage(async (storage) => {
+      const reads: Promise<StoredEvent[]>[] = []
+      storage.onEvents(() => {
+        reads.push(storage.readEvents('s'))
+      })
+      await storage.transaction([], async (tx) => tx.appendEvent('s', event('e1')))
+      await sleep(20)
+      expect(reads).toHaveLength(1)
+      expect((await reads[0]!).map((e) => e.id)).toEqual(['e1'])
+    }))
+}
