@@ -1,0 +1,169 @@
+import { z } from 'zod'
+import { addressSchema, decimalAmountSchema, durationSchema } from '../schemas/primitives.js'
+
+/** Stored lists are indexed once per rule; the cap keeps one rule from exhausting memory. */
+const maxListLength = 100_000
+const symbolPattern = /^[A-Za-z0-9._$-]{1,32}$/
+
+/**
+ * `"native"` (the chain's coin), a token address (checksummed on output), or a token symbol.
+ * A symbol matches any asset carrying it, so prefer addresses for tokens you do not control.
+ */
+export const ruleAssetSchema = z.string().transform((value, ctx) => {
+  if (value.toLowerCase() === 'native') return 'native'
+  if (/^0x/i.test(value)) {
+    const parsed = addressSchema.safeParse(value)
+    if (parsed.success) return parsed.data
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message })
+    return z.NEVER
+  }
+  if (symbolPattern.test(value)) return value
+  ctx.addIssue({ code: 'custom', message: 'Asset must be "native", a token address or a token symbol' })
+  return z.NEVER
+})
+
+const selectorSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{8}$/, { message: 'Selector must be 0x followed by 8 hex characters' })
+  .transform((value) => value.toLowerCase())
+
+const clockSchema = z
+  .string()
+  .regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, { message: 'Time must be HH:MM (00:00 to 24:00)' })
+
+export const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
+
+const timeZoneSchema = z.string().refine(isTimeZone, { message: 'Unknown time zone (use "UTC" or an IANA name)' })
+
+const addressListSchema = z.array(addressSchema).max(maxListLength)
+
+/** Fields every rule may carry. `id` is assigned by `validateRules` when missing. */
+const common = {
+  id: z.string().min(1).max(128).optional(),
+  description: z.string().max(500).optional(),
+  enabled: z.boolean().optional(),
+}
+
+export const maxPerTxRuleSchema = z.strictObject({
+  ...common,
+  type: z.literal('max_per_tx'),
+  asset: ruleAssetSchema,
+  max: decimalAmountSchema,
+})
+
+export const spendLimitRuleSchema = z.strictObject({
+  ...common,
+  type: z.literal('spend_limit'),
+  asset: ruleAssetSchema,
+  max: decimalAmountSchema,
+  window: durationSchema,
+})
+
+export const allowRecipientsRuleSchema = z.strictObject({
+  ...common,
+  type: z.literal('allow_recipients'),
+  addresses: addressListSchema,
+})
+
+export const denyRecipientsRuleSchema = z.strictObject({
+  ...common,
+  type: z.literal('deny_recipients'),
+  addresses: addressListSchema,
+})
+
+export const allowContractsRuleSchema = z.strictObject({
+  ...common,
+  type: z.literal('allow_contracts'),
+  contracts: z
+    .array(
+      z.strictObject({
+        address: addressSchema,
+        /** Omitted: any function of the contract. */
+        selectors: z.array(selectorSchema).min(1).max(1_000).optional(),
+      }),
+    )
+    .max(maxListLength),
+})
+
+export const allowChainsRuleSchema = z.strictObject({
+  ...common,
+  type: z.literal('allow_chains'),
+  chains: z.array(z.string().min(1).max(64)).max(1_000),
+})
+
+export const requireApprovalRuleSchema = z
+  .strictObject({
+    ...common,
+    type: z.literal('require_approval'),
+    /** Pause when the amount is strictly above this (in `asset` units; `asset` defaults to native). */
+    above: decimalAmountSchema.optional(),
+    /** Limits the rule to one asset; without it the rule covers every asset (but `above` needs units). */
+    asset: ruleAssetSchema.optional(),
+    newRecipients: z.boolean().optional(),
+    always: z.boolean().optional(),
+  })
+  .refine((rule) => rule.above !== undefined || rule.newRecipients === true || rule.always === true, {
+    message: 'require_approval needs a trigger: above, newRecipients: true or always: true',
+  })
+
+export const rateLimitRuleSchema = z.strictObject({
+  ...common,
+  type: z.literal('rate_limit'),
+  max: z.number().int().min(0).max(1_000_000),
+  window: durationSchema,
+})
+
+export const timeWindowRuleSchema = z
+  .strictObject({
+    ...common,
+    type: z.literal('time_window'),
+    days: z.array(z.enum(weekdays)).min(1).max(7),
+    from: clockSchema,
+    to: clockSchema,
+    tz: timeZoneSchema.default('UTC'),
+  })
+  .refine((rule) => rule.from !== rule.to, {
+    message: 'from and to must differ (use from "00:00" to "24:00" for the whole day)',
+    path: ['to'],
+  })
+  .refine((rule) => new Set(rule.days).size === rule.days.length, {
+    message: 'days must not repeat',
+    path: ['days'],
+  })
+
+/** Every rule kind of the rules engine, discriminated on `type`. Unknown fields are rejected. */
+export const policyRuleSchema = z.discriminatedUnion('type', [
+  maxPerTxRuleSchema,
+  spendLimitRuleSchema,
+  allowRecipientsRuleSchema,
+  denyRecipientsRuleSchema,
+  allowContractsRuleSchema,
+  allowChainsRuleSchema,
+  requireApprovalRuleSchema,
+  rateLimitRuleSchema,
+  timeWindowRuleSchema,
+])
+
+export type MaxPerTxRule = z.output<typeof maxPerTxRuleSchema>
+export type SpendLimitRule = z.output<typeof spendLimitRuleSchema>
+export type AllowRecipientsRule = z.output<typeof allowRecipientsRuleSchema>
+export type DenyRecipientsRule = z.output<typeof denyRecipientsRuleSchema>
+export type AllowContractsRule = z.output<typeof allowContractsRuleSchema>
+export type AllowChainsRule = z.output<typeof allowChainsRuleSchema>
+export type RequireApprovalRule = z.output<typeof requireApprovalRuleSchema>
+export type RateLimitRule = z.output<typeof rateLimitRuleSchema>
+export type TimeWindowRule = z.output<typeof timeWindowRuleSchema>
+/** A parsed rule of the rules engine (its JSON input shape is `z.input<typeof policyRuleSchema>`). */
+export type RulesEngineRule = z.output<typeof policyRuleSchema>
+export type RulesEngineRuleInput = z.input<typeof policyRuleSchema>
+export type RuleKind = RulesEngineRule['type']
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value })
+    return true
+  } catch {
+    return false
+  }
+}
+

@@ -1,0 +1,13 @@
+import type { AllowRecipientsRule } from '../ruleSchemas.js'
+import { addressIndex } from './addressIndex.js'
+import type { RuleEvaluator } from './ruleVerdict.js'
+
+/** Denies a value transfer to anyone not on the list. Contract calls are `allow_contracts`' job. */
+export const allowRecipients: RuleEvaluator<AllowRecipientsRule> = (rule, intent) => {
+  if (intent.kind !== 'transfer') return undefined
+  const details = { recipient: intent.to, listSize: rule.addresses.length }
+  if (!addressIndex(rule.addresses).has(intent.to.toLowerCase())) {
+    return { decision: 'deny', reason: `Recipient ${intent.to} is not on the allowed recipients list`, details }
+  }
+  return { decision: 'allow', reason: 'Recipient is on the allowed list', details }
+}

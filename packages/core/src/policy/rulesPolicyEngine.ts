@@ -1,0 +1,87 @@
+import { compileRule } from './compileRule.js'
+import { lookbackMs } from './lookbackMs.js'
+import type { RuleKind, RulesEngineRule } from './ruleSchemas.js'
+import { allowChains } from './rules/allowChains.js'
+import { allowContracts } from './rules/allowContracts.js'
+import { allowRecipients } from './rules/allowRecipients.js'
+import { denyRecipients } from './rules/denyRecipients.js'
+import { maxPerTx } from './rules/maxPerTx.js'
+import { rateLimit } from './rules/rateLimit.js'
+import { requireApproval } from './rules/requireApproval.js'
+import type { RuleEvaluator, RuleVerdict } from './rules/ruleVerdict.js'
+import { spendLimit } from './rules/spendLimit.js'
+import { timeWindow } from './rules/timeWindow.js'
+import type { PolicyContext, PolicyDecision, PolicyEngine, PolicyIntent, RuleOutcome } from './types.js'
+import { validateRules } from './validateRules.js'
+
+export type RulesPolicyEngineOptions = {
+  /** Reported as `engine.name` (default "rules"). */
+  name?: string | undefined
+}
+
+const evaluators: { [K in RuleKind]: RuleEvaluator<Extract<RulesEngineRule, { type: K }>> } = {
+  max_per_tx: maxPerTx,
+  spend_limit: spendLimit,
+  allow_recipients: allowRecipients,
+  deny_recipients: denyRecipients,
+  allow_contracts: allowContracts,
+  allow_chains: allowChains,
+  require_approval: requireApproval,
+  rate_limit: rateLimit,
+  time_window: timeWindow,
+}
+
+/**
+ * The default PolicyEngine: the rule kinds of DESIGN §5. Any deny wins, then any approval, else allow.
+ * @example const decision = rulesPolicyEngine().evaluate(intent, { now, rules, recent, isNewRecipient })
+ */
+export function rulesPolicyEngine(options: RulesPolicyEngineOptions = {}): PolicyEngine {
+  return {
+    name: options.name ?? 'rules',
+    validateRules,
+    lookbackMs,
+    evaluate,
+  }
+}
+
+function evaluate(intent: PolicyIntent, context: PolicyContext): PolicyDecision {
+  const outcomes: RuleOutcome[] = []
+  let denied: RuleOutcome | undefined
+  let paused: RuleOutcome | undefined
+  for (const { scope, rule } of context.rules) {
+    const verdict = judge(rule, intent, context)
+    if (!verdict) continue
+    const outcome: RuleOutcome = { ruleId: rule.id, type: rule.type, scope, ...verdict }
+    outcomes.push(outcome)
+    if (outcome.decision === 'deny') denied ??= outcome
+    else if (outcome.decision === 'require_approval') paused ??= outcome
+  }
+  const decider = denied ?? paused
+  if (decider) {
+    return {
+      decision: decider.decision,
+      ruleId: decider.ruleId,
+      ruleType: decider.type,
+      reason: decider.reason,
+      details: decider.details,
+      outcomes,
+    }
+  }
+  const reason = outcomes.length === 0 ? 'No rule applies' : `Allowed by ${outcomes.length} applicable rule(s)`
+  return { decision: 'allow', reason, outcomes }
+}
+
+function judge(rule: unknown, intent: PolicyIntent, context: PolicyContext): RuleVerdict | undefined {
+  const compiled = compileRule(rule)
+  // A stored rule the engine cannot read fails closed: silently skipping it would loosen policy.
+  if (!compiled.ok) {
+    return {
+      decision: 'deny',
+      reason: 'Rule is invalid and cannot be enforced',
+      details: { issues: compiled.issues },
+    }
+  }
+  if (compiled.rule.enabled === false) return undefined
+  const evaluator = evaluators[compiled.rule.type] as RuleEvaluator<RulesEngineRule>
+  return evaluator(compiled.rule, intent, context)
+}
