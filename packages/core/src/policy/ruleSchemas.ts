@@ -33,7 +33,9 @@ const clockSchema = z
 
 export const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 
-const timeZoneSchema = z.string().refine(isTimeZone, { message: 'Unknown time zone (use "UTC" or an IANA name)' })
+const timeZoneSchema = z
+  .string()
+  .refine(isTimeZone, { message: 'Unknown time zone (use "UTC" or an IANA name)' })
 
 const addressListSchema = z.array(addressSchema).max(maxListLength)
 
@@ -166,4 +168,3 @@ function isTimeZone(value: string): boolean {
     return false
   }
 }
-

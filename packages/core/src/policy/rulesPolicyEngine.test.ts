@@ -66,7 +66,12 @@ describe('rulesPolicyEngine', () => {
         decision: 'deny',
         ruleId: 'cap',
         ruleType: 'max_per_tx',
-        details: { asset: 'native', limit: '0.5', requested: '0.500000000000000001', limitRaw: '500000000000000000' },
+        details: {
+          asset: 'native',
+          limit: '0.5',
+          requested: '0.500000000000000001',
+          limitRaw: '500000000000000000',
+        },
       })
     })
 
@@ -96,7 +101,14 @@ describe('rulesPolicyEngine', () => {
       expect(evaluate([rule], intent({ amount: (ether * 3n) / 10n }), { recent })).toMatchObject({
         decision: 'deny',
         ruleId: 'daily',
-        details: { limit: '1', spent: '0.8', requested: '0.3', asset: 'native', window: '24h', remaining: '0.2' },
+        details: {
+          limit: '1',
+          spent: '0.8',
+          requested: '0.3',
+          asset: 'native',
+          window: '24h',
+          remaining: '0.2',
+        },
       })
       expect(evaluate([rule], intent({ amount: (ether * 2n) / 10n + 1n }), { recent }).decision).toBe('deny')
     })
@@ -104,9 +116,9 @@ describe('rulesPolicyEngine', () => {
     it('ignores spend outside the window and of other assets', () => {
       const recent = [spent(ether, 24 * 3_600_000), spent(ether, 1_000, usdc)]
       expect(evaluate([rule], intent({ amount: ether }), { recent }).decision).toBe('allow')
-      expect(evaluate([rule], intent({ amount: ether }), { recent: [spent(1n, 24 * 3_600_000 - 1)] }).decision).toBe(
-        'deny',
-      )
+      expect(
+        evaluate([rule], intent({ amount: ether }), { recent: [spent(1n, 24 * 3_600_000 - 1)] }).decision,
+      ).toBe('deny')
     })
 
     it('sums token spend by the intent asset when the rule names a symbol', () => {
@@ -125,12 +137,17 @@ describe('rulesPolicyEngine', () => {
 
     it('allows listed recipients in any case and blocks others', () => {
       expect(evaluate([rule], intent({ to: alice.toLowerCase() as typeof alice })).decision).toBe('allow')
-      expect(evaluate([rule], intent({ to: bob }))).toMatchObject({ decision: 'deny', details: { recipient: bob } })
+      expect(evaluate([rule], intent({ to: bob }))).toMatchObject({
+        decision: 'deny',
+        details: { recipient: bob },
+      })
     })
 
     it('applies to token transfers but not to contract calls', () => {
       expect(evaluate([rule], usdcIntent(1n, { to: bob })).decision).toBe('deny')
-      expect(evaluate([rule], intent({ kind: 'swap', to: router, data: '0x38ed1739' })).decision).toBe('allow')
+      expect(evaluate([rule], intent({ kind: 'swap', to: router, data: '0x38ed1739' })).decision).toBe(
+        'allow',
+      )
     })
   })
 
@@ -139,7 +156,9 @@ describe('rulesPolicyEngine', () => {
 
     it('blocks listed recipients (any case) and contracts, allows others', () => {
       expect(evaluate([rule], intent({ to: bob })).decision).toBe('deny')
-      expect(evaluate([rule], intent({ kind: 'contract_call', to: bob, data: '0x12345678' })).decision).toBe('deny')
+      expect(evaluate([rule], intent({ kind: 'contract_call', to: bob, data: '0x12345678' })).decision).toBe(
+        'deny',
+      )
       expect(evaluate([rule], intent({ to: alice })).decision).toBe('allow')
     })
   })
@@ -169,9 +188,10 @@ describe('rulesPolicyEngine', () => {
     })
 
     it('an empty list blocks every contract call', () => {
-      expect(evaluate([{ type: 'allow_contracts', contracts: [] }], intent({ kind: 'stake', to: router })).decision).toBe(
-        'deny',
-      )
+      expect(
+        evaluate([{ type: 'allow_contracts', contracts: [] }], intent({ kind: 'stake', to: router }))
+          .decision,
+      ).toBe('deny')
     })
   })
 
@@ -209,14 +229,18 @@ describe('rulesPolicyEngine', () => {
     })
 
     it('always pauses, optionally only for one asset', () => {
-      expect(evaluate([{ type: 'require_approval', always: true }], intent()).decision).toBe('require_approval')
+      expect(evaluate([{ type: 'require_approval', always: true }], intent()).decision).toBe(
+        'require_approval',
+      )
       const usdcOnly = { type: 'require_approval', always: true, asset: 'USDC' }
       expect(evaluate([usdcOnly], usdcIntent(1n)).decision).toBe('require_approval')
       expect(evaluate([usdcOnly], intent()).decision).toBe('allow')
     })
 
     it('needs a trigger', () => {
-      expect(errorOf(() => engine.validateRules([{ type: 'require_approval', asset: 'native' }]))).toMatchObject({
+      expect(
+        errorOf(() => engine.validateRules([{ type: 'require_approval', asset: 'native' }])),
+      ).toMatchObject({
         code: 'validation_failed',
       })
     })
@@ -237,7 +261,12 @@ describe('rulesPolicyEngine', () => {
   })
 
   describe('time_window', () => {
-    const office = { type: 'time_window', days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00' }
+    const office = {
+      type: 'time_window',
+      days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+      from: '09:00',
+      to: '17:00',
+    }
     const at = (iso: string) => ({ now: new Date(iso) })
 
     it('allows inside the window (from inclusive, to exclusive) and blocks outside', () => {
@@ -263,9 +292,9 @@ describe('rulesPolicyEngine', () => {
         details: { localTime: 'tue 08:30' },
       })
       // Friday 23:30 UTC is Saturday in Tokyo.
-      expect(evaluate([{ ...tokyo, from: '00:00', to: '24:00' }], intent(), at('2025-01-10T23:30:00Z')).decision).toBe(
-        'deny',
-      )
+      expect(
+        evaluate([{ ...tokyo, from: '00:00', to: '24:00' }], intent(), at('2025-01-10T23:30:00Z')).decision,
+      ).toBe('deny')
     })
 
     it('handles windows that span midnight by the day they start', () => {
@@ -357,9 +386,15 @@ describe('rulesPolicyEngine', () => {
         [{ type: 'max_per_tx', asset: 'native', max: '0x10' }, [0, 'max']],
         [{ type: 'max_per_tx', asset: 'native', max: '' }, [0, 'max']],
         [{ type: 'spend_limit', asset: 'native', max: '1', window: '1 day' }, [0, 'window']],
-        [{ type: 'allow_recipients', addresses: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293Bc'] }, [0, 'addresses', 0]],
+        [
+          { type: 'allow_recipients', addresses: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293Bc'] },
+          [0, 'addresses', 0],
+        ],
         [{ type: 'allow_recipients', addresses: ['0x1234'] }, [0, 'addresses', 0]],
-        [{ type: 'allow_contracts', contracts: [{ address: router, selectors: ['0x1234'] }] }, [0, 'contracts', 0]],
+        [
+          { type: 'allow_contracts', contracts: [{ address: router, selectors: ['0x1234'] }] },
+          [0, 'contracts', 0],
+        ],
         [{ type: 'rate_limit', max: 1.5, window: '1h' }, [0, 'max']],
         [{ type: 'teleport' }, [0, 'type']],
       ]
@@ -396,7 +431,9 @@ describe('rulesPolicyEngine', () => {
     it('validate as they are and behave as documented', () => {
       expect(engine.validateRules([...defaultTenantRules])).toHaveLength(defaultTenantRules.length)
       expect(evaluate([...defaultTenantRules], intent({ amount: ether / 2n })).decision).toBe('allow')
-      expect(evaluate([...defaultTenantRules], intent({ amount: ether / 2n + 1n })).decision).toBe('require_approval')
+      expect(evaluate([...defaultTenantRules], intent({ amount: ether / 2n + 1n })).decision).toBe(
+        'require_approval',
+      )
       expect(evaluate([...defaultTenantRules], intent({ amount: ether + 1n })).decision).toBe('deny')
     })
   })

@@ -67,7 +67,8 @@ function evaluate(intent: PolicyIntent, context: PolicyContext): PolicyDecision 
       outcomes,
     }
   }
-  const reason = outcomes.length === 0 ? 'No rule applies' : `Allowed by ${outcomes.length} applicable rule(s)`
+  const reason =
+    outcomes.length === 0 ? 'No rule applies' : `Allowed by ${outcomes.length} applicable rule(s)`
   return { decision: 'allow', reason, outcomes }
 }
 

@@ -12,7 +12,9 @@ export const maxRulesPerScope = 500
  */
 export function validateRules(rules: readonly unknown[]): PolicyRule[] {
   if (!Array.isArray(rules)) {
-    throw new ValidationError('Rules must be an array', { details: { issues: [{ path: [], message: 'Expected an array' }] } })
+    throw new ValidationError('Rules must be an array', {
+      details: { issues: [{ path: [], message: 'Expected an array' }] },
+    })
   }
   const issues: RuleIssue[] = []
   if (rules.length > maxRulesPerScope) issues.push({ path: [], message: `At most ${maxRulesPerScope} rules` })
@@ -21,7 +23,8 @@ export function validateRules(rules: readonly unknown[]): PolicyRule[] {
   rules.forEach((input, index) => {
     const compiled = compileRule(input)
     if (!compiled.ok) {
-      for (const issue of compiled.issues) issues.push({ path: [index, ...issue.path], message: issue.message })
+      for (const issue of compiled.issues)
+        issues.push({ path: [index, ...issue.path], message: issue.message })
       return
     }
     const rule: RulesEngineRule = { ...compiled.rule, id: compiled.rule.id ?? globalThis.crypto.randomUUID() }

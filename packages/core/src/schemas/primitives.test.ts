@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { addressSchema, decimalAmountSchema, durationSchema, hexDataSchema, isValidAddress } from './primitives.js'
+import {
+  addressSchema,
+  decimalAmountSchema,
+  durationSchema,
+  hexDataSchema,
+  isValidAddress,
+} from './primitives.js'
 
 const checksummed = '0x52908400098527886E0F7030069857D2E4169EE7'
 
@@ -35,9 +41,12 @@ describe('decimalAmountSchema', () => {
     }
   })
 
-  it.each([[0.1], [10], ['-1'], ['1e5'], ['0x10'], [''], [' 1'], ['NaN'], ['.5'], [null]])('rejects %j', (value) => {
-    expect(decimalAmountSchema.safeParse(value).success).toBe(false)
-  })
+  it.each([[0.1], [10], ['-1'], ['1e5'], ['0x10'], [''], [' 1'], ['NaN'], ['.5'], [null]])(
+    'rejects %j',
+    (value) => {
+      expect(decimalAmountSchema.safeParse(value).success).toBe(false)
+    },
+  )
 
   it('says why in the issue message', () => {
     const result = decimalAmountSchema.safeParse('1e18')

@@ -67,12 +67,17 @@ export const runPolicyEngineConformance = (runner: TestRunner, options: PolicyEn
 
     it('rejects an invalid rule with validation_failed', () => {
       const invalid = options.invalidRule ?? { type: 'no_such_rule_kind_for_conformance', id: 'x' }
-      expect(thrown(() => options.create().validateRules([invalid]))).toMatchObject({ code: 'validation_failed' })
+      expect(thrown(() => options.create().validateRules([invalid]))).toMatchObject({
+        code: 'validation_failed',
+      })
     })
 
     it('reads no clock and mutates no input', () => {
       const engine = options.create()
-      const rules = scoped(engine, options.samples ? [options.samples.allow, options.samples.requireApproval] : [])
+      const rules = scoped(
+        engine,
+        options.samples ? [options.samples.allow, options.samples.requireApproval] : [],
+      )
       const frozenIntent = deepFreeze(structuredClone(intent))
       const frozenContext = deepFreeze({ ...context(rules), now: new Date(now) })
       const decision = withoutClock(() => engine.evaluate(frozenIntent, frozenContext))
@@ -96,7 +101,8 @@ export const runPolicyEngineConformance = (runner: TestRunner, options: PolicyEn
     it('validates the sample rules into rules with an id and a type', () => {
       const rules = options.create().validateRules([samples.deny, samples.requireApproval, samples.allow])
       expect(rules).toHaveLength(3)
-      for (const rule of rules) expect(typeof rule.id === 'string' && typeof rule.type === 'string').toBe(true)
+      for (const rule of rules)
+        expect(typeof rule.id === 'string' && typeof rule.type === 'string').toBe(true)
     })
 
     it('each sample decides alone and names its rule', () => {
@@ -114,7 +120,11 @@ export const runPolicyEngineConformance = (runner: TestRunner, options: PolicyEn
 
     it('deny beats require_approval beats allow, in any order', () => {
       const engine = options.create()
-      const [deny, pause, allow] = engine.validateRules([samples.deny, samples.requireApproval, samples.allow])
+      const [deny, pause, allow] = engine.validateRules([
+        samples.deny,
+        samples.requireApproval,
+        samples.allow,
+      ])
       const decide = (rules: PolicyRule[]) =>
         engine.evaluate(intent, context(rules.map((rule) => ({ scope: 'tenant', rule })))).decision
       expect(decide([allow!, pause!, deny!])).toBe('deny')

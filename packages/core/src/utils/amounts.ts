@@ -71,7 +71,8 @@ export function parseAmount(value: string, decimals: number): bigint {
     })
   }
   const raw = BigInt(whole + fraction.padEnd(decimals, '0'))
-  if (raw > maxUint256) throw new ValidationError(messages.too_large, { details: { reason: 'too_large', value } })
+  if (raw > maxUint256)
+    throw new ValidationError(messages.too_large, { details: { reason: 'too_large', value } })
   return raw
 }
 

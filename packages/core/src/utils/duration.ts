@@ -12,9 +12,12 @@ export const maxDurationMs = 366 * unitMs.d
 export function parseDuration(value: string): number {
   const match = typeof value === 'string' ? durationPattern.exec(value) : null
   if (!match) {
-    throw new ValidationError('Duration must be a positive whole number followed by s, m, h or d (e.g. "24h")', {
-      details: { reason: 'bad_duration', value: String(value) },
-    })
+    throw new ValidationError(
+      'Duration must be a positive whole number followed by s, m, h or d (e.g. "24h")',
+      {
+        details: { reason: 'bad_duration', value: String(value) },
+      },
+    )
   }
   const ms = Number(match[1]) * unitMs[match[2] as keyof typeof unitMs]
   if (ms > maxDurationMs) {

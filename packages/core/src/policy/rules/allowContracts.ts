@@ -9,7 +9,8 @@ const cache = new WeakMap<AllowContractsRule['contracts'], ContractIndex>()
 export const allowContracts: RuleEvaluator<AllowContractsRule> = (rule, intent) => {
   if (!isContractCall(intent)) return undefined
   const allowed = contractIndex(rule.contracts).get(intent.to.toLowerCase())
-  const selector = intent.data && intent.data.length >= 10 ? intent.data.slice(0, 10).toLowerCase() : undefined
+  const selector =
+    intent.data && intent.data.length >= 10 ? intent.data.slice(0, 10).toLowerCase() : undefined
   const details = { contract: intent.to, selector: selector ?? null }
   if (!allowed) {
     return { decision: 'deny', reason: `Contract ${intent.to} is not on the allowed contracts list`, details }
@@ -25,7 +26,7 @@ export const allowContracts: RuleEvaluator<AllowContractsRule> = (rule, intent) 
 }
 
 function contractIndex(contracts: AllowContractsRule['contracts']): ContractIndex {
-  let index = cache.get(contracts)
+  const index = cache.get(contracts)
   if (index) return index
   const built = new Map<string, Set<string> | 'any'>()
   for (const { address, selectors } of contracts) {

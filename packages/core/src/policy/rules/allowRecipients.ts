@@ -7,7 +7,11 @@ export const allowRecipients: RuleEvaluator<AllowRecipientsRule> = (rule, intent
   if (intent.kind !== 'transfer') return undefined
   const details = { recipient: intent.to, listSize: rule.addresses.length }
   if (!addressIndex(rule.addresses).has(intent.to.toLowerCase())) {
-    return { decision: 'deny', reason: `Recipient ${intent.to} is not on the allowed recipients list`, details }
+    return {
+      decision: 'deny',
+      reason: `Recipient ${intent.to} is not on the allowed recipients list`,
+      details,
+    }
   }
   return { decision: 'allow', reason: 'Recipient is on the allowed list', details }
 }

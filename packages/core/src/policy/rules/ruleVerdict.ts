@@ -4,4 +4,8 @@ import type { PolicyContext, PolicyIntent, RuleOutcome } from '../types.js'
 export type RuleVerdict = Pick<RuleOutcome, 'decision' | 'reason' | 'details'>
 
 /** A rule kind's evaluator: `undefined` when the rule does not apply to this intent. */
-export type RuleEvaluator<Rule> = (rule: Rule, intent: PolicyIntent, context: PolicyContext) => RuleVerdict | undefined
+export type RuleEvaluator<Rule> = (
+  rule: Rule,
+  intent: PolicyIntent,
+  context: PolicyContext,
+) => RuleVerdict | undefined

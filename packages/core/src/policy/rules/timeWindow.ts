@@ -56,7 +56,11 @@ function formatLocalTime(now: Date, tz: string): LocalTime {
     else if (part.type === 'hour') hour = part.value
     else if (part.type === 'minute') minute = part.value
   }
-  return { day: day as Weekday, minute: Number(hour) * 60 + Number(minute), label: `${day} ${hour}:${minute}` }
+  return {
+    day: day as Weekday,
+    minute: Number(hour) * 60 + Number(minute),
+    label: `${day} ${hour}:${minute}`,
+  }
 }
 
 function toMinutes(clock: string): number {
