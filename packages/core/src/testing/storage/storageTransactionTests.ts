@@ -84,4 +84,16 @@ export const storageTransactionTests = ({ runner, withStorage }: StorageSuiteCon
       })
       expect(await storage.get('things', 'a')).toEqual({ id: 'a', v: 2 })
     }))
+
+  it('commits a transaction started inside another on its own (transactions do not nest)', () =>
+    withStorage(async (storage) => {
+      await expect(
+        storage.transaction(['wallet:outer'], async () => {
+          await storage.transaction([], async (tx) => tx.put('steps', { id: 'persisted-step' }))
+          expect(await storage.get('steps', 'persisted-step')).toEqual({ id: 'persisted-step' })
+          throw new Rollback('outer failed')
+        }),
+      ).rejects.toMatchObject({ code: 'test_rollback' })
+      expect(await storage.get('steps', 'persisted-step')).toEqual({ id: 'persisted-step' })
+    }))
 }
