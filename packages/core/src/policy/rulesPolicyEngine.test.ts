@@ -1,3 +1,4 @@
+import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { runPolicyEngineConformance } from '../testing/policyEngineConformance.js'
 import { defaultTenantRules } from './defaultRules.js'
@@ -6,10 +7,10 @@ import type { PolicyContext, PolicyIntent, PolicyRule, ScopedRule, SpendEntry } 
 
 const engine = rulesPolicyEngine()
 const ether = 10n ** 18n
-const alice = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
-const bob = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'
-const router = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65'
-const usdc = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc'
+const alice: Address = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+const bob: Address = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'
+const router: Address = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65'
+const usdc: Address = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc'
 const now = new Date('2025-01-06T12:00:00.000Z') // a Monday
 
 const intent = (overrides: Partial<PolicyIntent> = {}): PolicyIntent => ({
