@@ -34,3 +34,25 @@ export { keyFingerprint, masterKeyEnvVar, masterKeyFromEnv, parseMasterKey } fro
 export { memoryKeyVault, type MemoryKeyVaultOptions } from './vault/memoryKeyVault.js'
 export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
 export { parsePrivateKey, vaultAddressId } from './vault/vaultAddress.js'
+export {
+  amountIssueMessage,
+  describeAmountIssue,
+  formatAmount,
+  parseAmount,
+  type AmountIssue,
+} from './utils/amounts.js'
+export { maxDurationMs, parseDuration } from './utils/duration.js'
+export {
+  addressSchema,
+  decimalAmountSchema,
+  durationSchema,
+  hexDataSchema,
+  isValidAddress,
+} from './schemas/primitives.js'
+export * from './policy/ruleSchemas.js'
+export { rulesPolicyEngine, type RulesPolicyEngineOptions } from './policy/rulesPolicyEngine.js'
+export { maxRulesPerScope, validateRules } from './policy/validateRules.js'
+export { lookbackMs } from './policy/lookbackMs.js'
+export { defaultTenantRules } from './policy/defaultRules.js'
+export { isContractCall } from './policy/isContractCall.js'
+export { matchesAsset } from './policy/matchesAsset.js'
