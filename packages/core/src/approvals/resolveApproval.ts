@@ -1,0 +1,157 @@
+import type { AgentWalletContext } from '../context.js'
+import { BaseError } from '../errors/baseError.js'
+import { ForbiddenError, NotFoundError } from '../errors/errors.js'
+import { appendEvent } from '../events/appendEvent.js'
+import type { Principal } from '../principals/types.js'
+import { walletLockKey, withLock } from '../storage/withLock.js'
+import { evaluateIntent, intentOf } from '../transactions/evaluateIntent.js'
+import { prepareGas } from '../transactions/prepareGas.js'
+import { signAndBroadcast } from '../transactions/signAndBroadcast.js'
+import { blockedError } from '../transactions/submitIntent.js'
+import type { TransactionRecord } from '../transactions/types.js'
+import type { WalletRecord } from '../wallets/types.js'
+import type { ApprovalRecord } from './types.js'
+
+export type ResolveApprovalReturnType = { approval: ApprovalRecord; transaction: TransactionRecord }
+
+/**
+ * Approves a paused intent: executes exactly that stored intent, once, after re-checking deny
+ * rules. Only approvers and admins of the tenant may; the principal who asked may not.
+ * @example const { transaction } = await approveApproval(ctx, approver, approvalId)
+ */
+export async function approveApproval(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  approvalId: string,
+  parameters: { reason?: string | undefined } = {},
+): Promise<ResolveApprovalReturnType> {
+  const { wallet } = await authorize(ctx, principal, approvalId)
+  return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
+    const { approval, transaction } = await loadPending(ctx, approvalId)
+    const decision = await evaluateIntent(ctx, wallet, intentOf(transaction), { excludeTransactionId: transaction.id })
+    const now = ctx.now().toISOString()
+    if (decision.decision === 'deny') {
+      const blocked: TransactionRecord = {
+        ...transaction,
+        status: 'blocked',
+        policy: { ...decision, details: decision.details },
+        updatedAt: now,
+      }
+      await resolve(ctx, approval, blocked, 'rejected', principal, `Blocked at approval: ${decision.reason}`)
+      throw blockedError(blocked)
+    }
+    const chain = ctx.chains.get(transaction.chain)
+    // Funds are checked before the approval is spent: an approver can top up and approve again.
+    const gas = await prepareGas(chain, transaction.from, transaction.call)
+    const queued: TransactionRecord = { ...transaction, status: 'queued', updatedAt: now }
+    const approved = await resolve(ctx, approval, queued, 'approved', principal, parameters.reason)
+    const sent = await signAndBroadcast(ctx, chain, queued, gas)
+    return { approval: approved, transaction: sent }
+  })
+}
+
+/**
+ * Rejects a paused intent and releases its reserved spend.
+ * @example await rejectApproval(ctx, approver, approvalId, { reason: 'unknown recipient' })
+ */
+export async function rejectApproval(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  approvalId: string,
+  parameters: { reason?: string | undefined } = {},
+): Promise<ResolveApprovalReturnType> {
+  const { wallet } = await authorize(ctx, principal, approvalId)
+  return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
+    const { approval, transaction } = await loadPending(ctx, approvalId)
+    const rejected: TransactionRecord = { ...transaction, status: 'rejected', updatedAt: ctx.now().toISOString() }
+    const resolved = await resolve(ctx, approval, rejected, 'rejected', principal, parameters.reason)
+    return { approval: resolved, transaction: rejected }
+  })
+}
+
+/**
+ * Expires every pending approval past its deadline, releasing the reserved spend. The tracker
+ * calls it on each tick; it is safe to call from several places at once.
+ */
+export async function expireApprovals(ctx: AgentWalletContext): Promise<number> {
+  const due = await ctx.storage.query<ApprovalRecord>('approvals', {
+    where: { status: 'pending' },
+    range: { field: 'expiresAt', lt: ctx.now().toISOString() },
+    limit: 500,
+  })
+  let expired = 0
+  for (const candidate of due) {
+    const wallet = await ctx.storage.get<WalletRecord>('wallets', candidate.walletId)
+    if (!wallet) continue
+    await withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
+      const approval = await ctx.storage.get<ApprovalRecord>('approvals', candidate.id)
+      const transaction = approval && (await ctx.storage.get<TransactionRecord>('transactions', approval.transactionId))
+      if (!approval || !transaction || approval.status !== 'pending' || transaction.status !== 'pending_approval') return
+      const record: TransactionRecord = { ...transaction, status: 'expired', updatedAt: ctx.now().toISOString() }
+      await resolve(ctx, approval, record, 'expired', undefined, 'Approval window elapsed')
+      expired++
+    })
+  }
+  return expired
+}
+
+async function authorize(ctx: AgentWalletContext, principal: Principal, approvalId: string) {
+  if (principal.role === 'agent') throw new ForbiddenError('Only approver or admin keys resolve approvals')
+  const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
+  if (!approval || approval.tenantId !== principal.tenantId) throw new NotFoundError('Approval', { details: { approvalId } })
+  if (approval.requestedBy === principal.id) {
+    throw new ForbiddenError('The principal that asked for a transaction cannot resolve its approval', {
+      details: { approvalId },
+    })
+  }
+  const wallet = await ctx.storage.get<WalletRecord>('wallets', approval.walletId)
+  if (!wallet) throw new NotFoundError('Wallet', { details: { walletId: approval.walletId } })
+  return { approval, wallet }
+}
+
+/** Re-reads under the lock: an approval resolves once, and an expired one cannot be approved. */
+async function loadPending(ctx: AgentWalletContext, approvalId: string) {
+  const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
+  const transaction = approval && (await ctx.storage.get<TransactionRecord>('transactions', approval.transactionId))
+  if (!approval || !transaction) throw new NotFoundError('Approval', { details: { approvalId } })
+  if (approval.status !== 'pending') {
+    throw new BaseError('approval_not_pending', `Approval is already ${approval.status}`, {
+      details: { approvalId, status: approval.status },
+    })
+  }
+  if (Date.parse(approval.expiresAt) <= ctx.now().getTime()) {
+    const expired: TransactionRecord = { ...transaction, status: 'expired', updatedAt: ctx.now().toISOString() }
+    await resolve(ctx, approval, expired, 'expired', undefined, 'Approval window elapsed')
+    throw new BaseError('approval_expired', 'Approval has expired', { details: { approvalId, expiresAt: approval.expiresAt } })
+  }
+  return { approval, transaction }
+}
+
+async function resolve(
+  ctx: AgentWalletContext,
+  approval: ApprovalRecord,
+  transaction: TransactionRecord,
+  status: 'approved' | 'rejected' | 'expired',
+  principal: Principal | undefined,
+  reason: string | undefined,
+): Promise<ApprovalRecord> {
+  const resolved: ApprovalRecord = {
+    ...approval,
+    status,
+    resolvedBy: principal?.id,
+    resolvedAt: ctx.now().toISOString(),
+    resolutionReason: reason,
+  }
+  await ctx.storage.transaction([], async (tx) => {
+    await tx.put('approvals', resolved)
+    await tx.put('transactions', transaction)
+    appendEvent(ctx, tx, approval.tenantId, 'approval.resolved', {
+      approvalId: approval.id,
+      transactionId: transaction.id,
+      resolution: status,
+      resolvedBy: principal?.id,
+      reason,
+    })
+  })
+  return resolved
+}

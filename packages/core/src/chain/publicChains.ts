@@ -1,0 +1,98 @@
+import type { Address } from 'viem'
+import type { AddressBook } from './types.js'
+
+/** Safe v1.4.1 canonical deployment (singleton factory, same address on every chain). */
+const safe141 = {
+  singleton: '0x41675C099F32341bf84BFc5382aF534df5C7461a',
+  singletonL2: '0x29fcB43b46531BcA003ddC8FCB67FFE91900C762',
+  proxyFactory: '0x4e1DCf7AD4e460CfD30791CCC4F9c8a4f820ec67',
+  fallbackHandler: '0xfd0732Dc9E303f09fCEf3a7388Ad10A83459Ec99',
+  multiSend: '0x38869bf66a61cF6bDB996A6aE40D5853Fd43B526',
+} as const satisfies AddressBook['safe']
+
+/** ERC-8004 registries as published by the erc-8004 contracts repository (no public Validation Registry). */
+const erc8004Mainnets = {
+  identityRegistry: '0x8004A169FB4a3325136EB29fA0ceB6D2e539a432',
+  reputationRegistry: '0x8004BAa17C55a88189AE136b182e5fdA19dE9b63',
+} as const satisfies AddressBook['erc8004']
+const erc8004Testnets = {
+  identityRegistry: '0x8004A818BFB912233c491871b3d84c89A494BD9e',
+  reputationRegistry: '0x8004B663056A597Dffe9eCcC1965A193B7388713',
+} as const satisfies AddressBook['erc8004']
+
+const ensRegistry: Address = '0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e'
+
+export type KnownChain = {
+  chainId: number
+  testnet: boolean
+  explorerUrl: string
+  contracts: AddressBook
+}
+
+/**
+ * Public chains AgentWallet knows by name, with canonical protocol addresses. A configured chain
+ * with one of these names inherits the entry; its own `contracts` override field by field.
+ */
+export const publicChains: Record<string, KnownChain> = {
+  mainnet: {
+    chainId: 1,
+    testnet: false,
+    explorerUrl: 'https://etherscan.io',
+    contracts: {
+      weth: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+      tokens: [
+        { address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', symbol: 'USDC', decimals: 6 },
+        { address: '0x6B175474E89094C44Da98b954EedeAC495271d0F', symbol: 'DAI', decimals: 18 },
+        { address: '0xae7ab96520DE3A18E5e111B5EaAb095312D7fE84', symbol: 'stETH', decimals: 18 },
+      ],
+      uniswapV2: [
+        {
+          name: 'uniswap-v2',
+          factory: '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f',
+          router: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+        },
+      ],
+      safe: safe141,
+      ens: {
+        registry: ensRegistry,
+        baseRegistrar: '0x57f1887a8BF19b14fC0dF6Fd9B2acc9Af147eA85',
+      },
+      erc8004: erc8004Mainnets,
+      staking: { lido: '0xae7ab96520DE3A18E5e111B5EaAb095312D7fE84' },
+      priceFeeds: { 'ETH/USD': '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419' },
+    },
+  },
+  sepolia: {
+    chainId: 11155111,
+    testnet: true,
+    explorerUrl: 'https://sepolia.etherscan.io',
+    contracts: {
+      weth: '0xfFf9976782d46CC05630D1f6eBAb18b2324d6B14',
+      tokens: [{ address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', symbol: 'USDC', decimals: 6 }],
+      safe: safe141,
+      ens: { registry: ensRegistry, baseRegistrar: '0x57f1887a8BF19b14fC0dF6Fd9B2acc9Af147eA85' },
+      erc8004: erc8004Testnets,
+    },
+  },
+  base: {
+    chainId: 8453,
+    testnet: false,
+    explorerUrl: 'https://basescan.org',
+    contracts: {
+      weth: '0x4200000000000000000000000000000000000006',
+      tokens: [{ address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 }],
+      safe: safe141,
+      erc8004: erc8004Mainnets,
+    },
+  },
+  'base-sepolia': {
+    chainId: 84532,
+    testnet: true,
+    explorerUrl: 'https://sepolia.basescan.org',
+    contracts: {
+      weth: '0x4200000000000000000000000000000000000006',
+      safe: safe141,
+      erc8004: erc8004Testnets,
+    },
+  },
+}

@@ -1,0 +1,101 @@
+import { createPublicClient, custom, http, type EIP1193Provider, type PublicClient, type Transport } from 'viem'
+import { BaseError } from '../errors/baseError.js'
+import { publicChains } from './publicChains.js'
+import type { AddressBook, ChainHandle, ChainInfo, ChainProvider } from './types.js'
+
+/** How to reach one chain: an RPC URL, an EIP-1193 provider (e.g. the devnet) or a viem transport. */
+export type ChainConfig = {
+  chainId?: number | undefined
+  rpcUrl?: string | undefined
+  provider?: { request: EIP1193Provider['request'] } | undefined
+  transport?: Transport | undefined
+  contracts?: AddressBook | undefined
+  explorerUrl?: string | undefined
+  nativeSymbol?: string | undefined
+  testnet?: boolean | undefined
+  /** Polling interval for receipts and blocks, ms (default 4000; local chains 50). */
+  pollingIntervalMs?: number | undefined
+}
+
+export type ViemChainProviderOptions = {
+  chains: Record<string, ChainConfig>
+  /** The chain used when a request names none (default: the first configured). */
+  defaultChain?: string | undefined
+}
+
+/**
+ * The default ChainProvider: one viem public client per configured chain, with the address book of
+ * the known public chains merged under the configured contracts.
+ * @example viemChainProvider({ chains: { sepolia: { rpcUrl: 'https://...' } } })
+ */
+export function viemChainProvider(options: ViemChainProviderOptions): ChainProvider {
+  const handles = new Map<string, ChainHandle>()
+  for (const [name, config] of Object.entries(options.chains)) handles.set(name, createHandle(name, config))
+  const first = handles.keys().next().value
+  const defaultChain = options.defaultChain ?? first
+  if (defaultChain === undefined || !handles.has(defaultChain)) {
+    throw new BaseError('validation_failed', 'No chains configured, or the default chain is not among them', {
+      details: { chains: [...handles.keys()], defaultChain },
+    })
+  }
+  return {
+    defaultChain,
+    list: () => [...handles.values()].map(toInfo),
+    get(name) {
+      const handle = handles.get(name)
+      if (!handle) {
+        throw new BaseError('unsupported_chain', `Chain "${name}" is not configured`, {
+          details: { chain: name, supported: [...handles.keys()] },
+        })
+      }
+      return handle
+    },
+  }
+}
+
+function createHandle(name: string, config: ChainConfig): ChainHandle {
+  const known = publicChains[name]
+  const chainId = config.chainId ?? known?.chainId
+  if (chainId === undefined) {
+    throw new BaseError('validation_failed', `Chain "${name}" needs a chainId`, { details: { chain: name } })
+  }
+  const local = config.provider !== undefined || chainId === 31337 || chainId === 1337
+  const client = createPublicClient({
+    transport: chooseTransport(name, config, local),
+    pollingInterval: config.pollingIntervalMs ?? (local ? 50 : 4_000),
+  }) as PublicClient
+  return {
+    name,
+    chainId,
+    nativeSymbol: config.nativeSymbol ?? 'ETH',
+    nativeDecimals: 18,
+    explorerUrl: config.explorerUrl ?? known?.explorerUrl,
+    testnet: config.testnet ?? known?.testnet ?? local,
+    client,
+    contracts: mergeAddressBooks(known?.contracts ?? {}, config.contracts ?? {}),
+  }
+}
+
+function chooseTransport(name: string, config: ChainConfig, local: boolean): Transport {
+  // Local chains answer at once; viem's default retries only slow failures down.
+  const retryCount = local ? 0 : 3
+  if (config.transport) return config.transport
+  if (config.provider) return custom(config.provider, { retryCount })
+  if (config.rpcUrl) return http(config.rpcUrl, { retryCount, timeout: 15_000 })
+  throw new BaseError('validation_failed', `Chain "${name}" needs an rpcUrl or a provider`, {
+    details: { chain: name },
+  })
+}
+
+function mergeAddressBooks(base: AddressBook, override: AddressBook): AddressBook {
+  return {
+    ...base,
+    ...override,
+    tokens: override.tokens ?? base.tokens,
+    priceFeeds: { ...base.priceFeeds, ...override.priceFeeds },
+  }
+}
+
+function toInfo({ client: _client, contracts: _contracts, ...info }: ChainHandle): ChainInfo {
+  return info
+}

@@ -1,0 +1,32 @@
+import type { ChainProvider } from './chain/types.js'
+import type { EventBus } from './events/eventBus.js'
+import type { PolicyEngine } from './policy/types.js'
+import type { Storage } from './storage/types.js'
+import type { KeyVault } from './vault/types.js'
+
+/** Settings core actions read; defaults are filled by `createAgentWallet`. */
+export type CoreOptions = {
+  /** How long a paused intent waits for a human (default 24 h). */
+  approvalTtlMs: number
+  /** Rules a new tenant starts with (DESIGN §5). */
+  defaultTenantRules: readonly { id?: string; type: string; [field: string]: unknown }[]
+  /** How often the tracker polls receipts and sweeps expired approvals. */
+  trackerIntervalMs: number
+  /** A signed tx the node has not seen for this long is broadcast again. */
+  rebroadcastAfterMs: number
+}
+
+/**
+ * Everything an action needs, passed first (viem style): `sendTransaction(ctx, principal, params)`.
+ * Built once by the composition root; nothing in core reaches for globals or env.
+ */
+export type AgentWalletContext = {
+  storage: Storage
+  vault: KeyVault
+  chains: ChainProvider
+  policy: PolicyEngine
+  bus: EventBus
+  options: CoreOptions
+  now: () => Date
+  newId: (prefix: string) => string
+}

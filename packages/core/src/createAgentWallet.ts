@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto'
+import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
+import type { ChainProvider } from './chain/types.js'
+import type { AgentWalletContext, CoreOptions } from './context.js'
+import { BaseError } from './errors/baseError.js'
+import { toDomainEvent } from './events/appendEvent.js'
+import { EventBus } from './events/eventBus.js'
+import { defaultTenantRules } from './policy/defaultRules.js'
+import { rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
+import type { PolicyEngine } from './policy/types.js'
+import { localPrincipal, type Principal } from './principals/types.js'
+import { type AgentWalletSession, createSession } from './session.js'
+import { memoryStorage } from './storage/memoryStorage.js'
+import type { Storage } from './storage/types.js'
+import { type Tracker, startTracker } from './transactions/startTracker.js'
+import { trackTransactions } from './transactions/trackTransactions.js'
+import { expireApprovals } from './approvals/resolveApproval.js'
+import { localKeyVault } from './vault/localKeyVault.js'
+import { storageKeyRecordStore } from './vault/storageKeyRecordStore.js'
+import type { KeyVault } from './vault/types.js'
+
+export type AgentWalletConfig = {
+  /** Named chains, or a ChainProvider of your own. */
+  chains: ChainProvider | Record<string, ChainConfig>
+  defaultChain?: string | undefined
+  /** Default: in-memory storage (nothing survives the process). */
+  storage?: Storage | undefined
+  /**
+   * Default: the local vault over `storage`, sealed with `masterKey`. Without a master key and
+   * with non-durable storage, an ephemeral random master key is used (keys die with the process anyway).
+   */
+  vault?: KeyVault | undefined
+  masterKey?: Uint8Array | string | undefined
+  /** Default: the rules engine of DESIGN §5. */
+  policy?: PolicyEngine | undefined
+  /** Rules a tenant starts with until an admin sets its own (default: `defaultTenantRules`). */
+  defaultTenantRules?: CoreOptions['defaultTenantRules'] | undefined
+  approvalTtlMs?: number | undefined
+  trackerIntervalMs?: number | undefined
+  rebroadcastAfterMs?: number | undefined
+  /** Start the receipt tracker and reconcile at creation (default true). */
+  track?: boolean | undefined
+  /** Receives errors of background work (tracker passes); default: ignored. */
+  onBackgroundError?: ((error: unknown) => void) | undefined
+  /** Clock, for tests of expiry and windows. */
+  now?: (() => Date) | undefined
+}
+
+export type AgentWallet = AgentWalletSession & {
+  context: AgentWalletContext
+  bus: EventBus
+  /** The same actions as another principal (an API key of a tenant, an approver). */
+  as(principal: Principal): AgentWalletSession
+  /** One tracker pass now: receipts, rebroadcasts, expiries (what the background loop runs). */
+  reconcile(): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * The composition root: wires storage, vault, chains and policy into bound actions, reconciles
+ * what a previous process left unfinished, and starts the tracker.
+ * @example
+ * const aw = await createAgentWallet({ chains: { devnet: { provider: devnet.provider, chainId: 31337 } } })
+ * const wallet = await aw.createWallet({ agentName: 'trader' })
+ */
+export async function createAgentWallet(config: AgentWalletConfig): Promise<AgentWallet> {
+  const storage = config.storage ?? memoryStorage()
+  const chains = isChainProvider(config.chains)
+    ? config.chains
+    : viemChainProvider({ chains: config.chains, defaultChain: config.defaultChain })
+  const ctx: AgentWalletContext = {
+    storage,
+    vault: config.vault ?? defaultVault(storage, config.masterKey),
+    chains,
+    policy: config.policy ?? rulesPolicyEngine(),
+    bus: new EventBus(),
+    options: {
+      approvalTtlMs: config.approvalTtlMs ?? 24 * 60 * 60 * 1000,
+      defaultTenantRules: config.defaultTenantRules ?? defaultTenantRules,
+      trackerIntervalMs: config.trackerIntervalMs ?? 500,
+      rebroadcastAfterMs: config.rebroadcastAfterMs ?? 30_000,
+    },
+    now: config.now ?? (() => new Date()),
+    newId: (prefix) => `${prefix}_${randomUUID().replaceAll('-', '')}`,
+  }
+  const unsubscribe = storage.onEvents((events) => {
+    for (const event of events) ctx.bus.publish(toDomainEvent(event))
+  })
+  const reconcile = async () => {
+    await trackTransactions(ctx, { all: true })
+    await expireApprovals(ctx)
+  }
+  let tracker: Tracker | undefined
+  if (config.track !== false) {
+    await reconcile()
+    tracker = startTracker(ctx, { onError: config.onBackgroundError })
+  }
+  return {
+    ...createSession(ctx, localPrincipal),
+    context: ctx,
+    bus: ctx.bus,
+    as: (principal) => createSession(ctx, principal),
+    reconcile,
+    async close() {
+      await tracker?.stop()
+      unsubscribe()
+      await chains.close?.()
+    },
+  }
+}
+
+function isChainProvider(value: AgentWalletConfig['chains']): value is ChainProvider {
+  return typeof (value as ChainProvider).get === 'function' && typeof (value as ChainProvider).list === 'function'
+}
+
+function defaultVault(storage: Storage, masterKey: Uint8Array | string | undefined): KeyVault {
+  if (masterKey === undefined && storage.capabilities.durable) {
+    throw new BaseError('validation_failed', 'Durable storage needs a masterKey (or pass your own vault)', {
+      details: { storage: storage.name },
+    })
+  }
+  const key = masterKey ?? crypto.getRandomValues(new Uint8Array(32))
+  return localKeyVault({ masterKey: key, store: storageKeyRecordStore(storage) })
+}

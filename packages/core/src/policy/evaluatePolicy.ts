@@ -1,0 +1,38 @@
+import type { AgentWalletContext } from '../context.js'
+import type { Principal } from '../principals/types.js'
+import { parseInput } from '../schemas/parseInput.js'
+import { buildDraft } from '../transactions/buildDraft.js'
+import { evaluateIntent } from '../transactions/evaluateIntent.js'
+import { sendSchema } from '../transactions/sendSchema.js'
+import { addressSchema } from '../schemas/primitives.js'
+import { findWallet } from '../wallets/findWallet.js'
+import type { PolicyDecision } from './types.js'
+import type { z } from 'zod'
+
+export type EvaluatePolicyParameters = z.input<typeof sendSchema> & { from: string }
+
+/**
+ * A dry run of the policy for a send: the decision with every rule's outcome, and no side effects
+ * (nothing stored, nothing reserved, no events).
+ * @example const { decision } = await evaluatePolicy(ctx, principal, { from, to, value: '2' })
+ */
+export async function evaluatePolicy(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  parameters: EvaluatePolicyParameters,
+): Promise<PolicyDecision> {
+  const { from, ...rest } = parameters
+  const send = parseInput(sendSchema, rest)
+  const wallet = await findWallet(ctx, principal, parseInput(addressSchema, from))
+  const chain = ctx.chains.get(send.chain ?? wallet.chain)
+  const draft = await buildDraft(chain, send)
+  return evaluateIntent(ctx, wallet, {
+    kind: draft.kind,
+    chain: chain.name,
+    from: wallet.address,
+    to: draft.to,
+    asset: draft.asset,
+    amount: draft.amount,
+    data: draft.call.data,
+  })
+}

@@ -1,0 +1,60 @@
+import { getApproval, listApprovals } from './approvals/listApprovals.js'
+import { approveApproval, rejectApproval } from './approvals/resolveApproval.js'
+import type { AgentWalletContext } from './context.js'
+import { withIdempotency, type IdempotencyOptions } from './idempotency/withIdempotency.js'
+import { evaluatePolicy } from './policy/evaluatePolicy.js'
+import { getPolicyRules, updatePolicyRules } from './policy/managePolicy.js'
+import type { Principal } from './principals/types.js'
+import { estimateGas } from './transactions/estimateGas.js'
+import { getTransaction } from './transactions/getTransaction.js'
+import { listHistory } from './transactions/listHistory.js'
+import { sendTransaction } from './transactions/sendTransaction.js'
+import { waitForTransaction } from './transactions/waitForTransaction.js'
+import { createWallet, importWallet } from './wallets/createWallet.js'
+import { findWallet } from './wallets/findWallet.js'
+import { getBalance } from './wallets/getBalance.js'
+import { listWallets } from './wallets/listWallets.js'
+import { toWallet } from './wallets/types.js'
+
+type Tail<T extends unknown[]> = T extends [unknown, unknown, ...infer Rest] ? Rest : never
+// biome-ignore lint/suspicious/noExplicitAny: binds actions of any signature
+type Bound<F extends (...args: any[]) => any> = (...args: Tail<Parameters<F>>) => ReturnType<F>
+
+/**
+ * The actions of core bound to a context and a principal (viem's decorator pattern): what an
+ * in-process agent, the HTTP edge and the MCP tools call.
+ */
+export type AgentWalletSession = ReturnType<typeof createSession>
+
+/**
+ * Binds every action to `ctx` and `principal`.
+ * @example const agent = createSession(ctx, { tenantId: 't1', id: 'key_1', role: 'agent' })
+ */
+export function createSession(ctx: AgentWalletContext, principal: Principal) {
+  // biome-ignore lint/suspicious/noExplicitAny: binds actions of any signature
+  const bind = <F extends (ctx: AgentWalletContext, principal: Principal, ...rest: any[]) => any>(action: F): Bound<F> =>
+    ((...args: unknown[]) => action(ctx, principal, ...args)) as Bound<F>
+  return {
+    principal,
+    createWallet: (parameters: Parameters<typeof createWallet>[2], options: IdempotencyOptions = {}) =>
+      withIdempotency(ctx, principal, 'wallet.create', parameters, options, () => createWallet(ctx, principal, parameters)),
+    importWallet: (parameters: Parameters<typeof importWallet>[2], options: IdempotencyOptions = {}) =>
+      withIdempotency(ctx, principal, 'wallet.import', parameters, options, () => importWallet(ctx, principal, parameters)),
+    getWallet: async (address: string) => toWallet(await findWallet(ctx, principal, address)),
+    listWallets: bind(listWallets),
+    getBalance: bind(getBalance),
+    send: bind(sendTransaction),
+    estimateGas: bind(estimateGas),
+    getTransaction: bind(getTransaction),
+    listHistory: bind(listHistory),
+    waitForTransaction: (transactionId: string, options?: { timeoutMs?: number }) =>
+      waitForTransaction(ctx, transactionId, options),
+    getPolicyRules: bind(getPolicyRules),
+    updatePolicyRules: bind(updatePolicyRules),
+    evaluatePolicy: bind(evaluatePolicy),
+    listApprovals: bind(listApprovals),
+    getApproval: bind(getApproval),
+    approve: bind(approveApproval),
+    reject: bind(rejectApproval),
+  }
+}

@@ -1,0 +1,15 @@
+import type { Storage } from './types.js'
+
+/**
+ * Holds exclusive locks on `keys` while `fn` runs; `fn` commits its own steps with
+ * `storage.transaction([], ...)`, each durable before the next begins.
+ * @example await withLock(storage, [walletLockKey(address)], async () => { ... })
+ */
+export function withLock<T>(storage: Storage, keys: readonly string[], fn: () => Promise<T>): Promise<T> {
+  return storage.transaction(keys, () => fn())
+}
+
+/** The lock every state change of one wallet takes: policy totals, reservations, nonces. */
+export function walletLockKey(address: string): string {
+  return `wallet:${address.toLowerCase()}`
+}

@@ -1,0 +1,22 @@
+import type { Address } from 'viem'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import type { NonceRecord } from './types.js'
+
+/**
+ * The next nonce of (chain, address): the higher of what we allocated and what the node counts as
+ * pending, so a send made elsewhere is skipped over, and a signed tx we still owe the node keeps
+ * its slot. The caller holds the wallet lock and persists `next` with the signed tx.
+ */
+export async function allocateNonce(
+  ctx: Pick<AgentWalletContext, 'storage'>,
+  chain: ChainHandle,
+  address: Address,
+): Promise<{ nonceId: string; nonce: number }> {
+  const nonceId = `${chain.chainId}:${address.toLowerCase()}`
+  const [stored, pending] = await Promise.all([
+    ctx.storage.get<NonceRecord>('nonces', nonceId),
+    chain.client.getTransactionCount({ address, blockTag: 'pending' }),
+  ])
+  return { nonceId, nonce: Math.max(stored?.next ?? 0, pending) }
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod'
+import type { AgentWalletContext } from '../context.js'
+import type { Principal } from '../principals/types.js'
+import { parseInput } from '../schemas/parseInput.js'
+import { findWallet } from '../wallets/findWallet.js'
+import { type TransactionView, toTransactionView } from './toTransactionView.js'
+import type { TransactionRecord } from './types.js'
+
+export const historyQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+})
+export type ListHistoryParameters = z.input<typeof historyQuerySchema>
+
+/**
+ * A wallet's transactions, newest first, with every status (blocked and paused ones too).
+ * @example const { transactions } = await listHistory(ctx, principal, address, { limit: 20 })
+ */
+export async function listHistory(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  address: string,
+  parameters: ListHistoryParameters = {},
+): Promise<{ count: number; limit: number; offset: number; transactions: TransactionView[] }> {
+  const { limit, offset } = parseInput(historyQuerySchema, parameters)
+  const wallet = await findWallet(ctx, principal, address)
+  const where = { walletId: wallet.id }
+  const [count, records] = await Promise.all([
+    ctx.storage.count('transactions', { where }),
+    ctx.storage.query<TransactionRecord>('transactions', { where, orderBy: 'createdAt', order: 'desc', limit, offset }),
+  ])
+  const explorer = (chain: string) => ctx.chains.list().find((info) => info.name === chain)?.explorerUrl
+  return { count, limit, offset, transactions: records.map((record) => toTransactionView(record, explorer(record.chain))) }
+}

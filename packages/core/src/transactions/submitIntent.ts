@@ -1,0 +1,220 @@
+import type { Address, Hex } from 'viem'
+import type { ApprovalRecord } from '../approvals/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { PolicyBlockedError } from '../errors/errors.js'
+import { appendEvent } from '../events/appendEvent.js'
+import { assertSameRequest, assertValidKey } from '../idempotency/withIdempotency.js'
+import { type IdempotencyRecord, idempotencyRecordId } from '../idempotency/types.js'
+import { requestHash } from '../idempotency/requestHash.js'
+import type { IntentAsset, PolicyDecision, PolicyIntent } from '../policy/types.js'
+import type { Principal } from '../principals/types.js'
+import { walletLockKey, withLock } from '../storage/withLock.js'
+import type { WalletRecord } from '../wallets/types.js'
+import { evaluateIntent } from './evaluateIntent.js'
+import { prepareGas } from './prepareGas.js'
+import { signAndBroadcast } from './signAndBroadcast.js'
+import { txPayload } from './transitions.js'
+import type { TransactionRecord } from './types.js'
+
+/** What a higher-level action wants done: the policy view plus the EVM call that does it. */
+export type IntentDraft = {
+  kind: PolicyIntent['kind']
+  chain: string
+  to: Address
+  asset: IntentAsset
+  amount: bigint
+  call: { to: Address; value: bigint; data?: Hex | undefined }
+  meta?: Record<string, unknown> | undefined
+}
+
+export type SubmitResult =
+  | { status: 'pending_approval'; transaction: TransactionRecord; approval: ApprovalRecord }
+  | { status: TransactionRecord['status']; transaction: TransactionRecord; approval?: undefined }
+
+export type SubmitOptions = {
+  idempotencyKey?: string | undefined
+  /** The request as the caller sent it, hashed to detect a key reused for another request. */
+  request?: unknown
+}
+
+/**
+ * The money path of DESIGN §4, in one lock on the wallet: window totals → policy → persist the
+ * intent and reserve its spend (with its events and idempotency record, in one commit) → for an
+ * allowed intent: nonce, sign, persist the signed tx, broadcast. Every value-moving action uses it.
+ * A blocked intent is recorded, then thrown as `policy_blocked`.
+ */
+export async function submitIntent(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  wallet: WalletRecord,
+  draft: IntentDraft,
+  options: SubmitOptions = {},
+): Promise<SubmitResult> {
+  const idempotency = idempotencyOf(principal, draft, options)
+  return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
+    if (idempotency) {
+      const replayed = await replay(ctx, idempotency)
+      if (replayed) return replayed
+    }
+    const chain = ctx.chains.get(draft.chain)
+    const intent: PolicyIntent = {
+      kind: draft.kind,
+      chain: chain.name,
+      from: wallet.address,
+      to: draft.to,
+      asset: draft.asset,
+      amount: draft.amount,
+      data: draft.call.data,
+    }
+    const decision = await evaluateIntent(ctx, wallet, intent)
+    // Gas and funds are checked before anything is saved: an intent we cannot pay is not accepted.
+    const gas = decision.decision === 'allow' ? await prepareGas(chain, wallet.address, callOf(draft)) : undefined
+    const record = newRecord(ctx, principal, wallet, chain.chainId, draft, decision)
+    const approval = decision.decision === 'require_approval' ? newApproval(ctx, principal, record, decision) : undefined
+    if (approval) record.approvalId = approval.id
+
+    await ctx.storage.transaction([], async (tx) => {
+      await tx.insert('transactions', record)
+      if (approval) await tx.insert('approvals', approval)
+      if (idempotency) {
+        const saved: IdempotencyRecord = {
+          id: idempotency.id,
+          operation: 'intent',
+          requestHash: idempotency.hash,
+          transactionId: record.id,
+          createdAt: record.createdAt,
+        }
+        await tx.insert('idempotency', saved)
+      }
+      if (record.status === 'blocked') {
+        appendEvent(ctx, tx, record.tenantId, 'policy.blocked', {
+          ...txPayload(record),
+          ruleId: decision.ruleId,
+          reason: decision.reason,
+        })
+      }
+      if (approval) {
+        appendEvent(ctx, tx, record.tenantId, 'policy.hitl', {
+          ...txPayload(record),
+          approvalId: approval.id,
+          expiresAt: approval.expiresAt,
+          ruleId: approval.ruleId,
+          reason: approval.reason,
+        })
+      }
+    })
+    return finish(ctx, chain, record, approval, gas)
+  })
+}
+
+async function finish(
+  ctx: AgentWalletContext,
+  chain: ReturnType<AgentWalletContext['chains']['get']>,
+  record: TransactionRecord,
+  approval: ApprovalRecord | undefined,
+  gas: Awaited<ReturnType<typeof prepareGas>> | undefined,
+): Promise<SubmitResult> {
+  if (record.status === 'blocked') throw blockedError(record)
+  if (approval) return { status: 'pending_approval', transaction: record, approval }
+  const sent = await signAndBroadcast(ctx, chain, record, gas!)
+  return { status: sent.status, transaction: sent }
+}
+
+/** The `policy_blocked` error for a blocked record, with the rule and its numbers. */
+export function blockedError(record: TransactionRecord): PolicyBlockedError {
+  return new PolicyBlockedError(record.policy.reason, {
+    details: {
+      ruleId: record.policy.ruleId,
+      ruleType: record.policy.ruleType,
+      transactionId: record.id,
+      ...record.policy.details,
+    },
+  })
+}
+
+type Idempotency = { id: string; hash: string }
+
+function idempotencyOf(principal: Principal, draft: IntentDraft, options: SubmitOptions): Idempotency | undefined {
+  if (options.idempotencyKey === undefined) return undefined
+  assertValidKey(options.idempotencyKey)
+  return {
+    id: idempotencyRecordId(principal.tenantId, principal.id, options.idempotencyKey),
+    hash: requestHash({ operation: 'intent', request: options.request ?? { ...draft, amount: draft.amount.toString(), call: callOf(draft) } }),
+  }
+}
+
+async function replay(ctx: AgentWalletContext, idempotency: Idempotency): Promise<SubmitResult | undefined> {
+  const existing = await ctx.storage.get<IdempotencyRecord>('idempotency', idempotency.id)
+  if (!existing) return undefined
+  assertSameRequest(existing, idempotency.hash)
+  const record = await ctx.storage.get<TransactionRecord>('transactions', existing.transactionId ?? '')
+  if (!record) return undefined
+  if (record.status === 'blocked') throw blockedError(record)
+  const approval = record.approvalId ? await ctx.storage.get<ApprovalRecord>('approvals', record.approvalId) : undefined
+  if (record.status === 'pending_approval' && approval) return { status: 'pending_approval', transaction: record, approval }
+  return { status: record.status, transaction: record }
+}
+
+function callOf(draft: IntentDraft): TransactionRecord['call'] {
+  return { to: draft.call.to, value: draft.call.value.toString(), data: draft.call.data }
+}
+
+function newRecord(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  wallet: WalletRecord,
+  chainId: number,
+  draft: IntentDraft,
+  decision: PolicyDecision,
+): TransactionRecord {
+  const now = ctx.now().toISOString()
+  const status =
+    decision.decision === 'deny' ? 'blocked' : decision.decision === 'require_approval' ? 'pending_approval' : 'queued'
+  return {
+    id: ctx.newId('tx'),
+    tenantId: wallet.tenantId,
+    walletId: wallet.id,
+    requestedBy: principal.id,
+    chain: draft.chain,
+    chainId,
+    kind: draft.kind,
+    from: wallet.address,
+    to: draft.to,
+    asset: draft.asset,
+    amount: draft.amount.toString(),
+    call: callOf(draft),
+    status,
+    policy: {
+      decision: decision.decision,
+      ruleId: decision.ruleId,
+      ruleType: decision.ruleType,
+      reason: decision.reason,
+      details: decision.details,
+    },
+    meta: draft.meta,
+    createdAt: now,
+    updatedAt: now,
+  }
+}
+
+function newApproval(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  record: TransactionRecord,
+  decision: PolicyDecision,
+): ApprovalRecord {
+  const now = ctx.now()
+  return {
+    id: ctx.newId('apr'),
+    tenantId: record.tenantId,
+    walletId: record.walletId,
+    transactionId: record.id,
+    requestedBy: principal.id,
+    status: 'pending',
+    ruleId: decision.ruleId,
+    reason: decision.reason,
+    details: decision.details,
+    expiresAt: new Date(now.getTime() + ctx.options.approvalTtlMs).toISOString(),
+    createdAt: now.toISOString(),
+  }
+}

@@ -1,0 +1,63 @@
+import type { Address, Hex } from 'viem'
+import type { IntentAsset, PolicyDecisionKind, PolicyIntent } from '../policy/types.js'
+
+/**
+ * The lifecycle of an intent. `queued` with a `rawTx` means signed but not yet known to be
+ * broadcast; the tracker and the reconciler rebroadcast exactly that raw transaction.
+ */
+export type TransactionStatus =
+  | 'pending_approval'
+  | 'rejected'
+  | 'expired'
+  | 'blocked'
+  | 'queued'
+  | 'submitted'
+  | 'confirmed'
+  | 'failed'
+
+/** Statuses whose amount counts against spend limits (reserved or spent). */
+export const countedStatuses: readonly TransactionStatus[] = ['pending_approval', 'queued', 'submitted', 'confirmed']
+export const finalStatuses: readonly TransactionStatus[] = ['rejected', 'expired', 'blocked', 'confirmed', 'failed']
+
+export type TransactionRecord = {
+  id: string
+  tenantId: string
+  walletId: string
+  /** The principal that asked for it (cannot approve it). */
+  requestedBy: string
+  chain: string
+  chainId: number
+  kind: PolicyIntent['kind']
+  from: Address
+  /** Recipient of value, or the contract called. */
+  to: Address
+  asset: IntentAsset
+  /** Base units of `asset`, as a decimal string. */
+  amount: string
+  /** What the EVM transaction carries. */
+  call: { to: Address; value: string; data?: Hex | undefined }
+  status: TransactionStatus
+  policy: {
+    decision: PolicyDecisionKind
+    ruleId?: string | undefined
+    ruleType?: string | undefined
+    reason: string
+    details?: Record<string, unknown> | undefined
+  }
+  approvalId?: string | undefined
+  nonce?: number | undefined
+  gas?: { limit: string; maxFeePerGas: string; maxPriorityFeePerGas: string } | undefined
+  rawTx?: Hex | undefined
+  hash?: Hex | undefined
+  blockNumber?: number | undefined
+  gasUsed?: string | undefined
+  error?: { code: string; message: string } | undefined
+  /** Free-form context of higher-level actions (swap quote, ENS name, Safe tx hash). */
+  meta?: Record<string, unknown> | undefined
+  createdAt: string
+  updatedAt: string
+  submittedAt?: string | undefined
+  confirmedAt?: string | undefined
+}
+
+export type NonceRecord = { id: string; next: number }

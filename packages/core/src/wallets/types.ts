@@ -1,0 +1,21 @@
+import type { Address } from 'viem'
+
+export type WalletRecord = {
+  id: string
+  tenantId: string
+  /** The principal that created or imported it; agents see only their own wallets. */
+  ownerId: string
+  address: Address
+  /** The chain a request uses when it names none. */
+  chain: string
+  agentName: string
+  source: 'created' | 'imported'
+  createdAt: string
+}
+
+/** The wallet as the API shows it. */
+export type Wallet = Pick<WalletRecord, 'id' | 'address' | 'chain' | 'agentName' | 'createdAt'>
+
+export function toWallet({ id, address, chain, agentName, createdAt }: WalletRecord): Wallet {
+  return { id, address, chain, agentName, createdAt }
+}
