@@ -16,9 +16,10 @@ let contentSize = 0
  * Parses a stored rule with the rules engine's schemas, once per rule object.
  * @example const compiled = compileRule(rule); if (compiled.ok) compiled.rule.type
  */
-export function compileRule(rule: unknown): CompiledRule {
+export function compileRule(rule: unknown, options: { byContentOnly?: boolean } = {}): CompiledRule {
   const cacheable = typeof rule === 'object' && rule !== null
-  const cached = cacheable ? cache.get(rule) : undefined
+  // Callers validating input pass byContentOnly: an input object may have been edited since last seen.
+  const cached = cacheable && !options.byContentOnly ? cache.get(rule) : undefined
   if (cached) return cached
   const key = cacheable ? contentKey(rule) : undefined
   const known = key === undefined ? undefined : byContent.get(key)

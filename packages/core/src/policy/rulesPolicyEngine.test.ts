@@ -460,3 +460,19 @@ describe('rulesPolicyEngine', () => {
     })
   })
 })
+
+describe('validateRules on edited input', () => {
+  it('re-reads an input object that changed since it was last validated', () => {
+    const engine = rulesPolicyEngine()
+    const rule: Record<string, unknown> = { type: 'max_per_tx', asset: 'native', max: '1' }
+    engine.validateRules([rule])
+    rule.max = 'lots'
+    let error: unknown
+    try {
+      engine.validateRules([rule])
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toMatchObject({ code: 'validation_failed' })
+  })
+})

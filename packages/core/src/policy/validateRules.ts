@@ -21,7 +21,7 @@ export function validateRules(rules: readonly unknown[]): PolicyRule[] {
   const seen = new Set<string>()
   const valid: PolicyRule[] = []
   rules.forEach((input, index) => {
-    const compiled = compileRule(input)
+    const compiled = compileRule(input, { byContentOnly: true })
     if (!compiled.ok) {
       for (const issue of compiled.issues)
         issues.push({ path: [index, ...issue.path], message: issue.message })
