@@ -1,10 +1,12 @@
 import type { PolicyIntent } from './types.js'
 
 /**
- * True when the intent calls a contract: any non-transfer kind, or calldata on a transfer.
- * A plain value transfer (native or token, `to` = the recipient) is not a contract call.
+ * True when the intent calls a contract: any non-transfer kind, or a native transfer with calldata.
+ * A token transfer is a payment to `to` (its calldata is just the token's `transfer` encoding),
+ * so it is judged by the recipient rules, not by `allow_contracts`.
  * @example isContractCall({ kind: 'swap', ... }) // true
  */
 export function isContractCall(intent: PolicyIntent): boolean {
-  return intent.kind !== 'transfer' || (intent.data !== undefined && intent.data.length > 2)
+  if (intent.kind !== 'transfer') return true
+  return intent.asset.address === 'native' && intent.data !== undefined && intent.data.length > 2
 }

@@ -182,10 +182,20 @@ describe('rulesPolicyEngine', () => {
       expect(evaluate([rule], call(bob, '0x38ed1739')).decision).toBe('deny')
     })
 
-    it('treats calldata on a transfer as a contract call, a plain transfer as none', () => {
+    it('treats calldata on a native transfer as a contract call, a plain or token transfer as none', () => {
       expect(evaluate([rule], intent({ to: bob, data: '0xdeadbeef' })).decision).toBe('deny')
       expect(evaluate([rule], intent({ to: bob })).decision).toBe('allow')
       expect(evaluate([rule], intent({ to: bob, data: '0x' })).decision).toBe('allow')
+      // Core puts the ERC-20 `transfer(bob, amount)` calldata on a token transfer whose `to` is bob.
+      const erc20Transfer =
+        `0xa9059cbb${bob.slice(2).toLowerCase().padStart(64, '0')}${'1'.padStart(64, '0')}` as const
+      expect(evaluate([rule], usdcIntent(1n, { to: bob, data: erc20Transfer })).decision).toBe('allow')
+      expect(
+        evaluate(
+          [{ type: 'allow_recipients', addresses: [alice] }],
+          usdcIntent(1n, { to: bob, data: erc20Transfer }),
+        ).decision,
+      ).toBe('deny')
     })
 
     it('an empty list blocks every contract call', () => {
