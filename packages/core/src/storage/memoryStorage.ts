@@ -14,6 +14,22 @@ import type {
 export type MemoryStorageOptions = {
   /** Shown in logs and errors. Default `memory`. */
   name?: string | undefined
+  /** Start from another memory storage's committed state (see `MemoryStorage.snapshot`). */
+  snapshot?: MemorySnapshot | undefined
+}
+
+/** The committed records and event logs of a memory storage, deep-copied. */
+export type MemorySnapshot = {
+  collections: Array<[string, StoredRecord[]]>
+  streams: Array<[string, StoredEvent[]]>
+}
+
+export type MemoryStorage = Storage & {
+  /**
+   * What a durable storage would hold if the process died now: committed state only, without
+   * locks or listeners. A new storage from it plays "the same database after a crash" in tests.
+   */
+  snapshot(): MemorySnapshot
 }
 
 type Collection = Map<string, StoredRecord>
@@ -29,9 +45,14 @@ const clone = <T>(value: T): T => structuredClone(value)
  * durability. Locks are exclusive within this process only.
  * @example const storage = memoryStorage(); await storage.transaction(['k'], async (tx) => tx.put('c', { id: '1' }))
  */
-export const memoryStorage = (options: MemoryStorageOptions = {}): Storage => {
-  const collections = new Map<string, Collection>()
-  const streams = new Map<string, StoredEvent[]>()
+export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage => {
+  const collections = new Map<string, Collection>(
+    (options.snapshot?.collections ?? []).map(([name, records]) => [
+      name,
+      new Map(clone(records).map((record) => [record.id, record])),
+    ]),
+  )
+  const streams = new Map<string, StoredEvent[]>(clone(options.snapshot?.streams ?? []))
   const listeners = new Set<EventsListener>()
   const mutex = keyedMutex()
 
@@ -201,5 +222,9 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): Storage => {
     async close() {
       listeners.clear()
     },
+    snapshot: () => ({
+      collections: [...collections].map(([name, records]) => [name, clone([...records.values()])]),
+      streams: clone([...streams]),
+    }),
   }
 }

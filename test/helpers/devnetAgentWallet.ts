@@ -1,0 +1,46 @@
+import {
+  type AgentWallet,
+  type AgentWalletConfig,
+  createAgentWallet,
+  memoryStorage,
+  type Principal,
+} from '@agentwallet/core'
+import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { type Address, createPublicClient, custom, parseEther, type PublicClient } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+
+/** A second principal of the default tenant that may approve what the local admin asked for. */
+export const approver: Principal = { tenantId: 'default', id: 'human-approver', role: 'approver' }
+
+/** Starts a devnet (once per test file) and returns a factory for AgentWallets on it. */
+export async function startDevnet(): Promise<Devnet> {
+  return createDevnet()
+}
+
+/** A devnet-backed AgentWallet with no default rules and a fast tracker, for tests. */
+export function agentWalletOn(devnet: Devnet, config: Partial<AgentWalletConfig> = {}): Promise<AgentWallet> {
+  return createAgentWallet({
+    chains: { devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook } },
+    storage: memoryStorage(),
+    defaultTenantRules: [],
+    trackerIntervalMs: 20,
+    rebroadcastAfterMs: 200,
+    ...config,
+  })
+}
+
+export function publicClientOf(devnet: Devnet): PublicClient {
+  return createPublicClient({ chain: devnet.chain, transport: custom(devnet.provider), pollingInterval: 20 }) as PublicClient
+}
+
+/** A fresh address nobody holds a key to in this test (balance 0). */
+export function freshAddress(): Address {
+  return privateKeyToAccount(generatePrivateKey()).address
+}
+
+/** Creates a wallet and funds it from the devnet faucet. */
+export async function fundedWallet(aw: AgentWallet, devnet: Devnet, eth = '100', name = 'agent') {
+  const wallet = await aw.createWallet({ agentName: name })
+  await devnet.faucet(wallet.address, parseEther(eth))
+  return wallet
+}
