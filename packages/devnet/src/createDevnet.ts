@@ -1,0 +1,159 @@
+import { mkdirSync } from 'node:fs'
+import { type Address, encodeFunctionData, type Hex, numberToHex, parseEther } from 'viem'
+import { testTokenAbi } from './abis/testTokenAbi.js'
+import { createDeployer } from './createDeployer.js'
+import { createEdrProvider } from './createEdrProvider.js'
+import { type DataDirMeta, journalFile, readMeta, writeMeta } from './dataDirMeta.js'
+import { type DevnetAddressBook, deployProtocols } from './deployProtocols.js'
+import { devnetAccounts, devnetDeployer } from './devnetAccounts.js'
+import { devnetChain } from './devnetChain.js'
+import { openJournal } from './journal.js'
+import { journaledProvider } from './journaledProvider.js'
+import { loadSingletonFactoryDeployment } from './loadArtifact.js'
+import { replayJournal } from './replayJournal.js'
+import { RpcError } from './rpcError.js'
+import { type DevnetServer, type ServeOptions, serveDevnet } from './serveDevnet.js'
+import type { DevnetProvider } from './types.js'
+
+export type CreateDevnetOptions = {
+  /** Keep the chain here across restarts. Without it the chain lives in memory only. */
+  dataDir?: string | undefined
+  /** How many mnemonic accounts to pre-fund, 1-10 (default 10). */
+  accounts?: number | undefined
+  /** Genesis balance of each pre-funded account in wei (default 10,000 ETH). */
+  accountBalance?: bigint | undefined
+  /** Seconds between an ENS commit and its register (default 10; mainnet uses 60). */
+  ensMinCommitmentAge?: number | undefined
+}
+
+export type Devnet = {
+  /** EIP-1193 provider: `createPublicClient({ chain: devnet.chain, transport: custom(devnet.provider) })`. */
+  provider: DevnetProvider
+  chain: typeof devnetChain
+  addressBook: DevnetAddressBook
+  /** The pre-funded accounts of the test mnemonic (also EDR's `eth_accounts`). */
+  accounts: readonly { address: Address; privateKey: Hex }[]
+  /** Adds `amount` wei to `address`'s ETH balance. */
+  faucet(address: Address, amount: bigint): Promise<void>
+  /** Mints a test token (address or symbol, e.g. 'USDC') to `to`; returns the mint transaction hash. */
+  mintToken(token: Address | string, to: Address, amount: bigint): Promise<Hex>
+  /** Moves the chain clock forward; the next block carries the new time (nothing is mined). */
+  increaseTime(seconds: number): Promise<void>
+  /** Mines `blocks` empty blocks (default 1). */
+  mine(blocks?: number): Promise<void>
+  /** Serves the same chain as JSON-RPC over HTTP on 127.0.0.1. */
+  serve(options?: ServeOptions): Promise<DevnetServer>
+  close(): Promise<void>
+}
+
+const defaultBalance = parseEther('10000')
+/** Genesis balance of the deployer, which also seeds the Uniswap pools. */
+const deployerBalance = parseEther('1000000')
+
+/**
+ * Starts the embedded devnet: an in-process EVM (chain id 31337) with WETH, test tokens, two Uniswap V2
+ * venues, Safe 1.4.1, ENS, the ERC-8004 registries, Lido-like staking and price feeds deployed.
+ * @example const devnet = await createDevnet(); const client = createPublicClient({ chain: devnet.chain, transport: custom(devnet.provider) })
+ */
+export async function createDevnet(options: CreateDevnetOptions = {}): Promise<Devnet> {
+  const { dataDir } = options
+  if (dataDir) mkdirSync(dataDir, { recursive: true })
+  const stored = dataDir ? readMeta(dataDir) : undefined
+  // A data dir's genesis wins over options: replay only reproduces the chain from the same genesis.
+  const meta: DataDirMeta = stored ?? {
+    version: 1,
+    chainId: devnetChain.id,
+    genesisTimestamp: Math.floor(Date.now() / 1000),
+    accounts: Math.min(Math.max(options.accounts ?? 10, 1), devnetAccounts.length),
+    accountBalance: (options.accountBalance ?? defaultBalance).toString(),
+    ensMinCommitmentAge: options.ensMinCommitmentAge ?? 10,
+  }
+  const accounts = devnetAccounts.slice(0, meta.accounts)
+  const factorySigner = loadSingletonFactoryDeployment().signerAddress
+  const edr = await createEdrProvider({
+    chainId: meta.chainId,
+    genesisTimestamp: meta.genesisTimestamp,
+    genesisBalances: [
+      ...accounts.map(({ address }) => ({ address, balance: BigInt(meta.accountBalance) })),
+      { address: devnetDeployer.address, balance: deployerBalance },
+      { address: factorySigner, balance: parseEther('1') },
+    ],
+    ownedKeys: accounts.map(({ privateKey }) => privateKey),
+  })
+
+  let inner: DevnetProvider = edr
+  if (dataDir) {
+    const journal = openJournal(journalFile(dataDir))
+    // No address book means the previous start died during set-up, before any user transaction:
+    // its partial journal is dropped and set-up runs again.
+    if (meta.addressBook) await replayJournal(edr, journal.entries)
+    else journal.clear()
+    writeMeta(dataDir, meta)
+    inner = journaledProvider(edr, journal)
+  }
+
+  let closed = false
+  const servers = new Set<DevnetServer>()
+  const provider: DevnetProvider = {
+    request(args) {
+      if (closed) return Promise.reject(new RpcError({ code: 4900, message: 'devnet is closed' }))
+      return inner.request(args)
+    },
+  }
+
+  const addressBook =
+    meta.addressBook ??
+    (await deployProtocols(provider, {
+      chainId: meta.chainId,
+      deployerKey: devnetDeployer.privateKey,
+      ensMinCommitmentAge: meta.ensMinCommitmentAge,
+    }))
+  if (dataDir && !meta.addressBook) writeMeta(dataDir, { ...meta, addressBook })
+
+  return {
+    provider,
+    chain: devnetChain,
+    addressBook,
+    accounts,
+    async faucet(address, amount) {
+      const balance = BigInt(
+        await provider.request({ method: 'eth_getBalance', params: [address, 'latest'] }),
+      )
+      await provider.request({
+        method: 'hardhat_setBalance',
+        params: [address, numberToHex(balance + amount)],
+      })
+    },
+    async mintToken(token, to, amount) {
+      const info = addressBook.tokens.find(
+        (t) => t.symbol === token || t.address.toLowerCase() === token.toLowerCase(),
+      )
+      if (!info) throw new Error(`${token} is not a devnet test token`)
+      const deployer = await createDeployer(provider, meta.chainId, devnetDeployer.privateKey)
+      const data = encodeFunctionData({ abi: testTokenAbi, functionName: 'mint', args: [to, amount] })
+      return deployer.send({ to: info.address, data })
+    },
+    async increaseTime(seconds) {
+      await provider.request({ method: 'evm_increaseTime', params: [seconds] })
+    },
+    async mine(blocks = 1) {
+      await provider.request({ method: 'hardhat_mine', params: [numberToHex(blocks)] })
+    },
+    async serve(serveOptions) {
+      const server = await serveDevnet(provider, serveOptions)
+      servers.add(server)
+      return {
+        url: server.url,
+        close: async () => {
+          servers.delete(server)
+          await server.close()
+        },
+      }
+    },
+    async close() {
+      closed = true
+      await Promise.all([...servers].map((server) => server.close()))
+      servers.clear()
+    },
+  }
+}

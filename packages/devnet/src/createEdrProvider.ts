@@ -1,0 +1,76 @@
+import { createRequire } from 'node:module'
+import type { EdrContext, ProviderConfig } from '@nomicfoundation/edr'
+import type { Hex } from 'viem'
+import { RpcError } from './rpcError.js'
+import type { DevnetProvider, RequestArguments } from './types.js'
+
+type Edr = typeof import('@nomicfoundation/edr')
+
+// EDR allows one context per process and its native addon is heavy: load and create it on first use,
+// never at import, and share it between devnets.
+let shared: Promise<{ edr: Edr; context: EdrContext }> | undefined
+
+function edrContext() {
+  shared ??= (async () => {
+    const edr = createRequire(import.meta.url)('@nomicfoundation/edr') as Edr
+    const context = new edr.EdrContext()
+    await context.registerProviderFactory(edr.GENERIC_CHAIN_TYPE, edr.genericChainProviderFactory())
+    return { edr, context }
+  })()
+  return shared
+}
+
+const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.replace(/^0x/, ''), 'hex'))
+
+export type EdrProviderOptions = {
+  chainId: number
+  genesisTimestamp: number
+  genesisBalances: readonly { address: Hex; balance: bigint }[]
+  /** Keys EDR signs `eth_sendTransaction` with (the `eth_accounts` list). */
+  ownedKeys: readonly Hex[]
+}
+
+/** An in-process EDR chain (Prague rules, automine) behind a plain EIP-1193 `request`. */
+export async function createEdrProvider(options: EdrProviderOptions): Promise<DevnetProvider> {
+  const { edr, context } = await edrContext()
+  const config: ProviderConfig = {
+    allowBlocksWithSameTimestamp: false,
+    allowUnlimitedContractSize: false,
+    bailOnCallFailure: false,
+    bailOnTransactionFailure: false,
+    chainId: BigInt(options.chainId),
+    coinbase: bytes('0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e'),
+    defaultTransactionGasLimit: 30_000_000n,
+    genesisState: options.genesisBalances.map(({ address, balance }) => ({
+      address: bytes(address),
+      balance,
+    })),
+    hardfork: 'Prague',
+    initialBaseFeePerGas: 1_000_000_000n,
+    minGasPrice: 0n,
+    mining: { autoMine: true, blockGasLimit: 30_000_000n, memPool: { order: edr.MineOrdering.Priority } },
+    network: { genesisBlockGasLimit: 30_000_000n, genesisBlockTime: BigInt(options.genesisTimestamp) },
+    networkId: BigInt(options.chainId),
+    observability: {},
+    ownedAccounts: [...options.ownedKeys],
+    precompileOverrides: [],
+  }
+  const provider = await context.createProvider(
+    edr.GENERIC_CHAIN_TYPE,
+    config,
+    { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} },
+    { subscriptionCallback: () => {} },
+    new edr.ContractDecoder(),
+  )
+  let id = 0
+  return {
+    async request({ method, params }: RequestArguments) {
+      const response = await provider.handleRequest(
+        JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? [] }),
+      )
+      const data = typeof response.data === 'string' ? JSON.parse(response.data) : response.data
+      if (data.error) throw new RpcError(data.error)
+      return data.result
+    },
+  }
+}

@@ -1,0 +1,50 @@
+import type { AddressBook } from '@agentwallet/core'
+import type { Hex } from 'viem'
+import { createDeployer } from './createDeployer.js'
+import { deployEns } from './deployEns.js'
+import { deployErc8004 } from './deployErc8004.js'
+import { deployPriceFeeds } from './deployPriceFeeds.js'
+import { deploySafe } from './deploySafe.js'
+import { deployTokens } from './deployTokens.js'
+import { deployUniswapV2 } from './deployUniswapV2.js'
+import { loadArtifact } from './loadArtifact.js'
+import type { DevnetProvider } from './types.js'
+
+/** Everything the devnet deploys; {@link AddressBook} plus devnet-only extras. */
+export type DevnetAddressBook = AddressBook & {
+  weth: `0x${string}`
+  tokens: NonNullable<AddressBook['tokens']>
+  uniswapV2: NonNullable<AddressBook['uniswapV2']>
+  safe: NonNullable<AddressBook['safe']> & { multiSendCallOnly: `0x${string}` }
+  ens: Required<NonNullable<AddressBook['ens']>> & { priceOracle: `0x${string}` }
+  erc8004: Required<NonNullable<AddressBook['erc8004']>>
+  staking: { lido: `0x${string}` }
+  priceFeeds: Record<'ETH/USD' | 'USDC/USD' | 'DAI/USD', `0x${string}`>
+}
+
+/**
+ * Deploys the whole protocol set from the deployer key, in a fixed order: the addresses depend only
+ * on the deployer's nonces (and CREATE2 for Safe), so they are the same on every fresh start.
+ */
+export async function deployProtocols(
+  provider: DevnetProvider,
+  {
+    chainId,
+    deployerKey,
+    ensMinCommitmentAge,
+  }: { chainId: number; deployerKey: Hex; ensMinCommitmentAge: number },
+): Promise<DevnetAddressBook> {
+  const deployer = await createDeployer(provider, chainId, deployerKey)
+  const { weth, tokens } = await deployTokens(deployer)
+  const [usdc, dai] = tokens as [(typeof tokens)[0], (typeof tokens)[0]]
+  const priceFeeds = await deployPriceFeeds(deployer)
+  const lido = await deployer.deploy(loadArtifact('devnet-contracts', 'StakedEther'))
+  const erc8004 = await deployErc8004(deployer)
+  const uniswapV2 = await deployUniswapV2(deployer, { weth, usdc: usdc.address, dai: dai.address })
+  const safe = await deploySafe(provider, deployer)
+  const ens = await deployEns(deployer, {
+    ethUsdFeed: priceFeeds['ETH/USD'],
+    minCommitmentAge: ensMinCommitmentAge,
+  })
+  return { weth, tokens, uniswapV2, safe, ens, erc8004, staking: { lido }, priceFeeds }
+}
