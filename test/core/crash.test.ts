@@ -1,0 +1,116 @@
+import { type AgentWallet, type KeyVault, memoryStorage, type TransactionRecord } from '@agentwallet/core'
+import type { Devnet } from '@agentwallet/devnet'
+import { parseEther } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentWalletOn, freshAddress, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
+
+let devnet: Devnet
+const closers: AgentWallet[] = []
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+})
+afterAll(async () => {
+  for (const aw of closers) await aw.close()
+  await devnet?.close()
+})
+
+/** An EIP-1193 provider that, from the `n`th call of `method` on, never answers: the process "died" there. */
+function dyingAt(method: string, n: number) {
+  let calls = 0
+  return {
+    request: (args: { method: string; params?: unknown }) => {
+      if (args.method === method && ++calls >= n) return new Promise<never>(() => {})
+      return devnet.provider.request(args as Parameters<Devnet['provider']['request']>[0])
+    },
+  }
+}
+
+/** Fires sends without awaiting them (the dying process never answers some), and waits until `settled` have. */
+async function burst(aw: AgentWallet, from: string, count: number, settled: number) {
+  let done = 0
+  for (let index = 0; index < count; index++) {
+    void aw.send(from, { to: freshAddress(), value: '0.01' }).then(
+      () => done++,
+      () => done++,
+    )
+  }
+  await expect.poll(() => done, { timeout: 10_000 }).toBe(settled)
+}
+
+describe('crash safety', () => {
+  it('rebroadcasts a tx signed before a crash, never re-signing it, and loses no accepted intent', async () => {
+    const storage = memoryStorage()
+    // Process A dies inside its 5th broadcast: after the signed tx was persisted, before the node saw it.
+    const dying = await agentWalletOn(devnet, {
+      storage,
+      masterKey: '11'.repeat(32),
+      chains: { devnet: { provider: dyingAt('eth_sendRawTransaction', 5), chainId: 31337, contracts: devnet.addressBook } },
+      track: false,
+    })
+    const wallet = await dying.createWallet({ agentName: 'crashy' })
+    await devnet.faucet(wallet.address, parseEther('10'))
+    await burst(dying, wallet.address, 12, 4)
+
+    // What a durable store holds at the moment of death.
+    const afterCrash = memoryStorage({ snapshot: storage.snapshot() })
+    const signedBeforeCrash = (await afterCrash.query<TransactionRecord>('transactions')).find(
+      (record) => record.status === 'queued',
+    )
+    expect(signedBeforeCrash?.rawTx).toBeDefined()
+    expect(signedBeforeCrash?.nonce).toBe(4)
+
+    // Process B starts on the same storage and master key; start-up reconciliation finishes the work.
+    const restarted = await agentWalletOn(devnet, { storage: afterCrash, masterKey: '11'.repeat(32) })
+    closers.push(restarted)
+    const records = await afterCrash.query<TransactionRecord>('transactions')
+    expect(records).toHaveLength(5)
+    const final = await Promise.all(records.map((record) => restarted.waitForTransaction(record.id)))
+    expect(final.every((record) => record.status === 'confirmed')).toBe(true)
+
+    const rebroadcast = final.find((record) => record.id === signedBeforeCrash!.id)!
+    expect(rebroadcast.hash).toBe(signedBeforeCrash!.hash)
+    expect(rebroadcast.nonce).toBe(4)
+    expect(final.map((record) => record.nonce).sort()).toEqual([0, 1, 2, 3, 4])
+    const client = publicClientOf(devnet)
+    expect(await client.getTransactionCount({ address: wallet.address })).toBe(5)
+    const onChain = await Promise.all(final.map((record) => client.getTransaction({ hash: record.hash! })))
+    expect(onChain.map((tx) => tx.nonce).sort()).toEqual([0, 1, 2, 3, 4])
+
+    // And the restarted process keeps going from the right nonce.
+    const next = await restarted.send(wallet.address, { to: freshAddress(), value: '0.01' })
+    expect((await restarted.waitForTransaction(next.transaction.id)).nonce).toBe(5)
+  })
+
+  it('signs an intent accepted before a crash exactly once after restart', async () => {
+    const storage = memoryStorage()
+    const base = await agentWalletOn(devnet, { storage, masterKey: '22'.repeat(32), track: false })
+    const wallet = await base.createWallet({ agentName: 'crashy-2' })
+    await devnet.faucet(wallet.address, parseEther('10'))
+    // Process A dies while its vault is signing the 3rd intent: accepted and persisted, never signed.
+    let signs = 0
+    const vault: KeyVault = {
+      ...base.context.vault,
+      async getSigner(address) {
+        if (++signs >= 3) return new Promise(() => {})
+        return base.context.vault.getSigner(address)
+      },
+    }
+    const dying = await agentWalletOn(devnet, { storage, vault, track: false })
+    await burst(dying, wallet.address, 6, 2)
+
+    const afterCrash = memoryStorage({ snapshot: storage.snapshot() })
+    const unsigned = (await afterCrash.query<TransactionRecord>('transactions')).filter((record) => !record.rawTx)
+    expect(unsigned).toHaveLength(1)
+    expect(unsigned[0]?.status).toBe('queued')
+
+    const restarted = await agentWalletOn(devnet, { storage: afterCrash, masterKey: '22'.repeat(32) })
+    closers.push(restarted)
+    const records = await afterCrash.query<TransactionRecord>('transactions')
+    expect(records).toHaveLength(3)
+    const final = await Promise.all(records.map((record) => restarted.waitForTransaction(record.id)))
+    expect(final.map((record) => record.status)).toEqual(['confirmed', 'confirmed', 'confirmed'])
+    expect(final.map((record) => record.nonce).sort()).toEqual([0, 1, 2])
+    expect(await publicClientOf(devnet).getTransactionCount({ address: wallet.address })).toBe(3)
+  })
+})
