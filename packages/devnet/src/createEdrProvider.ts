@@ -22,6 +22,18 @@ function edrContext() {
 
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.replace(/^0x/, ''), 'hex'))
 
+/**
+ * EDR reports reverts as -32000 with the revert data nested in `data.data`; geth and anvil use code 3
+ * with `data` the revert bytes, which is what viem decodes into the contract's custom error.
+ */
+function toRpcError(error: { code: number; message: string; data?: unknown }): RpcError {
+  const revert = (error.data as { data?: unknown } | undefined)?.data
+  if (typeof revert === 'string' && revert.startsWith('0x')) {
+    return new RpcError({ code: 3, message: error.message, data: revert })
+  }
+  return new RpcError(error)
+}
+
 export type EdrProviderOptions = {
   chainId: number
   genesisTimestamp: number
@@ -36,7 +48,8 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<De
   const config: ProviderConfig = {
     allowBlocksWithSameTimestamp: false,
     allowUnlimitedContractSize: false,
-    bailOnCallFailure: false,
+    // A reverting eth_call must be an error (as on geth and anvil), not revert data posing as a result.
+    bailOnCallFailure: true,
     bailOnTransactionFailure: false,
     chainId: BigInt(options.chainId),
     coinbase: bytes('0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e'),
@@ -69,7 +82,7 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<De
         JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? [] }),
       )
       const data = typeof response.data === 'string' ? JSON.parse(response.data) : response.data
-      if (data.error) throw new RpcError(data.error)
+      if (data.error) throw toRpcError(data.error)
       return data.result
     },
   }

@@ -1,0 +1,134 @@
+import { type Hex, parseEventLogs, toHex, zeroAddress } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDevnet, type Devnet, identityRegistryAbi, reputationRegistryAbi } from '../src/index.js'
+import { clientsFor } from './clients.js'
+
+const agentWalletSetTypes = {
+  AgentWalletSet: [
+    { name: 'agentId', type: 'uint256' },
+    { name: 'newWallet', type: 'address' },
+    { name: 'owner', type: 'address' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+} as const
+
+describe('ERC-8004 registries', () => {
+  let devnet: Devnet
+  beforeAll(async () => {
+    devnet = await createDevnet()
+  })
+  afterAll(() => devnet.close())
+
+  it('registers an agent, sets its wallet with an EIP-712 signature, and clears it on transfer', async () => {
+    const { publicClient, wallet } = clientsFor(devnet)
+    const registry = {
+      address: devnet.addressBook.erc8004.identityRegistry,
+      abi: identityRegistryAbi,
+    } as const
+    const owner = wallet(1)
+    const agentWallet = wallet(2)
+    const stranger = wallet(3)
+
+    const hash = await owner.writeContract({
+      ...registry,
+      functionName: 'register',
+      args: ['ipfs://agent.json', [{ metadataKey: 'name', metadataValue: toHex('alpha') }]],
+    })
+    const receipt = await publicClient.getTransactionReceipt({ hash })
+    const [registered] = parseEventLogs({
+      abi: identityRegistryAbi,
+      logs: receipt.logs,
+      eventName: 'Registered',
+    })
+    const agentId = registered!.args.agentId
+    expect(await publicClient.readContract({ ...registry, functionName: 'ownerOf', args: [agentId] })).toBe(
+      owner.account.address,
+    )
+    expect(await publicClient.readContract({ ...registry, functionName: 'tokenURI', args: [agentId] })).toBe(
+      'ipfs://agent.json',
+    )
+    expect(
+      await publicClient.readContract({ ...registry, functionName: 'getMetadata', args: [agentId, 'name'] }),
+    ).toBe(toHex('alpha'))
+    expect(
+      await publicClient.readContract({ ...registry, functionName: 'getAgentWallet', args: [agentId] }),
+    ).toBe(owner.account.address)
+
+    const block = await publicClient.getBlock()
+    const deadline = block.timestamp + 120n
+    const sign = (signer: typeof agentWallet) =>
+      signer.account.signTypedData({
+        domain: {
+          name: 'ERC8004IdentityRegistry',
+          version: '1',
+          chainId: devnet.chain.id,
+          verifyingContract: registry.address,
+        },
+        types: agentWalletSetTypes,
+        primaryType: 'AgentWalletSet',
+        message: { agentId, newWallet: agentWallet.account.address, owner: owner.account.address, deadline },
+      })
+    const setWallet = (signature: Hex) =>
+      owner.writeContract({
+        ...registry,
+        functionName: 'setAgentWallet',
+        args: [agentId, agentWallet.account.address, deadline, signature],
+      })
+
+    // A signature by anyone but the new wallet is refused.
+    await expect(setWallet(await sign(stranger))).rejects.toThrow(/InvalidWalletSignature/)
+    await setWallet(await sign(agentWallet))
+    expect(
+      await publicClient.readContract({ ...registry, functionName: 'getAgentWallet', args: [agentId] }),
+    ).toBe(agentWallet.account.address)
+    expect(
+      await publicClient.readContract({
+        ...registry,
+        functionName: 'getMetadata',
+        args: [agentId, 'agentWallet'],
+      }),
+    ).toBe(agentWallet.account.address.toLowerCase())
+
+    await owner.writeContract({
+      ...registry,
+      functionName: 'transferFrom',
+      args: [owner.account.address, stranger.account.address, agentId],
+    })
+    expect(await publicClient.readContract({ ...registry, functionName: 'ownerOf', args: [agentId] })).toBe(
+      stranger.account.address,
+    )
+    expect(
+      await publicClient.readContract({ ...registry, functionName: 'getAgentWallet', args: [agentId] }),
+    ).toBe(zeroAddress)
+  })
+
+  it('records feedback in the reputation registry, but not from the agent owner', async () => {
+    const { publicClient, wallet } = clientsFor(devnet)
+    const { identityRegistry, reputationRegistry } = devnet.addressBook.erc8004
+    const owner = wallet(4)
+    const client = wallet(5)
+    const hash = await owner.writeContract({
+      address: identityRegistry,
+      abi: identityRegistryAbi,
+      functionName: 'register',
+      args: ['ipfs://beta.json'],
+    })
+    const logs = (await publicClient.getTransactionReceipt({ hash })).logs
+    const agentId = parseEventLogs({ abi: identityRegistryAbi, logs, eventName: 'Registered' })[0]!.args
+      .agentId
+    const reputation = { address: reputationRegistry, abi: reputationRegistryAbi } as const
+    const feedback = [agentId, 90, 'quality', '', 'ipfs://feedback', `0x${'00'.repeat(32)}`] as const
+
+    await expect(
+      owner.writeContract({ ...reputation, functionName: 'giveFeedback', args: feedback }),
+    ).rejects.toThrow(/SelfFeedback/)
+    await client.writeContract({ ...reputation, functionName: 'giveFeedback', args: feedback })
+    expect(
+      await publicClient.readContract({
+        ...reputation,
+        functionName: 'getSummary',
+        args: [agentId, [], '', ''],
+      }),
+    ).toEqual([1n, 90])
+  })
+})
