@@ -1,0 +1,102 @@
+import type { AgentWallet, TransactionRecord } from '@agentwallet/core'
+import type { Devnet } from '@agentwallet/devnet'
+import { parseEther } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentWalletOn, freshAddress, fundedWallet, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
+
+let devnet: Devnet
+let aw: AgentWallet
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  aw = await agentWalletOn(devnet)
+})
+afterAll(async () => {
+  await aw?.close()
+  await devnet?.close()
+})
+
+describe('idempotency', () => {
+  it('returns the first result for a replay and sends once, even when replays race', async () => {
+    const wallet = await fundedWallet(aw, devnet, '5')
+    const to = freshAddress()
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => aw.send(wallet.address, { to, value: '0.2' }, { idempotencyKey: 'pay-1' })),
+    )
+    const ids = new Set(results.map((result) => result.transaction.id))
+    expect(ids.size).toBe(1)
+    await aw.waitForTransaction([...ids][0]!)
+    expect(await publicClientOf(devnet).getBalance({ address: to })).toBe(parseEther('0.2'))
+    expect((await aw.listHistory(wallet.address)).count).toBe(1)
+    // Later replays see the current state of that one transaction.
+    const replay = await aw.send(wallet.address, { to, value: '0.2' }, { idempotencyKey: 'pay-1' })
+    expect(replay.transaction.status).toBe('confirmed')
+  })
+
+  it('refuses another request under a used key', async () => {
+    const wallet = await fundedWallet(aw, devnet, '5')
+    await aw.send(wallet.address, { to: freshAddress(), value: '0.1' }, { idempotencyKey: 'pay-2' })
+    await expect(
+      aw.send(wallet.address, { to: freshAddress(), value: '0.1' }, { idempotencyKey: 'pay-2' }),
+    ).rejects.toMatchObject({ code: 'idempotency_conflict' })
+  })
+
+  it('replays a blocked send as the same policy_blocked error without a second record', async () => {
+    const wallet = await fundedWallet(aw, devnet, '5')
+    await aw.updatePolicyRules({ wallet: wallet.address, rules: [{ type: 'max_per_tx', asset: 'native', max: '0.1' }] })
+    const body = { to: freshAddress(), value: '1' }
+    const first = await aw.send(wallet.address, body, { idempotencyKey: 'big' }).catch((error) => error)
+    const second = await aw.send(wallet.address, body, { idempotencyKey: 'big' }).catch((error) => error)
+    expect(first).toMatchObject({ code: 'policy_blocked' })
+    expect(second).toMatchObject({ code: 'policy_blocked', details: { transactionId: first.details.transactionId } })
+    expect((await aw.listHistory(wallet.address)).count).toBe(1)
+  })
+
+  it('creates one wallet per key', async () => {
+    const [a, b] = await Promise.all([
+      aw.createWallet({ agentName: 'same' }, { idempotencyKey: 'w-1' }),
+      aw.createWallet({ agentName: 'same' }, { idempotencyKey: 'w-1' }),
+    ])
+    expect(a.address).toBe(b.address)
+    await expect(aw.createWallet({ agentName: 'other' }, { idempotencyKey: 'w-1' })).rejects.toMatchObject({
+      code: 'idempotency_conflict',
+    })
+  })
+
+  it('scopes keys to the principal', async () => {
+    const one = aw.as({ tenantId: 'default', id: 'p1', role: 'admin' })
+    const two = aw.as({ tenantId: 'default', id: 'p2', role: 'admin' })
+    const a = await one.createWallet({ agentName: 'x' }, { idempotencyKey: 'shared' })
+    const b = await two.createWallet({ agentName: 'x' }, { idempotencyKey: 'shared' })
+    expect(a.address).not.toBe(b.address)
+  })
+})
+
+describe('a node that rejects a broadcast', () => {
+  it('fails that tx and gives its nonce to the next send (no gap)', async () => {
+    let reject = 1
+    const provider = {
+      request: async (args: { method: string; params?: unknown }) => {
+        if (args.method === 'eth_sendRawTransaction' && reject-- > 0) {
+          throw Object.assign(new Error('rejected by policy of this node'), { code: -32003 })
+        }
+        return devnet.provider.request(args as Parameters<Devnet['provider']['request']>[0])
+      },
+    }
+    const picky = await agentWalletOn(devnet, {
+      chains: { devnet: { provider, chainId: 31337, contracts: devnet.addressBook } },
+    })
+    try {
+      const wallet = await fundedWallet(picky, devnet, '1')
+      const failed = await picky.send(wallet.address, { to: freshAddress(), value: '0.1' })
+      expect(failed.transaction.status).toBe('failed')
+      expect(failed.transaction.nonce).toBe(0)
+      const next = await picky.send(wallet.address, { to: freshAddress(), value: '0.1' })
+      const done = (await picky.waitForTransaction(next.transaction.id)) as TransactionRecord
+      expect(done.status).toBe('confirmed')
+      expect(done.nonce).toBe(0)
+    } finally {
+      await picky.close()
+    }
+  })
+})
