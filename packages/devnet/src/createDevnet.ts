@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs'
+import type { TokenInfo } from '@agentwallet/core'
 import { type Address, encodeFunctionData, type Hex, numberToHex, parseEther } from 'viem'
 import { testTokenAbi } from './abis/testTokenAbi.js'
 import { createDeployer } from './createDeployer.js'
@@ -126,7 +127,7 @@ export async function createDevnet(options: CreateDevnetOptions = {}): Promise<D
     },
     async mintToken(token, to, amount) {
       const info = addressBook.tokens.find(
-        (t) => t.symbol === token || t.address.toLowerCase() === token.toLowerCase(),
+        (t: TokenInfo) => t.symbol === token || t.address.toLowerCase() === token.toLowerCase(),
       )
       if (!info) throw new Error(`${token} is not a devnet test token`)
       const deployer = await createDeployer(provider, meta.chainId, devnetDeployer.privateKey)
