@@ -6,6 +6,7 @@ import { openEnvelope, sealEnvelope } from './envelope.js'
 import { assertMnemonic, type HdWallet, hdWalletFromMnemonic } from './hdWallet.js'
 import type { LocalKeyRecord } from './localKeyRecord.js'
 import { parseMasterKey } from './masterKey.js'
+import { signerFromKey } from './signerFromKey.js'
 import { nextFreeIndex } from './nextFreeIndex.js'
 import type { KeyRecordStore, KeyVault } from './types.js'
 import { parsePrivateKey, vaultAddressId } from './vaultAddress.js'
@@ -86,7 +87,8 @@ export const localKeyVault = (options: LocalKeyVaultOptions): LocalKeyVault => {
     const privateKey = bytesToHex(bytes)
     bytes.fill(0)
     // A record copied whole from another wallet (an HD index, say) must not sign for this address.
-    if (privateKeyToAccount(privateKey).address.toLowerCase() !== id) {
+    // Envelope records need no such check: the address is their AEAD associated data.
+    if (record.kind === 'hd' && privateKeyToAccount(privateKey).address.toLowerCase() !== id) {
       throw new BaseError('key_decryption_failed', 'The stored key does not belong to this address', {
         details: { address: id },
       })
@@ -141,7 +143,7 @@ export const localKeyVault = (options: LocalKeyVaultOptions): LocalKeyVault => {
     },
     async getSigner(address): Promise<LocalAccount> {
       // Built per use, so no long-lived object holds the key between signatures.
-      return privateKeyToAccount(await privateKeyOf(address))
+      return signerFromKey(address, await privateKeyOf(address))
     },
     exportKey: privateKeyOf,
   }
