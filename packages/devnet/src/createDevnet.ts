@@ -4,6 +4,7 @@ import { type Address, encodeFunctionData, type Hex, numberToHex, parseEther } f
 import { testTokenAbi } from './abis/testTokenAbi.js'
 import { createDeployer } from './createDeployer.js'
 import { createEdrProvider } from './createEdrProvider.js'
+import { lockDataDir } from './dataDirLock.js'
 import { type DataDirMeta, journalFile, readMeta, writeMeta } from './dataDirMeta.js'
 import { type DevnetAddressBook, deployProtocols } from './deployProtocols.js'
 import { devnetAccounts, devnetDeployer } from './devnetAccounts.js'
@@ -59,6 +60,17 @@ const deployerBalance = parseEther('1000000')
 export async function createDevnet(options: CreateDevnetOptions = {}): Promise<Devnet> {
   const { dataDir } = options
   if (dataDir) mkdirSync(dataDir, { recursive: true })
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {}
+  try {
+    return await startDevnet(options, unlock)
+  } catch (error) {
+    unlock()
+    throw error
+  }
+}
+
+async function startDevnet(options: CreateDevnetOptions, unlock: () => void): Promise<Devnet> {
+  const { dataDir } = options
   const stored = dataDir ? readMeta(dataDir) : undefined
   // A data dir's genesis wins over options: replay only reproduces the chain from the same genesis.
   const meta: DataDirMeta = stored ?? {
@@ -152,7 +164,9 @@ export async function createDevnet(options: CreateDevnetOptions = {}): Promise<D
       }
     },
     async close() {
+      if (closed) return
       closed = true
+      unlock()
       await Promise.all([...servers].map((server) => server.close()))
       servers.clear()
     },

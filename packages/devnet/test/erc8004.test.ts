@@ -1,6 +1,21 @@
-import { type Hex, parseEventLogs, toHex, zeroAddress } from 'viem'
+import {
+  encodeAbiParameters,
+  encodeFunctionData,
+  type Hex,
+  hashTypedData,
+  parseEventLogs,
+  toHex,
+  zeroAddress,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDevnet, type Devnet, identityRegistryAbi, reputationRegistryAbi } from '../src/index.js'
+import {
+  createDevnet,
+  type Devnet,
+  identityRegistryAbi,
+  reputationRegistryAbi,
+  safeAbi,
+  safeProxyFactoryAbi,
+} from '../src/index.js'
 import { clientsFor } from './clients.js'
 
 const agentWalletSetTypes = {
@@ -130,5 +145,77 @@ describe('ERC-8004 registries', () => {
         args: [agentId, [], '', ''],
       }),
     ).toEqual([1n, 90])
+  })
+
+  it('accepts a Safe as agent wallet through ERC-1271', async () => {
+    const { publicClient, wallet } = clientsFor(devnet)
+    const { safe, erc8004 } = devnet.addressBook
+    const registry = { address: erc8004.identityRegistry, abi: identityRegistryAbi } as const
+    const owner = wallet(6)
+    const safeOwner = wallet(7)
+
+    const initializer = encodeFunctionData({
+      abi: safeAbi,
+      functionName: 'setup',
+      args: [
+        [safeOwner.account.address],
+        1n,
+        zeroAddress,
+        '0x',
+        safe.fallbackHandler,
+        zeroAddress,
+        0n,
+        zeroAddress,
+      ],
+    })
+    const created = await owner.writeContract({
+      address: safe.proxyFactory,
+      abi: safeProxyFactoryAbi,
+      functionName: 'createProxyWithNonce',
+      args: [safe.singletonL2, initializer, 42n],
+    })
+    const createdLogs = (await publicClient.getTransactionReceipt({ hash: created })).logs
+    const safeAddress = parseEventLogs({
+      abi: safeProxyFactoryAbi,
+      logs: createdLogs,
+      eventName: 'ProxyCreation',
+    })[0]!.args.proxy
+
+    const registered = await owner.writeContract({
+      ...registry,
+      functionName: 'register',
+      args: ['ipfs://gamma.json'],
+    })
+    const logs = (await publicClient.getTransactionReceipt({ hash: registered })).logs
+    const agentId = parseEventLogs({ abi: identityRegistryAbi, logs, eventName: 'Registered' })[0]!.args
+      .agentId
+    const deadline = (await publicClient.getBlock()).timestamp + 60n
+
+    // The registry's EIP-712 digest, which the Safe's fallback handler wraps in a SafeMessage.
+    const digest = hashTypedData({
+      domain: {
+        name: 'ERC8004IdentityRegistry',
+        version: '1',
+        chainId: devnet.chain.id,
+        verifyingContract: registry.address,
+      },
+      types: agentWalletSetTypes,
+      primaryType: 'AgentWalletSet',
+      message: { agentId, newWallet: safeAddress, owner: owner.account.address, deadline },
+    })
+    const signature = await safeOwner.account.signTypedData({
+      domain: { chainId: devnet.chain.id, verifyingContract: safeAddress },
+      types: { SafeMessage: [{ name: 'message', type: 'bytes' }] },
+      primaryType: 'SafeMessage',
+      message: { message: encodeAbiParameters([{ type: 'bytes32' }], [digest]) },
+    })
+    await owner.writeContract({
+      ...registry,
+      functionName: 'setAgentWallet',
+      args: [agentId, safeAddress, deadline, signature],
+    })
+    expect(
+      await publicClient.readContract({ ...registry, functionName: 'getAgentWallet', args: [agentId] }),
+    ).toBe(safeAddress)
   })
 })

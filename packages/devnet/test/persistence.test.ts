@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encodeFunctionData, namehash, parseEther, parseEventLogs, toHex, zeroAddress } from 'viem'
@@ -176,6 +176,32 @@ describe('persistence', () => {
         BigInt(await restarted.provider.request({ method: 'eth_getBalance', params: [target, 'latest'] })),
       ).toBe(1n)
       await restarted.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a data dir another live devnet holds, and drops a torn last journal line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'devnet-lock-'))
+    try {
+      const devnet = await createDevnet({ dataDir: dir })
+      await expect(createDevnet({ dataDir: dir })).rejects.toThrow(/in use/)
+      const target = '0x00000000000000000000000000000000000bA5e5'
+      await devnet.faucet(target, 5n)
+      await devnet.close()
+      // A crash mid-append leaves half a line behind.
+      appendFileSync(join(dir, 'devnet-journal.jsonl'), '{"method":"hardhat_setBal')
+      const restarted = await createDevnet({ dataDir: dir })
+      expect(
+        BigInt(await restarted.provider.request({ method: 'eth_getBalance', params: [target, 'latest'] })),
+      ).toBe(5n)
+      await restarted.faucet(target, 1n)
+      await restarted.close()
+      const third = await createDevnet({ dataDir: dir })
+      expect(
+        BigInt(await third.provider.request({ method: 'eth_getBalance', params: [target, 'latest'] })),
+      ).toBe(6n)
+      await third.close()
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
