@@ -9,6 +9,8 @@ import { defaultTenantRules } from './policy/defaultRules.js'
 import { rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
 import type { PolicyEngine } from './policy/types.js'
 import { localPrincipal, type Principal } from './principals/types.js'
+import { authenticate } from './principals/authenticate.js'
+import { type BootstrapAdminParameters, type BootstrapAdminReturnType, bootstrapAdmin } from './principals/bootstrapAdmin.js'
 import { type AgentWalletSession, createSession } from './session.js'
 import { memoryStorage } from './storage/memoryStorage.js'
 import type { Storage } from './storage/types.js'
@@ -53,6 +55,10 @@ export type AgentWallet = AgentWalletSession & {
   as(principal: Principal): AgentWalletSession
   /** One tracker pass now: receipts, rebroadcasts, expiries (what the background loop runs). */
   reconcile(): Promise<void>
+  /** The principal of a raw API key, or `unauthorized`. */
+  authenticate(rawKey: string | undefined): Promise<Principal>
+  /** First start: creates (or adopts) the root admin key when none exists. */
+  bootstrapAdmin(parameters?: BootstrapAdminParameters): Promise<BootstrapAdminReturnType>
   close(): Promise<void>
 }
 
@@ -101,6 +107,8 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     bus: ctx.bus,
     as: (principal) => createSession(ctx, principal),
     reconcile,
+    authenticate: (rawKey) => authenticate(ctx, rawKey),
+    bootstrapAdmin: (parameters) => bootstrapAdmin(ctx, parameters),
     async close() {
       await tracker?.stop()
       unsubscribe()

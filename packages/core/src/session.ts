@@ -15,6 +15,10 @@ import { findWallet } from './wallets/findWallet.js'
 import { getBalance } from './wallets/getBalance.js'
 import { listWallets } from './wallets/listWallets.js'
 import { toWallet } from './wallets/types.js'
+import { createApiKey } from './principals/createApiKey.js'
+import { createTenant } from './principals/createTenant.js'
+import { listApiKeys } from './principals/listApiKeys.js'
+import { revokeApiKey } from './principals/revokeApiKey.js'
 
 type Tail<T extends unknown[]> = T extends [unknown, unknown, ...infer Rest] ? Rest : never
 // biome-ignore lint/suspicious/noExplicitAny: binds actions of any signature
@@ -56,5 +60,9 @@ export function createSession(ctx: AgentWalletContext, principal: Principal) {
     getApproval: bind(getApproval),
     approve: bind(approveApproval),
     reject: bind(rejectApproval),
+    createApiKey: bind(createApiKey),
+    listApiKeys: bind(listApiKeys),
+    revokeApiKey: bind(revokeApiKey),
+    createTenant: bind(createTenant),
   }
 }

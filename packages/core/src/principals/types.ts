@@ -1,13 +1,20 @@
 /** Roles of DESIGN §6: an agent acts on its own wallets; approvers resolve approvals; admins do everything. */
 export type Role = 'agent' | 'approver' | 'admin'
 
+export const roles = ['agent', 'approver', 'admin'] as const satisfies readonly Role[]
+
 /** Who is calling: an API key (or the in-process owner) within one tenant. */
 export type Principal = {
   tenantId: string
   /** Stable id of the caller (the API key id); wallets an agent creates are owned by it. */
   id: string
   role: Role
+  /** The operator's root admin (of the default tenant): may also create tenants. */
+  root?: boolean | undefined
 }
 
-/** The principal of in-process use: the admin of the default tenant. */
-export const localPrincipal: Principal = { tenantId: 'default', id: 'local', role: 'admin' }
+/** The principal of in-process use: the root admin of the default tenant. */
+export const localPrincipal: Principal = { tenantId: 'default', id: 'local', role: 'admin', root: true }
+
+/** The tenant every single-tenant deployment lives in; the root admin's tenant. */
+export const defaultTenantId = 'default'
