@@ -17,6 +17,10 @@ function edrContext() {
     await context.registerProviderFactory(edr.GENERIC_CHAIN_TYPE, edr.genericChainProviderFactory())
     return { edr, context }
   })()
+  // A failed load is not cached: the next devnet tries again.
+  shared.catch(() => {
+    shared = undefined
+  })
   return shared
 }
 
