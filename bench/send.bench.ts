@@ -22,7 +22,11 @@ const recipient = devnet.accounts[9]!.address
 /** The baseline: sign and broadcast one after another, as any sender of one account must. */
 async function rawViem(): Promise<number> {
   const account = privateKeyToAccount(devnet.accounts[1]!.privateKey)
-  const client = createWalletClient({ account, chain: devnet.chain, transport: custom(devnet.provider, { retryCount: 0 }) })
+  const client = createWalletClient({
+    account,
+    chain: devnet.chain,
+    transport: custom(devnet.provider, { retryCount: 0 }),
+  })
   const fees = { maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }
   const started = performance.now()
   for (let nonce = 0; nonce < count; nonce++) {
@@ -32,11 +36,15 @@ async function rawViem(): Promise<number> {
 }
 
 async function agentWallet(wallets: number): Promise<number> {
-  const created = await Promise.all(Array.from({ length: wallets }, (_, i) => aw.createWallet({ agentName: `bench-${i}` })))
+  const created = await Promise.all(
+    Array.from({ length: wallets }, (_, i) => aw.createWallet({ agentName: `bench-${i}` })),
+  )
   for (const wallet of created) await devnet.faucet(wallet.address, parseEther('10'))
   const started = performance.now()
   await Promise.all(
-    Array.from({ length: count }, (_, i) => aw.send(created[i % wallets]!.address, { to: recipient, value: '0.000001' })),
+    Array.from({ length: count }, (_, i) =>
+      aw.send(created[i % wallets]!.address, { to: recipient, value: '0.000001' }),
+    ),
   )
   return performance.now() - started
 }

@@ -14,7 +14,11 @@ export function houseRulesEngine(): PolicyEngine {
     lookbackMs: (scoped) => rules.lookbackMs(scoped),
     evaluate(intent, context) {
       const decision = rules.evaluate(intent, context)
-      if (decision.decision !== 'allow' || intent.asset.address !== 'native' || intent.amount <= parseEther('10')) {
+      if (
+        decision.decision !== 'allow' ||
+        intent.asset.address !== 'native' ||
+        intent.amount <= parseEther('10')
+      ) {
         return decision
       }
       return {

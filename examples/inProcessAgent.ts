@@ -9,10 +9,14 @@ import { parseEther } from 'viem'
 export async function runInProcessAgent() {
   const devnet = await createDevnet()
   const aw = await createAgentWallet({
-    chains: { devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook } },
+    chains: {
+      devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
+    },
   })
   try {
-    aw.bus.on('tx.confirmed', (event) => console.log(`confirmed ${event.data.hash} in block ${event.data.blockNumber}`))
+    aw.bus.on('tx.confirmed', (event) =>
+      console.log(`confirmed ${event.data.hash} in block ${event.data.blockNumber}`),
+    )
 
     // The agent acts as its own principal; the human approver is another one.
     const agent = aw.as({ tenantId: 'default', id: 'research-agent', role: 'agent' })
@@ -36,8 +40,15 @@ export async function runInProcessAgent() {
     const { transaction } = await aw.as(human).approve(large.approval.id)
     const approved = await agent.waitForTransaction(transaction.id)
 
-    const blocked = await agent.send(wallet.address, { to: devnet.accounts[1]!.address, value: '1.5' }).catch((e) => e)
-    return { confirmed, approved, blockedCode: blocked.code as string, balance: await agent.getBalance(wallet.address) }
+    const blocked = await agent
+      .send(wallet.address, { to: devnet.accounts[1]!.address, value: '1.5' })
+      .catch((e) => e)
+    return {
+      confirmed,
+      approved,
+      blockedCode: blocked.code as string,
+      balance: await agent.getBalance(wallet.address),
+    }
   } finally {
     await aw.close()
     await devnet.close()
@@ -46,5 +57,10 @@ export async function runInProcessAgent() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await runInProcessAgent()
-  console.log({ small: result.confirmed.status, large: result.approved.status, blocked: result.blockedCode, eth: result.balance.eth })
+  console.log({
+    small: result.confirmed.status,
+    large: result.approved.status,
+    blocked: result.blockedCode,
+    eth: result.balance.eth,
+  })
 }

@@ -57,7 +57,9 @@ describe('human approval', () => {
     expect(paused.transaction.hash).toBeUndefined()
     const approval = paused.approval!
     expect(approval.status).toBe('pending')
-    await expect.poll(() => hitl.some((event) => (event.data as { approvalId: string }).approvalId === approval.id)).toBe(true)
+    await expect
+      .poll(() => hitl.some((event) => (event.data as { approvalId: string }).approvalId === approval.id))
+      .toBe(true)
 
     // The principal that asked (the local admin) cannot approve its own request.
     await expect(aw.approve(approval.id)).rejects.toMatchObject({ code: 'forbidden' })
@@ -73,7 +75,11 @@ describe('human approval', () => {
     await expect(human.approve(approval.id)).rejects.toMatchObject({ code: 'approval_not_pending' })
     expect(await publicClientOf(devnet).getBalance({ address: to })).toBe(parseEther('0.8'))
     await expect
-      .poll(() => resolved.filter((event) => (event.data as { approvalId: string }).approvalId === approval.id).length)
+      .poll(
+        () =>
+          resolved.filter((event) => (event.data as { approvalId: string }).approvalId === approval.id)
+            .length,
+      )
       .toBe(1)
   })
 
@@ -86,7 +92,9 @@ describe('human approval', () => {
       code: 'policy_blocked',
       details: { ruleType: 'spend_limit' },
     })
-    const { approval, transaction } = await aw.as(approver).reject(paused.approval!.id, { reason: 'not today' })
+    const { approval, transaction } = await aw
+      .as(approver)
+      .reject(paused.approval!.id, { reason: 'not today' })
     expect(approval.status).toBe('rejected')
     expect(transaction.status).toBe('rejected')
     // Released: the same 0.3 now goes through.
@@ -117,7 +125,9 @@ describe('human approval', () => {
         { type: 'deny_recipients', addresses: [to] },
       ],
     })
-    await expect(aw.as(approver).approve(paused.approval!.id)).rejects.toMatchObject({ code: 'policy_blocked' })
+    await expect(aw.as(approver).approve(paused.approval!.id)).rejects.toMatchObject({
+      code: 'policy_blocked',
+    })
     expect((await aw.getTransaction(paused.transaction.id)).status).toBe('blocked')
     expect(await publicClientOf(devnet).getBalance({ address: to })).toBe(0n)
   })

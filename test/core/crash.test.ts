@@ -45,7 +45,13 @@ describe('crash safety', () => {
     const dying = await agentWalletOn(devnet, {
       storage,
       masterKey: '11'.repeat(32),
-      chains: { devnet: { provider: dyingAt('eth_sendRawTransaction', 5), chainId: 31337, contracts: devnet.addressBook } },
+      chains: {
+        devnet: {
+          provider: dyingAt('eth_sendRawTransaction', 5),
+          chainId: 31337,
+          contracts: devnet.addressBook,
+        },
+      },
       track: false,
     })
     const wallet = await dying.createWallet({ agentName: 'crashy' })
@@ -100,7 +106,9 @@ describe('crash safety', () => {
     await burst(dying, wallet.address, 6, 2)
 
     const afterCrash = memoryStorage({ snapshot: storage.snapshot() })
-    const unsigned = (await afterCrash.query<TransactionRecord>('transactions')).filter((record) => !record.rawTx)
+    const unsigned = (await afterCrash.query<TransactionRecord>('transactions')).filter(
+      (record) => !record.rawTx,
+    )
     expect(unsigned).toHaveLength(1)
     expect(unsigned[0]?.status).toBe('queued')
 

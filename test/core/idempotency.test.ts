@@ -2,7 +2,13 @@ import type { AgentWallet, TransactionRecord } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentWalletOn, freshAddress, fundedWallet, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
+import {
+  agentWalletOn,
+  freshAddress,
+  fundedWallet,
+  publicClientOf,
+  startDevnet,
+} from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
@@ -21,7 +27,9 @@ describe('idempotency', () => {
     const wallet = await fundedWallet(aw, devnet, '5')
     const to = freshAddress()
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => aw.send(wallet.address, { to, value: '0.2' }, { idempotencyKey: 'pay-1' })),
+      Array.from({ length: 10 }, () =>
+        aw.send(wallet.address, { to, value: '0.2' }, { idempotencyKey: 'pay-1' }),
+      ),
     )
     const ids = new Set(results.map((result) => result.transaction.id))
     expect(ids.size).toBe(1)
@@ -43,12 +51,18 @@ describe('idempotency', () => {
 
   it('replays a blocked send as the same policy_blocked error without a second record', async () => {
     const wallet = await fundedWallet(aw, devnet, '5')
-    await aw.updatePolicyRules({ wallet: wallet.address, rules: [{ type: 'max_per_tx', asset: 'native', max: '0.1' }] })
+    await aw.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ type: 'max_per_tx', asset: 'native', max: '0.1' }],
+    })
     const body = { to: freshAddress(), value: '1' }
     const first = await aw.send(wallet.address, body, { idempotencyKey: 'big' }).catch((error) => error)
     const second = await aw.send(wallet.address, body, { idempotencyKey: 'big' }).catch((error) => error)
     expect(first).toMatchObject({ code: 'policy_blocked' })
-    expect(second).toMatchObject({ code: 'policy_blocked', details: { transactionId: first.details.transactionId } })
+    expect(second).toMatchObject({
+      code: 'policy_blocked',
+      details: { transactionId: first.details.transactionId },
+    })
     expect((await aw.listHistory(wallet.address)).count).toBe(1)
   })
 

@@ -2,7 +2,13 @@ import type { AgentWallet } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { encodeFunctionData, erc20Abi, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentWalletOn, freshAddress, fundedWallet, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
+import {
+  agentWalletOn,
+  freshAddress,
+  fundedWallet,
+  publicClientOf,
+  startDevnet,
+} from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
@@ -27,8 +33,13 @@ describe('policy on the money path', () => {
   it('max_per_tx: inclusive limit, one wei over is blocked and names the numbers', async () => {
     const wallet = await walletWith([{ id: 'cap', type: 'max_per_tx', asset: 'native', max: '0.5' }])
     expect((await aw.send(wallet.address, { to: freshAddress(), value: '0.5' })).status).toBe('submitted')
-    const error = await aw.send(wallet.address, { to: freshAddress(), value: '0.500000000000000001' }).catch((e) => e)
-    expect(error).toMatchObject({ code: 'policy_blocked', details: { ruleId: 'cap', ruleType: 'max_per_tx' } })
+    const error = await aw
+      .send(wallet.address, { to: freshAddress(), value: '0.500000000000000001' })
+      .catch((e) => e)
+    expect(error).toMatchObject({
+      code: 'policy_blocked',
+      details: { ruleId: 'cap', ruleType: 'max_per_tx' },
+    })
     expect(error.details).toMatchObject({ limit: '0.5' })
   })
 
@@ -36,7 +47,9 @@ describe('policy on the money path', () => {
     const blocked: string[] = []
     aw.bus.on('policy.blocked', (event) => blocked.push(event.data.transactionId))
     const wallet = await walletWith([{ type: 'deny_recipients', addresses: [devnet.accounts[5]!.address] }])
-    await expect(aw.send(wallet.address, { to: devnet.accounts[5]!.address, value: '0.1' })).rejects.toMatchObject({
+    await expect(
+      aw.send(wallet.address, { to: devnet.accounts[5]!.address, value: '0.1' }),
+    ).rejects.toMatchObject({
       code: 'policy_blocked',
     })
     const { transactions } = await aw.listHistory(wallet.address)
@@ -57,14 +70,20 @@ describe('policy on the money path', () => {
   it('allow_contracts gates contract calls by address and selector', async () => {
     const usdc = devnet.addressBook.tokens!.find((token) => token.decimals === 6)!
     const approve = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [freshAddress(), 1n] })
-    const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [freshAddress(), 0n] })
+    const transfer = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [freshAddress(), 0n],
+    })
     const wallet = await walletWith([
       { type: 'allow_contracts', contracts: [{ address: usdc.address, selectors: [approve.slice(0, 10)] }] },
     ])
     const allowed = await aw.send(wallet.address, { to: usdc.address, value: '0', data: approve })
     expect(allowed.transaction.kind).toBe('contract_call')
     expect((await aw.waitForTransaction(allowed.transaction.id)).status).toBe('confirmed')
-    await expect(aw.send(wallet.address, { to: usdc.address, value: '0', data: transfer })).rejects.toMatchObject({
+    await expect(
+      aw.send(wallet.address, { to: usdc.address, value: '0', data: transfer }),
+    ).rejects.toMatchObject({
       code: 'policy_blocked',
     })
     await expect(
@@ -95,7 +114,15 @@ describe('policy on the money path', () => {
   })
 
   it('time_window allows inside office hours only', async () => {
-    const wallet = await walletWith([{ type: 'time_window', days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00', tz: 'UTC' }])
+    const wallet = await walletWith([
+      {
+        type: 'time_window',
+        days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+        from: '09:00',
+        to: '17:00',
+        tz: 'UTC',
+      },
+    ])
     expect((await aw.send(wallet.address, { to: freshAddress(), value: '0.01' })).status).toBe('submitted')
     const saved = clock
     clock = Date.parse('2026-11-22T10:00:00Z') // Sunday
@@ -118,8 +145,12 @@ describe('policy on the money path', () => {
     const usdc = devnet.addressBook.tokens!.find((token) => token.decimals === 6)!
     const wallet = await walletWith([{ type: 'spend_limit', asset: usdc.address, max: '10', window: '24h' }])
     await devnet.mintToken(usdc.address, wallet.address, 100_000_000n)
-    expect((await aw.send(wallet.address, { to: freshAddress(), value: '6', token: usdc.address })).status).toBe('submitted')
-    expect((await aw.send(wallet.address, { to: freshAddress(), value: '4', token: usdc.address })).status).toBe('submitted')
+    expect(
+      (await aw.send(wallet.address, { to: freshAddress(), value: '6', token: usdc.address })).status,
+    ).toBe('submitted')
+    expect(
+      (await aw.send(wallet.address, { to: freshAddress(), value: '4', token: usdc.address })).status,
+    ).toBe('submitted')
     await expect(
       aw.send(wallet.address, { to: freshAddress(), value: '0.000001', token: usdc.address }),
     ).rejects.toMatchObject({ code: 'policy_blocked', details: { ruleType: 'spend_limit' } })
@@ -156,7 +187,9 @@ describe('policy on the money path', () => {
   it('moves the value only for allowed sends', async () => {
     const to = freshAddress()
     const wallet = await walletWith([{ type: 'max_per_tx', asset: 'native', max: '1' }])
-    await aw.send(wallet.address, { to, value: '1' }).then((sent) => aw.waitForTransaction(sent.transaction.id))
+    await aw
+      .send(wallet.address, { to, value: '1' })
+      .then((sent) => aw.waitForTransaction(sent.transaction.id))
     await aw.send(wallet.address, { to, value: '1.5' }).catch(() => undefined)
     expect(await publicClientOf(devnet).getBalance({ address: to })).toBe(parseEther('1'))
   })

@@ -2,7 +2,13 @@ import type { AgentWallet } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { erc20Abi, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentWalletOn, freshAddress, fundedWallet, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
+import {
+  agentWalletOn,
+  freshAddress,
+  fundedWallet,
+  publicClientOf,
+  startDevnet,
+} from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
@@ -32,7 +38,9 @@ describe('send', () => {
     expect(receipt.status).toBe('success')
     expect(await client.getBalance({ address: to })).toBe(parseEther('0.123456789'))
     const gasCost = receipt.gasUsed * receipt.effectiveGasPrice
-    expect(await client.getBalance({ address: wallet.address })).toBe(before - parseEther('0.123456789') - gasCost)
+    expect(await client.getBalance({ address: wallet.address })).toBe(
+      before - parseEther('0.123456789') - gasCost,
+    )
 
     const status = await aw.getTransaction(done.hash!)
     expect(status.status).toBe('confirmed')
@@ -49,7 +57,12 @@ describe('send', () => {
 
     const { transaction } = await aw.send(wallet.address, { to, value: '12.5', token: usdc.address })
     expect((await aw.waitForTransaction(transaction.id)).status).toBe('confirmed')
-    const received = await client.readContract({ address: usdc.address, abi: erc20Abi, functionName: 'balanceOf', args: [to] })
+    const received = await client.readContract({
+      address: usdc.address,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [to],
+    })
     expect(received).toBe(parseUnits('12.5', 6))
     expect(transaction.to).toBe(to)
 

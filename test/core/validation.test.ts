@@ -43,7 +43,9 @@ describe('malformed send inputs', () => {
 
   it('refuses more decimals than the token has', async () => {
     const usdc = devnet.addressBook.tokens!.find((token) => token.decimals === usdcDecimals)!
-    await expect(aw.send(from, { to: recipient, value: '1.0000001', token: usdc.address })).rejects.toMatchObject({
+    await expect(
+      aw.send(from, { to: recipient, value: '1.0000001', token: usdc.address }),
+    ).rejects.toMatchObject({
       code: 'validation_failed',
       details: { reason: 'too_precise' },
     })
@@ -56,7 +58,9 @@ describe('malformed send inputs', () => {
   })
 
   it('answers not_found for a wallet that is not managed here', async () => {
-    await expect(aw.send(freshAddress(), { to: recipient, value: '0.1' })).rejects.toMatchObject({ code: 'not_found' })
+    await expect(aw.send(freshAddress(), { to: recipient, value: '0.1' })).rejects.toMatchObject({
+      code: 'not_found',
+    })
   })
 
   it('answers unsupported_chain for an unknown chain', async () => {
@@ -75,7 +79,9 @@ describe('wallets', () => {
     const privateKey = devnet.accounts[3]!.privateKey
     const imported = await aw.importWallet({ privateKey, agentName: 'imported' })
     expect(imported.address).toBe(devnet.accounts[3]!.address)
-    await expect(aw.importWallet({ privateKey, agentName: 'again' })).rejects.toMatchObject({ code: 'conflict' })
+    await expect(aw.importWallet({ privateKey, agentName: 'again' })).rejects.toMatchObject({
+      code: 'conflict',
+    })
   })
 
   it('scopes wallets to their owner principal and tenant', async () => {

@@ -1,7 +1,7 @@
 import { runPolicyEngineConformance, runStorageConformance } from '@agentwallet/core/testing'
 import { describe, expect, it } from 'vitest'
-import { auditedStorage } from '../../examples/customStorage.js'
 import { houseRulesEngine } from '../../examples/customPolicy.js'
+import { auditedStorage } from '../../examples/customStorage.js'
 import { runInProcessAgent } from '../../examples/inProcessAgent.js'
 
 describe('examples', () => {

@@ -6,7 +6,7 @@ import {
   type Principal,
 } from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
-import { type Address, createPublicClient, custom, parseEther, type PublicClient } from 'viem'
+import { type Address, createPublicClient, custom, type PublicClient, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 
 /** A second principal of the default tenant that may approve what the local admin asked for. */
@@ -20,7 +20,9 @@ export async function startDevnet(): Promise<Devnet> {
 /** A devnet-backed AgentWallet with no default rules and a fast tracker, for tests. */
 export function agentWalletOn(devnet: Devnet, config: Partial<AgentWalletConfig> = {}): Promise<AgentWallet> {
   return createAgentWallet({
-    chains: { devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook } },
+    chains: {
+      devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
+    },
     storage: memoryStorage(),
     defaultTenantRules: [],
     trackerIntervalMs: 20,
@@ -30,7 +32,11 @@ export function agentWalletOn(devnet: Devnet, config: Partial<AgentWalletConfig>
 }
 
 export function publicClientOf(devnet: Devnet): PublicClient {
-  return createPublicClient({ chain: devnet.chain, transport: custom(devnet.provider), pollingInterval: 20 }) as PublicClient
+  return createPublicClient({
+    chain: devnet.chain,
+    transport: custom(devnet.provider),
+    pollingInterval: 20,
+  }) as PublicClient
 }
 
 /** A fresh address nobody holds a key to in this test (balance 0). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
+import { expireApprovals } from './approvals/resolveApproval.js'
 import type { ChainProvider } from './chain/types.js'
+import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
 import type { AgentWalletContext, CoreOptions } from './context.js'
 import { BaseError } from './errors/baseError.js'
 import { toDomainEvent } from './events/appendEvent.js'
@@ -8,15 +9,18 @@ import { EventBus } from './events/eventBus.js'
 import { defaultTenantRules } from './policy/defaultRules.js'
 import { rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
 import type { PolicyEngine } from './policy/types.js'
-import { localPrincipal, type Principal } from './principals/types.js'
 import { authenticate } from './principals/authenticate.js'
-import { type BootstrapAdminParameters, type BootstrapAdminReturnType, bootstrapAdmin } from './principals/bootstrapAdmin.js'
+import {
+  type BootstrapAdminParameters,
+  type BootstrapAdminReturnType,
+  bootstrapAdmin,
+} from './principals/bootstrapAdmin.js'
+import { localPrincipal, type Principal } from './principals/types.js'
 import { type AgentWalletSession, createSession } from './session.js'
 import { memoryStorage } from './storage/memoryStorage.js'
 import type { Storage } from './storage/types.js'
-import { type Tracker, startTracker } from './transactions/startTracker.js'
+import { startTracker, type Tracker } from './transactions/startTracker.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
-import { expireApprovals } from './approvals/resolveApproval.js'
 import { localKeyVault } from './vault/localKeyVault.js'
 import { storageKeyRecordStore } from './vault/storageKeyRecordStore.js'
 import type { KeyVault } from './vault/types.js'
@@ -118,7 +122,9 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
 }
 
 function isChainProvider(value: AgentWalletConfig['chains']): value is ChainProvider {
-  return typeof (value as ChainProvider).get === 'function' && typeof (value as ChainProvider).list === 'function'
+  return (
+    typeof (value as ChainProvider).get === 'function' && typeof (value as ChainProvider).list === 'function'
+  )
 }
 
 function defaultVault(storage: Storage, masterKey: Uint8Array | string | undefined): KeyVault {

@@ -28,16 +28,27 @@ export async function listApprovals(
   if (principal.role === 'agent') where.requestedBy = principal.id
   const [count, approvals] = await Promise.all([
     ctx.storage.count('approvals', { where }),
-    ctx.storage.query<ApprovalRecord>('approvals', { where, orderBy: 'createdAt', order: 'desc', limit, offset }),
+    ctx.storage.query<ApprovalRecord>('approvals', {
+      where,
+      orderBy: 'createdAt',
+      order: 'desc',
+      limit,
+      offset,
+    }),
   ])
   return { count, approvals }
 }
 
 /** One approval of the principal's tenant. */
-export async function getApproval(ctx: AgentWalletContext, principal: Principal, approvalId: string): Promise<ApprovalRecord> {
+export async function getApproval(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  approvalId: string,
+): Promise<ApprovalRecord> {
   const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
   const visible =
-    approval?.tenantId === principal.tenantId && (principal.role !== 'agent' || approval.requestedBy === principal.id)
+    approval?.tenantId === principal.tenantId &&
+    (principal.role !== 'agent' || approval.requestedBy === principal.id)
   if (!approval || !visible) throw new NotFoundError('Approval', { details: { approvalId } })
   return approval
 }

@@ -28,7 +28,9 @@ export async function approveApproval(
   const { wallet } = await authorize(ctx, principal, approvalId)
   return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
     const { approval, transaction } = await loadPending(ctx, approvalId)
-    const decision = await evaluateIntent(ctx, wallet, intentOf(transaction), { excludeTransactionId: transaction.id })
+    const decision = await evaluateIntent(ctx, wallet, intentOf(transaction), {
+      excludeTransactionId: transaction.id,
+    })
     const now = ctx.now().toISOString()
     if (decision.decision === 'deny') {
       const blocked: TransactionRecord = {
@@ -63,7 +65,11 @@ export async function rejectApproval(
   const { wallet } = await authorize(ctx, principal, approvalId)
   return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
     const { approval, transaction } = await loadPending(ctx, approvalId)
-    const rejected: TransactionRecord = { ...transaction, status: 'rejected', updatedAt: ctx.now().toISOString() }
+    const rejected: TransactionRecord = {
+      ...transaction,
+      status: 'rejected',
+      updatedAt: ctx.now().toISOString(),
+    }
     const resolved = await resolve(ctx, approval, rejected, 'rejected', principal, parameters.reason)
     return { approval: resolved, transaction: rejected }
   })
@@ -85,9 +91,20 @@ export async function expireApprovals(ctx: AgentWalletContext): Promise<number> 
     if (!wallet) continue
     await withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
       const approval = await ctx.storage.get<ApprovalRecord>('approvals', candidate.id)
-      const transaction = approval && (await ctx.storage.get<TransactionRecord>('transactions', approval.transactionId))
-      if (!approval || !transaction || approval.status !== 'pending' || transaction.status !== 'pending_approval') return
-      const record: TransactionRecord = { ...transaction, status: 'expired', updatedAt: ctx.now().toISOString() }
+      const transaction =
+        approval && (await ctx.storage.get<TransactionRecord>('transactions', approval.transactionId))
+      if (
+        !approval ||
+        !transaction ||
+        approval.status !== 'pending' ||
+        transaction.status !== 'pending_approval'
+      )
+        return
+      const record: TransactionRecord = {
+        ...transaction,
+        status: 'expired',
+        updatedAt: ctx.now().toISOString(),
+      }
       await resolve(ctx, approval, record, 'expired', undefined, 'Approval window elapsed')
       expired++
     })
@@ -98,7 +115,8 @@ export async function expireApprovals(ctx: AgentWalletContext): Promise<number> 
 async function authorize(ctx: AgentWalletContext, principal: Principal, approvalId: string) {
   if (principal.role === 'agent') throw new ForbiddenError('Only approver or admin keys resolve approvals')
   const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
-  if (!approval || approval.tenantId !== principal.tenantId) throw new NotFoundError('Approval', { details: { approvalId } })
+  if (!approval || approval.tenantId !== principal.tenantId)
+    throw new NotFoundError('Approval', { details: { approvalId } })
   if (approval.requestedBy === principal.id) {
     throw new ForbiddenError('The principal that asked for a transaction cannot resolve its approval', {
       details: { approvalId },
@@ -112,7 +130,8 @@ async function authorize(ctx: AgentWalletContext, principal: Principal, approval
 /** Re-reads under the lock: an approval resolves once, and an expired one cannot be approved. */
 async function loadPending(ctx: AgentWalletContext, approvalId: string) {
   const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
-  const transaction = approval && (await ctx.storage.get<TransactionRecord>('transactions', approval.transactionId))
+  const transaction =
+    approval && (await ctx.storage.get<TransactionRecord>('transactions', approval.transactionId))
   if (!approval || !transaction) throw new NotFoundError('Approval', { details: { approvalId } })
   if (approval.status !== 'pending') {
     throw new BaseError('approval_not_pending', `Approval is already ${approval.status}`, {
@@ -120,9 +139,15 @@ async function loadPending(ctx: AgentWalletContext, approvalId: string) {
     })
   }
   if (Date.parse(approval.expiresAt) <= ctx.now().getTime()) {
-    const expired: TransactionRecord = { ...transaction, status: 'expired', updatedAt: ctx.now().toISOString() }
+    const expired: TransactionRecord = {
+      ...transaction,
+      status: 'expired',
+      updatedAt: ctx.now().toISOString(),
+    }
     await resolve(ctx, approval, expired, 'expired', undefined, 'Approval window elapsed')
-    throw new BaseError('approval_expired', 'Approval has expired', { details: { approvalId, expiresAt: approval.expiresAt } })
+    throw new BaseError('approval_expired', 'Approval has expired', {
+      details: { approvalId, expiresAt: approval.expiresAt },
+    })
   }
   return { approval, transaction }
 }

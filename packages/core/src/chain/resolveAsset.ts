@@ -10,13 +10,16 @@ import type { ChainHandle } from './types.js'
  * @example const asset = await resolveAsset(chain, '0x…')
  */
 export async function resolveAsset(chain: ChainHandle, token?: Address): Promise<IntentAsset> {
-  if (token === undefined) return { address: 'native', symbol: chain.nativeSymbol, decimals: chain.nativeDecimals }
+  if (token === undefined)
+    return { address: 'native', symbol: chain.nativeSymbol, decimals: chain.nativeDecimals }
   const known = chain.contracts.tokens?.find((entry) => entry.address.toLowerCase() === token.toLowerCase())
   if (known) return { address: known.address, symbol: known.symbol, decimals: known.decimals }
   try {
     const [decimals, symbol] = await Promise.all([
       chain.client.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' }),
-      chain.client.readContract({ address: token, abi: erc20Abi, functionName: 'symbol' }).catch(() => 'UNKNOWN'),
+      chain.client
+        .readContract({ address: token, abi: erc20Abi, functionName: 'symbol' })
+        .catch(() => 'UNKNOWN'),
     ])
     return { address: token, symbol, decimals }
   } catch (error) {

@@ -1,11 +1,11 @@
 import {
-  BaseError as ViemBaseError,
   ContractFunctionRevertedError,
   ExecutionRevertedError,
   HttpRequestError,
   InsufficientFundsError,
   SocketClosedError,
   TimeoutError,
+  BaseError as ViemBaseError,
   WebSocketRequestError,
 } from 'viem'
 import { BaseError } from '../errors/baseError.js'
@@ -16,7 +16,10 @@ import { ChainUnavailableError } from '../errors/errors.js'
  * false when the node answered with an error. Classified by viem's error classes, never by text.
  */
 export function isTransportError(error: unknown): boolean {
-  return findViemError(error, [HttpRequestError, TimeoutError, WebSocketRequestError, SocketClosedError]) !== undefined
+  return (
+    findViemError(error, [HttpRequestError, TimeoutError, WebSocketRequestError, SocketClosedError]) !==
+    undefined
+  )
 }
 
 /**
@@ -46,7 +49,10 @@ export function toChainError(error: unknown, chain: string): BaseError {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: error constructors of any shape
-function findViemError(error: unknown, classes: readonly (abstract new (...args: any[]) => Error)[]): Error | undefined {
+function findViemError(
+  error: unknown,
+  classes: readonly (abstract new (...args: any[]) => Error)[],
+): Error | undefined {
   let current: unknown = error
   for (let depth = 0; current instanceof Error && depth < 20; depth++) {
     if (classes.some((type) => current instanceof type)) return current

@@ -1,4 +1,11 @@
-import { createPublicClient, custom, http, type EIP1193Provider, type PublicClient, type Transport } from 'viem'
+import {
+  createPublicClient,
+  custom,
+  type EIP1193Provider,
+  http,
+  type PublicClient,
+  type Transport,
+} from 'viem'
 import { BaseError } from '../errors/baseError.js'
 import { publicChains } from './publicChains.js'
 import type { AddressBook, ChainHandle, ChainInfo, ChainProvider } from './types.js'

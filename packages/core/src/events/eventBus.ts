@@ -32,7 +32,12 @@ export type EventPayloads = {
   'tx.confirmed': TxPayload & { blockNumber: number }
   'tx.failed': TxPayload & { reason: string }
   'policy.blocked': TxPayload & { ruleId?: string | undefined; reason: string }
-  'policy.hitl': TxPayload & { approvalId: string; expiresAt: string; ruleId?: string | undefined; reason: string }
+  'policy.hitl': TxPayload & {
+    approvalId: string
+    expiresAt: string
+    ruleId?: string | undefined
+    reason: string
+  }
   'approval.resolved': {
     approvalId: string
     transactionId: string

@@ -30,7 +30,13 @@ export async function withIdempotency<T>(
     if (existing) return replay(existing, hash) as T
     const result = await fn()
     await ctx.storage.transaction([], async (tx) => {
-      await tx.insert('idempotency', { id, operation, requestHash: hash, result, createdAt: ctx.now().toISOString() })
+      await tx.insert('idempotency', {
+        id,
+        operation,
+        requestHash: hash,
+        result,
+        createdAt: ctx.now().toISOString(),
+      })
     })
     return result
   })

@@ -1,13 +1,13 @@
+import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { addressSchema } from '../schemas/primitives.js'
 import { buildDraft } from '../transactions/buildDraft.js'
 import { evaluateIntent } from '../transactions/evaluateIntent.js'
 import { sendSchema } from '../transactions/sendSchema.js'
-import { addressSchema } from '../schemas/primitives.js'
 import { findWallet } from '../wallets/findWallet.js'
 import type { PolicyDecision } from './types.js'
-import type { z } from 'zod'
 
 export type EvaluatePolicyParameters = z.input<typeof sendSchema> & { from: string }
 

@@ -33,7 +33,11 @@ export async function walletRules(ctx: AgentWalletContext, walletId: string): Pr
 }
 
 /** Tenant and wallet rules together, as the engine evaluates them. */
-export async function scopedRules(ctx: AgentWalletContext, tenantId: string, walletId: string): Promise<ScopedRule[]> {
+export async function scopedRules(
+  ctx: AgentWalletContext,
+  tenantId: string,
+  walletId: string,
+): Promise<ScopedRule[]> {
   const [tenant, wallet] = await Promise.all([tenantRules(ctx, tenantId), walletRules(ctx, walletId)])
   return [
     ...tenant.map((rule) => ({ scope: 'tenant' as const, rule })),

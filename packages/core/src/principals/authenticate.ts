@@ -10,15 +10,24 @@ import type { Principal } from './types.js'
  * so a caller learns nothing about which keys exist).
  * @example const principal = await authenticate(ctx, request.headers['x-api-key'])
  */
-export async function authenticate(ctx: Pick<PrincipalsContext, 'storage'>, rawKey: string | undefined): Promise<Principal> {
-  if (typeof rawKey !== 'string' || rawKey.length === 0) throw unauthorized('Missing API key (send it in the X-API-Key header)')
+export async function authenticate(
+  ctx: Pick<PrincipalsContext, 'storage'>,
+  rawKey: string | undefined,
+): Promise<Principal> {
+  if (typeof rawKey !== 'string' || rawKey.length === 0)
+    throw unauthorized('Missing API key (send it in the X-API-Key header)')
   if (rawKey.length > 200) throw unauthorized()
   const hash = hashApiKey(rawKey)
   const [record] = await ctx.storage.query<ApiKeyRecord>(apiKeysCollection, { where: { hash }, limit: 1 })
   // The lookup is by hash, so timing reveals nothing about the raw key; the explicit constant-time
   // compare guards adapters whose index lookup might match loosely (collation, prefix indexes).
   if (!record || !sameHash(record.hash, hash) || record.revokedAt) throw unauthorized()
-  return { tenantId: record.tenantId, id: record.id, role: record.role, ...(record.root ? { root: true } : {}) }
+  return {
+    tenantId: record.tenantId,
+    id: record.id,
+    role: record.role,
+    ...(record.root ? { root: true } : {}),
+  }
 }
 
 function sameHash(a: string, b: string): boolean {

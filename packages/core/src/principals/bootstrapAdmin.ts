@@ -1,9 +1,16 @@
-import { type ApiKeyRecord, type ApiKeyView, type TenantRecord, apiKeysCollection, tenantsCollection, toApiKeyView } from './apiKeyTypes.js'
+import { parseInput } from '../schemas/parseInput.js'
 import { providedKeySchema } from './apiKeySchemas.js'
+import {
+  type ApiKeyRecord,
+  type ApiKeyView,
+  apiKeysCollection,
+  type TenantRecord,
+  tenantsCollection,
+  toApiKeyView,
+} from './apiKeyTypes.js'
 import { insertApiKey } from './createApiKey.js'
 import { generateApiKey, hashApiKey } from './hashApiKey.js'
 import type { PrincipalsContext } from './principalsContext.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { defaultTenantId } from './types.js'
 
 export type BootstrapAdminParameters = {
@@ -28,20 +35,32 @@ export async function bootstrapAdmin(
   ctx: PrincipalsContext,
   parameters: BootstrapAdminParameters = {},
 ): Promise<BootstrapAdminReturnType> {
-  const provided = parameters.adminKey === undefined ? undefined : parseInput(providedKeySchema, parameters.adminKey)
+  const provided =
+    parameters.adminKey === undefined ? undefined : parseInput(providedKeySchema, parameters.adminKey)
   // One lock for the whole decision: two processes starting at once create one root key, not two.
   return ctx.storage.transaction(['api-keys:bootstrap'], async (tx) => {
     if (!(await tx.get<TenantRecord>(tenantsCollection, defaultTenantId))) {
-      await tx.put(tenantsCollection, { id: defaultTenantId, name: defaultTenantId, createdAt: ctx.now().toISOString() })
+      await tx.put(tenantsCollection, {
+        id: defaultTenantId,
+        name: defaultTenantId,
+        createdAt: ctx.now().toISOString(),
+      })
     }
     if (provided !== undefined) {
-      const [stored] = await tx.query<ApiKeyRecord>(apiKeysCollection, { where: { hash: hashApiKey(provided) }, limit: 1 })
+      const [stored] = await tx.query<ApiKeyRecord>(apiKeysCollection, {
+        where: { hash: hashApiKey(provided) },
+        limit: 1,
+      })
       if (stored) return { status: 'existing', apiKey: toApiKeyView(stored) } as const
     } else if ((await tx.count(apiKeysCollection)) > 0) {
       return { status: 'existing' } as const
     }
     const key = provided ?? generateApiKey()
-    const record = await insertApiKey(ctx, { tenantId: defaultTenantId, name: 'root admin', role: 'admin', root: true }, key)
+    const record = await insertApiKey(
+      ctx,
+      { tenantId: defaultTenantId, name: 'root admin', role: 'admin', root: true },
+      key,
+    )
     return provided !== undefined
       ? ({ status: 'adopted', apiKey: toApiKeyView(record) } as const)
       : ({ status: 'created', apiKey: toApiKeyView(record), key } as const)

@@ -1,7 +1,7 @@
 import { ForbiddenError } from '../errors/errors.js'
 import { parseInput } from '../schemas/parseInput.js'
-import { type ApiKeyRecord, type ApiKeyView, apiKeysCollection, toApiKeyView } from './apiKeyTypes.js'
 import { type CreateApiKeyParameters, createApiKeySchema } from './apiKeySchemas.js'
+import { type ApiKeyRecord, type ApiKeyView, apiKeysCollection, toApiKeyView } from './apiKeyTypes.js'
 import { displayPrefix, generateApiKey, hashApiKey } from './hashApiKey.js'
 import type { PrincipalsContext } from './principalsContext.js'
 import type { Principal } from './types.js'
@@ -24,14 +24,19 @@ export async function createApiKey(
   if (principal.role !== 'admin') throw new ForbiddenError('Only admin keys may manage API keys')
   const { name, role } = parseInput(createApiKeySchema, parameters)
   const key = generateApiKey()
-  const record = await insertApiKey(ctx, { tenantId: principal.tenantId, name, role, createdBy: principal.id }, key)
+  const record = await insertApiKey(
+    ctx,
+    { tenantId: principal.tenantId, name, role, createdBy: principal.id },
+    key,
+  )
   return { apiKey: toApiKeyView(record), key }
 }
 
 /** Stores the hash of `rawKey` as a new key record (no role check: callers decide who may). */
 export async function insertApiKey(
   ctx: PrincipalsContext,
-  fields: Pick<ApiKeyRecord, 'tenantId' | 'name' | 'role'> & Partial<Pick<ApiKeyRecord, 'root' | 'createdBy'>>,
+  fields: Pick<ApiKeyRecord, 'tenantId' | 'name' | 'role'> &
+    Partial<Pick<ApiKeyRecord, 'root' | 'createdBy'>>,
   rawKey: string,
 ): Promise<ApiKeyRecord> {
   const record: ApiKeyRecord = {

@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError } from '../errors/errors.js'
 import { parseInput } from '../schemas/parseInput.js'
-import { type ApiKeyView, type TenantRecord, tenantsCollection, toApiKeyView } from './apiKeyTypes.js'
 import { type CreateTenantParameters, createTenantSchema } from './apiKeySchemas.js'
+import { type ApiKeyView, type TenantRecord, tenantsCollection, toApiKeyView } from './apiKeyTypes.js'
 import { insertApiKey } from './createApiKey.js'
 import { generateApiKey } from './hashApiKey.js'
 import type { PrincipalsContext } from './principalsContext.js'
@@ -21,7 +21,12 @@ export async function createTenant(
 ): Promise<CreateTenantReturnType> {
   if (!principal.root) throw new ForbiddenError('Only the root admin key may create tenants')
   const { name } = parseInput(createTenantSchema, parameters)
-  const tenant: TenantRecord = { id: ctx.newId('ten'), name, createdAt: ctx.now().toISOString(), createdBy: principal.id }
+  const tenant: TenantRecord = {
+    id: ctx.newId('ten'),
+    name,
+    createdAt: ctx.now().toISOString(),
+    createdBy: principal.id,
+  }
   await ctx.storage.transaction([`tenant-name:${name.toLowerCase()}`], async (tx) => {
     const existing = await tx.query<TenantRecord>(tenantsCollection, {})
     if (existing.some((other) => other.name.toLowerCase() === name.toLowerCase())) {
@@ -30,6 +35,10 @@ export async function createTenant(
     await tx.insert(tenantsCollection, tenant)
   })
   const key = generateApiKey()
-  const record = await insertApiKey(ctx, { tenantId: tenant.id, name: `${name} admin`, role: 'admin', createdBy: principal.id }, key)
+  const record = await insertApiKey(
+    ctx,
+    { tenantId: tenant.id, name: `${name} admin`, role: 'admin', createdBy: principal.id },
+    key,
+  )
   return { tenant, apiKey: toApiKeyView(record), key }
 }

@@ -7,7 +7,10 @@ import type { Principal } from './types.js'
  * The API keys of the caller's tenant (revoked ones too, marked), oldest first. Admins only.
  * @example const { apiKeys } = await listApiKeys(ctx, admin)
  */
-export async function listApiKeys(ctx: PrincipalsContext, principal: Principal): Promise<{ count: number; apiKeys: ApiKeyView[] }> {
+export async function listApiKeys(
+  ctx: PrincipalsContext,
+  principal: Principal,
+): Promise<{ count: number; apiKeys: ApiKeyView[] }> {
   if (principal.role !== 'admin') throw new ForbiddenError('Only admin keys may manage API keys')
   const records = await ctx.storage.query<ApiKeyRecord>(apiKeysCollection, {
     where: { tenantId: principal.tenantId },

@@ -1,10 +1,10 @@
 import { formatUnits } from 'viem'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
-import { addressSchema } from '../schemas/primitives.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { addressSchema } from '../schemas/primitives.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { buildDraft } from './buildDraft.js'
 import { sendSchema } from './sendSchema.js'
@@ -37,7 +37,12 @@ export async function estimateGas(
   const draft = await buildDraft(chain, send)
   try {
     const [gas, fees] = await Promise.all([
-      chain.client.estimateGas({ account: wallet.address, to: draft.call.to, value: draft.call.value, data: draft.call.data }),
+      chain.client.estimateGas({
+        account: wallet.address,
+        to: draft.call.to,
+        value: draft.call.value,
+        data: draft.call.data,
+      }),
       chain.client.estimateFeesPerGas(),
     ])
     const maxCost = gas * fees.maxFeePerGas

@@ -9,7 +9,9 @@ import type { WalletRecord } from '../wallets/types.js'
 import { type TransactionView, toTransactionView } from './toTransactionView.js'
 import type { TransactionRecord } from './types.js'
 
-const txHashSchema = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'Transaction hash must be 0x followed by 64 hex characters')
+const txHashSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'Transaction hash must be 0x followed by 64 hex characters')
 const idSchema = z.string().regex(/^tx_[0-9a-zA-Z_-]{1,64}$/, 'Transaction id must look like tx_…')
 
 export type GetTransactionReturnType = TransactionView & { confirmations: number }
@@ -47,6 +49,7 @@ export async function findTransaction(
     ? await ctx.storage.get<TransactionRecord>('transactions', key)
     : (await ctx.storage.query<TransactionRecord>('transactions', { where: { hash: key }, limit: 1 }))[0]
   const wallet = record && (await ctx.storage.get<WalletRecord>('wallets', record.walletId))
-  if (!record || !wallet || !canSee(principal, wallet)) throw new NotFoundError('Transaction', { details: { hash: hashOrId } })
+  if (!record || !wallet || !canSee(principal, wallet))
+    throw new NotFoundError('Transaction', { details: { hash: hashOrId } })
   return record
 }

@@ -27,8 +27,19 @@ export async function listHistory(
   const where = { walletId: wallet.id }
   const [count, records] = await Promise.all([
     ctx.storage.count('transactions', { where }),
-    ctx.storage.query<TransactionRecord>('transactions', { where, orderBy: 'createdAt', order: 'desc', limit, offset }),
+    ctx.storage.query<TransactionRecord>('transactions', {
+      where,
+      orderBy: 'createdAt',
+      order: 'desc',
+      limit,
+      offset,
+    }),
   ])
   const explorer = (chain: string) => ctx.chains.list().find((info) => info.name === chain)?.explorerUrl
-  return { count, limit, offset, transactions: records.map((record) => toTransactionView(record, explorer(record.chain))) }
+  return {
+    count,
+    limit,
+    offset,
+    transactions: records.map((record) => toTransactionView(record, explorer(record.chain))),
+  }
 }

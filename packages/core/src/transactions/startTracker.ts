@@ -9,7 +9,10 @@ export type Tracker = { stop(): Promise<void> }
  * overlaps the previous one; an error in one pass is reported and the next pass runs anyway.
  * @example const tracker = startTracker(ctx, { onError: console.error }); await tracker.stop()
  */
-export function startTracker(ctx: AgentWalletContext, hooks: { onError?: (error: unknown) => void } = {}): Tracker {
+export function startTracker(
+  ctx: AgentWalletContext,
+  hooks: { onError?: (error: unknown) => void } = {},
+): Tracker {
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> = Promise.resolve()

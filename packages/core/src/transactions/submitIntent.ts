@@ -3,9 +3,9 @@ import type { ApprovalRecord } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { PolicyBlockedError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
-import { assertSameRequest, assertValidKey } from '../idempotency/withIdempotency.js'
-import { type IdempotencyRecord, idempotencyRecordId } from '../idempotency/types.js'
 import { requestHash } from '../idempotency/requestHash.js'
+import { type IdempotencyRecord, idempotencyRecordId } from '../idempotency/types.js'
+import { assertSameRequest, assertValidKey } from '../idempotency/withIdempotency.js'
 import type { IntentAsset, PolicyDecision, PolicyIntent } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
@@ -29,7 +29,10 @@ export type IntentDraft = {
 
 export type SubmitResult =
   | { status: 'pending_approval'; transaction: TransactionRecord; approval: ApprovalRecord }
-  | { status: TransactionRecord['status']; transaction: TransactionRecord; approval?: undefined }
+  | { status: SettledStatus; transaction: TransactionRecord; approval?: undefined }
+
+/** Every status but `pending_approval`, which always comes with its approval. */
+type SettledStatus = Exclude<TransactionRecord['status'], 'pending_approval'>
 
 export type SubmitOptions = {
   idempotencyKey?: string | undefined
@@ -68,9 +71,11 @@ export async function submitIntent(
     }
     const decision = await evaluateIntent(ctx, wallet, intent)
     // Gas and funds are checked before anything is saved: an intent we cannot pay is not accepted.
-    const gas = decision.decision === 'allow' ? await prepareGas(chain, wallet.address, callOf(draft)) : undefined
+    const gas =
+      decision.decision === 'allow' ? await prepareGas(chain, wallet.address, callOf(draft)) : undefined
     const record = newRecord(ctx, principal, wallet, chain.chainId, draft, decision)
-    const approval = decision.decision === 'require_approval' ? newApproval(ctx, principal, record, decision) : undefined
+    const approval =
+      decision.decision === 'require_approval' ? newApproval(ctx, principal, record, decision) : undefined
     if (approval) record.approvalId = approval.id
 
     await ctx.storage.transaction([], async (tx) => {
@@ -117,7 +122,7 @@ async function finish(
   if (record.status === 'blocked') throw blockedError(record)
   if (approval) return { status: 'pending_approval', transaction: record, approval }
   const sent = await signAndBroadcast(ctx, chain, record, gas!)
-  return { status: sent.status, transaction: sent }
+  return { status: sent.status as SettledStatus, transaction: sent }
 }
 
 /** The `policy_blocked` error for a blocked record, with the rule and its numbers. */
@@ -134,12 +139,19 @@ export function blockedError(record: TransactionRecord): PolicyBlockedError {
 
 type Idempotency = { id: string; hash: string }
 
-function idempotencyOf(principal: Principal, draft: IntentDraft, options: SubmitOptions): Idempotency | undefined {
+function idempotencyOf(
+  principal: Principal,
+  draft: IntentDraft,
+  options: SubmitOptions,
+): Idempotency | undefined {
   if (options.idempotencyKey === undefined) return undefined
   assertValidKey(options.idempotencyKey)
   return {
     id: idempotencyRecordId(principal.tenantId, principal.id, options.idempotencyKey),
-    hash: requestHash({ operation: 'intent', request: options.request ?? { ...draft, amount: draft.amount.toString(), call: callOf(draft) } }),
+    hash: requestHash({
+      operation: 'intent',
+      request: options.request ?? { ...draft, amount: draft.amount.toString(), call: callOf(draft) },
+    }),
   }
 }
 
@@ -150,9 +162,12 @@ async function replay(ctx: AgentWalletContext, idempotency: Idempotency): Promis
   const record = await ctx.storage.get<TransactionRecord>('transactions', existing.transactionId ?? '')
   if (!record) return undefined
   if (record.status === 'blocked') throw blockedError(record)
-  const approval = record.approvalId ? await ctx.storage.get<ApprovalRecord>('approvals', record.approvalId) : undefined
-  if (record.status === 'pending_approval' && approval) return { status: 'pending_approval', transaction: record, approval }
-  return { status: record.status, transaction: record }
+  const approval = record.approvalId
+    ? await ctx.storage.get<ApprovalRecord>('approvals', record.approvalId)
+    : undefined
+  if (record.status === 'pending_approval' && approval)
+    return { status: 'pending_approval', transaction: record, approval }
+  return { status: record.status as SettledStatus, transaction: record }
 }
 
 function callOf(draft: IntentDraft): TransactionRecord['call'] {
@@ -169,7 +184,11 @@ function newRecord(
 ): TransactionRecord {
   const now = ctx.now().toISOString()
   const status =
-    decision.decision === 'deny' ? 'blocked' : decision.decision === 'require_approval' ? 'pending_approval' : 'queued'
+    decision.decision === 'deny'
+      ? 'blocked'
+      : decision.decision === 'require_approval'
+        ? 'pending_approval'
+        : 'queued'
   return {
     id: ctx.newId('tx'),
     tenantId: wallet.tenantId,

@@ -44,7 +44,11 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     blockNumber: record.blockNumber ?? null,
     explorer: explorerLink(explorerUrl, record.hash),
     approvalId: record.approvalId ?? null,
-    policy: { decision: record.policy.decision, ruleId: record.policy.ruleId ?? null, reason: record.policy.reason },
+    policy: {
+      decision: record.policy.decision,
+      ruleId: record.policy.ruleId ?? null,
+      reason: record.policy.reason,
+    },
     error: record.error ?? null,
     ...(record.meta ? { meta: record.meta } : {}),
     createdAt: record.createdAt,

@@ -1,12 +1,12 @@
 import { TransactionReceiptNotFoundError } from 'viem'
 import { isTransportError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
+import { isAgentWalletError } from '../errors/baseError.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
-import { broadcastSigned, signAndBroadcast } from './signAndBroadcast.js'
 import { prepareGas } from './prepareGas.js'
+import { broadcastSigned, signAndBroadcast } from './signAndBroadcast.js'
 import { markFailed, markMined } from './transitions.js'
 import type { TransactionRecord } from './types.js'
-import { isAgentWalletError } from '../errors/baseError.js'
 
 /**
  * One pass of the tracker: receipts for submitted txs (→ confirmed / failed), and the queued txs
@@ -14,24 +14,39 @@ import { isAgentWalletError } from '../errors/baseError.js'
  * signed; an unsigned one (accepted, crash before signing) is signed now. With `all`, every
  * queued tx is retried at once (start-up reconciliation); otherwise only stale ones.
  */
-export async function trackTransactions(ctx: AgentWalletContext, options: { all?: boolean } = {}): Promise<void> {
+export async function trackTransactions(
+  ctx: AgentWalletContext,
+  options: { all?: boolean } = {},
+): Promise<void> {
   const [submitted, queued] = await Promise.all([
-    ctx.storage.query<TransactionRecord>('transactions', { where: { status: 'submitted' }, orderBy: 'createdAt', limit: 1000 }),
-    ctx.storage.query<TransactionRecord>('transactions', { where: { status: 'queued' }, orderBy: 'createdAt', limit: 1000 }),
+    ctx.storage.query<TransactionRecord>('transactions', {
+      where: { status: 'submitted' },
+      orderBy: 'createdAt',
+      limit: 1000,
+    }),
+    ctx.storage.query<TransactionRecord>('transactions', {
+      where: { status: 'queued' },
+      orderBy: 'createdAt',
+      limit: 1000,
+    }),
   ])
   const staleBefore = ctx.now().getTime() - (options.all ? -1 : ctx.options.rebroadcastAfterMs)
   await Promise.all([
     ...submitted.map((record) => settle(ctx, record)),
-    ...queued.filter((record) => Date.parse(record.updatedAt) <= staleBefore).map((record) => resume(ctx, record)),
+    ...queued
+      .filter((record) => Date.parse(record.updatedAt) <= staleBefore)
+      .map((record) => resume(ctx, record)),
   ])
 }
 
 async function settle(ctx: AgentWalletContext, candidate: TransactionRecord): Promise<void> {
   const chain = ctx.chains.get(candidate.chain)
-  const receipt = await chain.client.getTransactionReceipt({ hash: candidate.hash! }).catch((error: unknown) => {
-    if (error instanceof TransactionReceiptNotFoundError || isTransportError(error)) return undefined
-    throw error
-  })
+  const receipt = await chain.client
+    .getTransactionReceipt({ hash: candidate.hash! })
+    .catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError || isTransportError(error)) return undefined
+      throw error
+    })
   if (!receipt) return
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
     const record = await ctx.storage.get<TransactionRecord>('transactions', candidate.id)
@@ -53,7 +68,8 @@ async function resume(ctx: AgentWalletContext, candidate: TransactionRecord): Pr
       await signAndBroadcast(ctx, chain, record, gas)
     } catch (error) {
       // A definitive answer (e.g. the wallet can no longer pay) ends the intent; a transport error waits.
-      if (isAgentWalletError(error) && error.code !== 'chain_unavailable') await markFailed(ctx, record, error)
+      if (isAgentWalletError(error) && error.code !== 'chain_unavailable')
+        await markFailed(ctx, record, error)
       else if (!isAgentWalletError(error)) throw error
     }
   })

@@ -21,7 +21,10 @@ export function txPayload(record: TransactionRecord) {
 }
 
 /** queued (signed) → submitted: the node accepted the raw transaction. */
-export async function markSubmitted(ctx: AgentWalletContext, record: TransactionRecord): Promise<TransactionRecord> {
+export async function markSubmitted(
+  ctx: AgentWalletContext,
+  record: TransactionRecord,
+): Promise<TransactionRecord> {
   const now = ctx.now().toISOString()
   const next: TransactionRecord = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
   await ctx.storage.transaction([], async (tx) => {
@@ -50,7 +53,8 @@ export async function markFailed(
   }
   await ctx.storage.transaction([], async (tx) => {
     await tx.put('transactions', next)
-    if (options.releaseNonce && record.nonce !== undefined) await releaseNonce(tx, options.releaseNonce.nonceId, record.nonce)
+    if (options.releaseNonce && record.nonce !== undefined)
+      await releaseNonce(tx, options.releaseNonce.nonceId, record.nonce)
     appendEvent(ctx, tx, next.tenantId, 'tx.failed', { ...txPayload(next), reason: error.shortMessage })
   })
   return next
@@ -68,17 +72,33 @@ export async function markMined(
   receipt: { status: 'success' | 'reverted'; blockNumber: bigint; gasUsed: bigint },
 ): Promise<TransactionRecord> {
   const now = ctx.now().toISOString()
-  const base = { ...record, blockNumber: Number(receipt.blockNumber), gasUsed: receipt.gasUsed.toString(), updatedAt: now }
+  const base = {
+    ...record,
+    blockNumber: Number(receipt.blockNumber),
+    gasUsed: receipt.gasUsed.toString(),
+    updatedAt: now,
+  }
   const next: TransactionRecord =
     receipt.status === 'success'
       ? { ...base, status: 'confirmed', confirmedAt: now }
-      : { ...base, status: 'failed', error: { code: 'transaction_failed', message: 'The transaction reverted' } }
+      : {
+          ...base,
+          status: 'failed',
+          error: { code: 'transaction_failed', message: 'The transaction reverted' },
+        }
   await ctx.storage.transaction([], async (tx) => {
     await tx.put('transactions', next)
     if (next.status === 'confirmed') {
-      appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', { ...txPayload(next), blockNumber: next.blockNumber ?? 0 })
+      appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', {
+        ...txPayload(next),
+        blockNumber: next.blockNumber ?? 0,
+      })
     } else {
-      appendEvent(ctx, tx, next.tenantId, 'tx.failed', { ...txPayload(next), reason: 'reverted', blockNumber: next.blockNumber })
+      appendEvent(ctx, tx, next.tenantId, 'tx.failed', {
+        ...txPayload(next),
+        reason: 'reverted',
+        blockNumber: next.blockNumber,
+      })
     }
   })
   return next

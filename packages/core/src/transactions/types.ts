@@ -16,8 +16,19 @@ export type TransactionStatus =
   | 'failed'
 
 /** Statuses whose amount counts against spend limits (reserved or spent). */
-export const countedStatuses: readonly TransactionStatus[] = ['pending_approval', 'queued', 'submitted', 'confirmed']
-export const finalStatuses: readonly TransactionStatus[] = ['rejected', 'expired', 'blocked', 'confirmed', 'failed']
+export const countedStatuses: readonly TransactionStatus[] = [
+  'pending_approval',
+  'queued',
+  'submitted',
+  'confirmed',
+]
+export const finalStatuses: readonly TransactionStatus[] = [
+  'rejected',
+  'expired',
+  'blocked',
+  'confirmed',
+  'failed',
+]
 
 export type TransactionRecord = {
   id: string

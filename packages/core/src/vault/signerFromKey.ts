@@ -13,6 +13,7 @@ export function signerFromKey(address: Address, privateKey: Hex): LocalAccount {
     signMessage: ({ message }) => signMessage({ message, privateKey }),
     signTransaction: (transaction, options) =>
       signTransaction({ privateKey, transaction, serializer: options?.serializer }),
-    signTypedData: (typedData) => signTypedData({ ...typedData, privateKey } as Parameters<typeof signTypedData>[0]),
+    signTypedData: (typedData) =>
+      signTypedData({ ...typedData, privateKey } as Parameters<typeof signTypedData>[0]),
   })
 }

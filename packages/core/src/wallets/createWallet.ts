@@ -4,8 +4,13 @@ import { ConflictError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
-import { type CreateWalletParameters, createWalletSchema, importWalletSchema, type ImportWalletParameters } from './walletSchemas.js'
-import { type Wallet, type WalletRecord, toWallet } from './types.js'
+import { toWallet, type Wallet, type WalletRecord } from './types.js'
+import {
+  type CreateWalletParameters,
+  createWalletSchema,
+  type ImportWalletParameters,
+  importWalletSchema,
+} from './walletSchemas.js'
 
 /**
  * Creates a wallet with a new vault key, owned by the calling principal.
@@ -53,7 +58,9 @@ async function saveWallet(
   await ctx.storage.transaction([addressLockKey(record.address)], async (tx) => {
     const existing = await tx.count('wallets', { where: { address: record.address } })
     if (existing > 0) {
-      throw new ConflictError('This address is already a managed wallet', { details: { address: record.address } })
+      throw new ConflictError('This address is already a managed wallet', {
+        details: { address: record.address },
+      })
     }
     await tx.insert('wallets', record)
     appendEvent(ctx, tx, record.tenantId, 'wallet.created', {

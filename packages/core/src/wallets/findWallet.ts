@@ -2,8 +2,8 @@ import type { Address } from 'viem'
 import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
-import { addressSchema } from '../schemas/primitives.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { addressSchema } from '../schemas/primitives.js'
 import type { WalletRecord } from './types.js'
 
 /**
@@ -18,7 +18,8 @@ export async function findWallet(
 ): Promise<WalletRecord> {
   const checksummed: Address = parseInput(addressSchema, address)
   const [wallet] = await ctx.storage.query<WalletRecord>('wallets', { where: { address: checksummed } })
-  if (!wallet || !canSee(principal, wallet)) throw new NotFoundError('Wallet', { details: { address: checksummed } })
+  if (!wallet || !canSee(principal, wallet))
+    throw new NotFoundError('Wallet', { details: { address: checksummed } })
   return wallet
 }
 

@@ -4,8 +4,8 @@ import { resolveAsset } from '../chain/resolveAsset.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
-import { addressSchema } from '../schemas/primitives.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { addressSchema } from '../schemas/primitives.js'
 import { findWallet } from './findWallet.js'
 
 export const balanceQuerySchema = z.strictObject({
@@ -15,8 +15,20 @@ export const balanceQuerySchema = z.strictObject({
 })
 export type GetBalanceParameters = z.input<typeof balanceQuerySchema>
 
-export type TokenBalance = { address: Address; symbol: string; decimals: number; balance: string; raw: string }
-export type GetBalanceReturnType = { address: Address; chain: string; eth: string; wei: string; tokens: TokenBalance[] }
+export type TokenBalance = {
+  address: Address
+  symbol: string
+  decimals: number
+  balance: string
+  raw: string
+}
+export type GetBalanceReturnType = {
+  address: Address
+  chain: string
+  eth: string
+  wei: string
+  tokens: TokenBalance[]
+}
 
 /**
  * Native and ERC-20 balances of a wallet: the chain's known tokens plus any asked for.
@@ -31,7 +43,10 @@ export async function getBalance(
   const query = parseInput(balanceQuerySchema, parameters)
   const wallet = await findWallet(ctx, principal, address)
   const chain = ctx.chains.get(query.chain ?? wallet.chain)
-  const tokenAddresses = dedupe([...(chain.contracts.tokens ?? []).map((token) => token.address), ...(query.tokens ?? [])])
+  const tokenAddresses = dedupe([
+    ...(chain.contracts.tokens ?? []).map((token) => token.address),
+    ...(query.tokens ?? []),
+  ])
   try {
     const [wei, tokens] = await Promise.all([
       chain.client.getBalance({ address: wallet.address }),
@@ -44,11 +59,23 @@ export async function getBalance(
             functionName: 'balanceOf',
             args: [wallet.address],
           })
-          return { address: token, symbol: asset.symbol, decimals: asset.decimals, balance: formatUnits(raw, asset.decimals), raw: raw.toString() }
+          return {
+            address: token,
+            symbol: asset.symbol,
+            decimals: asset.decimals,
+            balance: formatUnits(raw, asset.decimals),
+            raw: raw.toString(),
+          }
         }),
       ),
     ])
-    return { address: wallet.address, chain: chain.name, eth: formatUnits(wei, 18), wei: wei.toString(), tokens }
+    return {
+      address: wallet.address,
+      chain: chain.name,
+      eth: formatUnits(wei, 18),
+      wei: wei.toString(),
+      tokens,
+    }
   } catch (error) {
     throw toChainError(error, chain.name)
   }

@@ -1,7 +1,7 @@
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
 import type { Filter } from '../storage/types.js'
-import { type Wallet, type WalletRecord, toWallet } from './types.js'
+import { toWallet, type Wallet, type WalletRecord } from './types.js'
 
 /**
  * The wallets the principal manages: an agent's own, or every wallet of the tenant for approvers and admins.
