@@ -1,0 +1,137 @@
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { AgentWallet } from '@agentwallet/core'
+import Router from '@koa/router'
+import Koa from 'koa'
+import websockify from 'koa-websocket'
+import type { Logger } from 'pino'
+import { accessLog } from './http/accessLog.js'
+import { createLogger } from './http/createLogger.js'
+import { errorHandler } from './http/errorHandler.js'
+import { HttpError } from './http/httpError.js'
+import { jsonBody } from './http/jsonBody.js'
+import { requestId } from './http/requestId.js'
+import { tokenBucket } from './http/tokenBucket.js'
+import type { AppState } from './http/types.js'
+import { buildOpenApi } from './openapi/buildOpenApi.js'
+import { defaultRoutes } from './routes/defaultRoutes.js'
+import type { RouteSpec } from './routes/defineRoute.js'
+import { mountRoutes } from './routes/mountRoutes.js'
+import { systemRoutes } from './routes/systemRoutes.js'
+import { type EventHub, eventHub } from './ws/eventHub.js'
+import { mountWebSocket } from './ws/mountWebSocket.js'
+
+export const serverVersion = '0.1.0'
+
+export type RateLimitOptions = { capacity: number; refillPerSecond: number }
+
+export type CreateAppOptions = {
+  agentWallet: AgentWallet
+  logger?: Logger | undefined
+  /** Per API key; `false` turns it off. Default: bursts of 120, 20 requests/s sustained. */
+  rateLimit?: RateLimitOptions | false | undefined
+  /** Largest accepted JSON body in bytes (default 100 kB); larger is a 413. */
+  bodyLimitBytes?: number | undefined
+  /** `agent.activity` heartbeat period on /ws (default 30 s). */
+  heartbeatMs?: number | undefined
+  /** How long a socket may take to send its auth message (default 10 s). */
+  wsAuthTimeoutMs?: number | undefined
+  /** A WebSocket client with more unsent bytes than this is closed with 4408 (default 1 MiB). */
+  wsMaxBufferedBytes?: number | undefined
+  /** Shown by /onboarding: where the admin key is (e.g. its file). */
+  adminKeyHint?: string | undefined
+  /**
+   * The resource routers; default `defaultRoutes`. Replace an entry (e.g. the 501 identity routes)
+   * with a real router as its capability lands.
+   */
+  routes?: readonly RouteSpec[] | undefined
+}
+
+export type AgentWalletApp = {
+  koa: Koa<AppState>
+  routes: readonly RouteSpec[]
+  openApi(): Record<string, unknown>
+  /** Starts HTTP and /ws on host:port (port 0 picks one); resolves once listening. */
+  listen(options: { port: number; host?: string | undefined }): Promise<RunningServer>
+}
+
+export type RunningServer = { server: Server; url: string; hub: EventHub; close(): Promise<void> }
+
+/**
+ * The HTTP + WebSocket edge over an AgentWallet: error envelope first, request ids, access logs,
+ * JSON bodies with a size limit, then one router per resource.
+ * @example const app = createApp({ agentWallet }); const { url } = await app.listen({ port: 8080 })
+ */
+export function createApp(options: CreateAppOptions): AgentWalletApp {
+  const logger = options.logger ?? createLogger()
+  const koa = websockify(new Koa<AppState>({ proxy: false }), { path: '/ws', maxPayload: 64 * 1024 })
+  const startedAt = new Date()
+  const resources = options.routes ?? defaultRoutes
+  let openApiDoc: Record<string, unknown> | undefined
+  const openApi = () => {
+    openApiDoc ??= buildOpenApi(routes, { version: serverVersion })
+    return openApiDoc
+  }
+  const routes: RouteSpec[] = [
+    ...systemRoutes({ agentWallet: options.agentWallet, startedAt, version: serverVersion, adminKeyHint: options.adminKeyHint, openApi }),
+    ...resources,
+  ]
+  const limit = options.rateLimit === false ? undefined : (options.rateLimit ?? { capacity: 120, refillPerSecond: 20 })
+  const router = new Router<AppState>()
+  mountRoutes(router, routes, {
+    agentWallet: options.agentWallet,
+    rateLimit: limit && {
+      byKey: tokenBucket(limit),
+      // Failed authentication is limited per IP, tighter: guessing keys should be slow.
+      failedAuthByIp: tokenBucket({ capacity: 20, refillPerSecond: 1 }),
+    },
+  })
+
+  koa.on('error', () => {
+    // Errors are rendered and logged by errorHandler; Koa's default printer would write stacks to stderr.
+  })
+  koa.use(requestId())
+  koa.use(accessLog(logger))
+  koa.use(errorHandler(logger))
+  koa.use(jsonBody({ limitBytes: options.bodyLimitBytes ?? 100_000 }))
+  koa.use(router.routes())
+  koa.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new HttpError('method_not_allowed', 'Method not allowed on this path'),
+      notImplemented: () => new HttpError('method_not_allowed', 'Method not supported'),
+    }),
+  )
+
+  return {
+    koa: koa as unknown as Koa<AppState>,
+    routes,
+    openApi,
+    async listen({ port, host = '127.0.0.1' }) {
+      const hub = eventHub({
+        bus: options.agentWallet.bus,
+        heartbeatMs: options.heartbeatMs,
+        maxBufferedBytes: options.wsMaxBufferedBytes,
+      })
+      mountWebSocket(koa, { agentWallet: options.agentWallet, hub, logger, authTimeoutMs: options.wsAuthTimeoutMs ?? 10_000 })
+      const server = await new Promise<Server>((resolve, reject) => {
+        const started = koa.listen(port, host)
+        started.once('listening', () => resolve(started))
+        started.once('error', reject)
+      })
+      const address = server.address() as AddressInfo
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+      return {
+        server,
+        url: `http://${shownHost}:${address.port}`,
+        hub,
+        async close() {
+          hub.close()
+          koa.ws.server?.close()
+          server.closeAllConnections()
+          await new Promise<void>((resolve) => server.close(() => resolve()))
+        },
+      }
+    },
+  }
+}

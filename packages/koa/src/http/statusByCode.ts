@@ -1,0 +1,42 @@
+import type { ErrorCode } from '@agentwallet/core'
+
+/** Codes only the HTTP edge raises (transport-level problems core never sees). */
+export type EdgeErrorCode = 'payload_too_large' | 'unsupported_media_type' | 'method_not_allowed'
+
+export type HttpErrorCode = ErrorCode | EdgeErrorCode
+
+/**
+ * The one table from error code to HTTP status (DESIGN §6). Every error response goes through it;
+ * a code missing here is a type error, so a new core code cannot silently become a 500.
+ */
+export const statusByCode: Record<HttpErrorCode, number> = {
+  validation_failed: 400,
+  unsupported_chain: 400,
+  unsupported_protocol: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  policy_blocked: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  idempotency_conflict: 409,
+  approval_not_pending: 409,
+  storage_conflict: 409,
+  approval_expired: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  insufficient_funds: 422,
+  transaction_failed: 422,
+  rate_limited: 429,
+  internal: 500,
+  key_decryption_failed: 500,
+  master_key_mismatch: 500,
+  vault_error: 500,
+  not_implemented: 501,
+  chain_unavailable: 503,
+}
+
+/** Codes whose message is safe to show: a 5xx from the vault or an unknown fault says only "internal". */
+export function isExposed(code: HttpErrorCode): boolean {
+  return statusByCode[code] < 500 || code === 'not_implemented' || code === 'chain_unavailable'
+}

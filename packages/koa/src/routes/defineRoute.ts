@@ -1,0 +1,51 @@
+import type { AgentWalletSession, Principal } from '@agentwallet/core'
+import type { z } from 'zod'
+
+export type HttpMethod = 'get' | 'post' | 'delete'
+
+/** What a handler receives: already authenticated and parsed. */
+export type RouteInput<TBody, TQuery> = {
+  session: AgentWalletSession
+  principal: Principal
+  body: TBody
+  query: TQuery
+  params: Record<string, string>
+  /** The `Idempotency-Key` header, for routes that accept it. */
+  idempotencyKey: string | undefined
+}
+
+export type RouteResult = { status?: number | undefined; body: Record<string, unknown> }
+
+/** One endpoint: its shape (for validation and the OpenAPI document) and its three-step handler. */
+export type RouteSpec = {
+  method: HttpMethod
+  path: string
+  summary: string
+  /** `public` routes need no key (health, onboarding, openapi). */
+  auth?: 'key' | 'public' | undefined
+  /** Who may call it, for the docs; core enforces roles. */
+  roles?: string | undefined
+  body?: z.ZodType | undefined
+  query?: z.ZodType | undefined
+  idempotent?: boolean | undefined
+  /** Status of a success (default 200). */
+  status?: number | undefined
+  // biome-ignore lint/suspicious/noExplicitAny: handlers are typed by defineRoute
+  handler(input: RouteInput<any, any>): Promise<RouteResult>
+}
+
+/**
+ * Declares an endpoint with a typed handler: parse (by the zod schemas) → one core call → status + body.
+ * @example defineRoute({ method: 'post', path: '/wallet/create', body: createWalletSchema, handler: ... })
+ */
+export function defineRoute<TBody extends z.ZodType | undefined = undefined, TQuery extends z.ZodType | undefined = undefined>(
+  spec: Omit<RouteSpec, 'handler' | 'body' | 'query'> & {
+    body?: TBody
+    query?: TQuery
+    handler(
+      input: RouteInput<TBody extends z.ZodType ? z.output<TBody> : undefined, TQuery extends z.ZodType ? z.output<TQuery> : undefined>,
+    ): Promise<RouteResult>
+  },
+): RouteSpec {
+  return spec as RouteSpec
+}
