@@ -1,0 +1,3 @@
+export { type MigrateReturnType, migrate } from './migrate.js'
+export { type Migration, migrations } from './migrations.js'
+export { type SqliteStorage, type SqliteStorageOptions, sqliteStorage } from './sqliteStorage.js'

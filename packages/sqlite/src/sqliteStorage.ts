@@ -1,0 +1,133 @@
+import {
+  BaseError,
+  type EventsListener,
+  keyedMutex,
+  type QueryOptions,
+  type Storage,
+  type StoredRecord,
+  storageSchema,
+} from '@agentwallet/core'
+import { compileQuery } from './compileQuery.js'
+import { indexDefinitions } from './indexDefinitions.js'
+import { migrate } from './migrate.js'
+import { openDatabase } from './openDatabase.js'
+import { recordReader } from './recordReader.js'
+import { sqliteTransaction, toStoredEvent } from './sqliteTransaction.js'
+import { statementCache } from './statementCache.js'
+import { syncIndexes } from './syncIndexes.js'
+
+export type SqliteStorageOptions = (
+  | {
+      /** The database file; created with its directory's permissions if missing. */ filename: string
+      path?: undefined
+    }
+  | { /** Same as `filename`. */ path: string; filename?: undefined }
+) & {
+  /** Shown in logs and errors. Default `sqlite`. */
+  name?: string | undefined
+  /** `full` (default): every commit is on disk when `transaction` resolves. `normal`: faster, may lose the last commits on power loss. */
+  synchronous?: 'full' | 'normal' | undefined
+  /** Collections and fields to index. Default core's `storageSchema`; add your own collections here. */
+  schema?: Record<string, { indexes: readonly string[] }> | undefined
+}
+
+export type SqliteStorage = Storage & {
+  readonly filename: string
+  /** SQLite's plan for a query, one line per step: to check that a query uses an index. */
+  explainQuery(collection: string, options?: QueryOptions): string[]
+}
+
+/**
+ * Durable Storage in one SQLite file (better-sqlite3, WAL), for one process: the server's default.
+ * @example const storage = sqliteStorage({ filename: './data/agentwallet.db' })
+ */
+export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
+  const filename = options.filename ?? options.path
+  if (!filename) throw new BaseError('validation_failed', 'sqliteStorage needs a filename')
+  const db = openDatabase({ filename, synchronous: options.synchronous })
+  try {
+    migrate(db)
+    syncIndexes(db, indexDefinitions(options.schema ?? storageSchema))
+    // Gathers statistics for the planner only where an index lacks them; cheap on every open.
+    db.pragma('optimize = 0x10002')
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  const cached = statementCache(db)
+  const prepare = (sql: string) => {
+    if (!db.open) throw new BaseError('internal', `Storage "${options.name ?? 'sqlite'}" is closed`)
+    return cached(sql)
+  }
+  const committed = recordReader(prepare)
+  const listeners = new Set<EventsListener>()
+  const mutex = keyedMutex()
+  const durable = filename !== ':memory:' && filename !== ''
+
+  return {
+    name: options.name ?? 'sqlite',
+    filename,
+    capabilities: { durable, crossProcessLocks: false, crossProcessEvents: false },
+    async get<T extends StoredRecord>(collection: string, id: string) {
+      const text = committed.get(collection, id)
+      return text === undefined ? undefined : (JSON.parse(text) as T)
+    },
+    async query<T extends StoredRecord>(collection: string, query?: QueryOptions) {
+      return committed.query(collection, query).map((text) => JSON.parse(text) as T)
+    },
+    async count(collection, query) {
+      return committed.count(collection, { where: query?.where, range: query?.range })
+    },
+    async transaction(keys, fn) {
+      // One global order over keys means two transactions never wait on each other in a cycle.
+      const sorted = [...new Set(keys)].sort()
+      const releases: Array<() => void> = []
+      try {
+        for (const key of sorted) releases.push(await mutex.lock(key))
+        const unit = sqliteTransaction(db, prepare, committed)
+        try {
+          const result = await fn(unit.tx)
+          const events = unit.commit()
+          if (events.count > 0) {
+            for (const listener of listeners) {
+              // A listener's failure must not fail a transaction that has already committed.
+              try {
+                listener(events.materialize())
+              } catch {}
+            }
+          }
+          return result
+        } finally {
+          unit.finish()
+        }
+      } finally {
+        for (const release of releases.reverse()) release()
+      }
+    },
+    async readEvents(stream, { after = 0, limit } = {}) {
+      const rows = prepare(
+        'SELECT stream, seq, id, type, timestamp, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?',
+      ).all(stream, after, limit === undefined ? -1 : Math.max(0, Math.floor(limit)))
+      return (rows as Parameters<typeof toStoredEvent>[0][]).map(toStoredEvent)
+    },
+    onEvents(listener) {
+      // Wrapping makes each subscription distinct, so the same function can subscribe twice.
+      const wrapped: EventsListener = (events) => listener(events)
+      listeners.add(wrapped)
+      return () => {
+        listeners.delete(wrapped)
+      }
+    },
+    async close() {
+      listeners.clear()
+      if (!db.open) return
+      db.pragma('optimize')
+      db.close()
+    },
+    explainQuery(collection, query) {
+      const { sql, params } = compileQuery(collection, query)
+      const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>
+      return rows.map((row) => row.detail)
+    },
+  }
+}

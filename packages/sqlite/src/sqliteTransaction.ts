@@ -1,0 +1,196 @@
+import {
+  BaseError,
+  type EventInput,
+  matchesQuery,
+  type QueryOptions,
+  queryRecords,
+  type StorageTx,
+  type StoredEvent,
+  type StoredRecord,
+} from '@agentwallet/core'
+import type { Database, Statement } from 'better-sqlite3'
+import type { RecordReader } from './recordReader.js'
+import { serializeRecord } from './serializeRecord.js'
+
+/** Buffered writes per collection and id: the record's JSON text, or null for a delete. */
+type Writes = Map<string, Map<string, string | null>>
+/** An insert to re-check at commit; `replacesDeleted` when this transaction deleted the id first. */
+type Insert = { collection: string; id: string; replacesDeleted: boolean }
+/** An appended event with its payload already copied to JSON text. */
+type PendingEvent = { stream: string; id: string; type: string; timestamp: string; data: string | null }
+
+export type SqliteTransaction = {
+  tx: StorageTx
+  /** Applies every buffered write and event in one SQL transaction; returns the events as stored. */
+  commit(): PendingEventsCommitted
+  /** Makes any later use of `tx` throw. */
+  finish(): void
+}
+
+/** Committed events, kept as text so each listener can get its own copy. */
+export type PendingEventsCommitted = { count: number; materialize(): StoredEvent[] }
+
+const parse = <T>(text: string): T => JSON.parse(text) as T
+
+export const storageConflict = (collection: string, id: string) =>
+  new BaseError('storage_conflict', `Record "${id}" already exists in "${collection}"`, {
+    details: { collection, id },
+  })
+
+/**
+ * A transaction that buffers its writes over the committed state (reads see them) and applies
+ * them at commit in one synchronous SQL transaction: better-sqlite3 cannot keep an SQL
+ * transaction open across the awaits of `fn` while other callers use the same connection.
+ * @example const { tx, commit } = sqliteTransaction(db, prepare, reader); await fn(tx); commit()
+ */
+export const sqliteTransaction = (
+  db: Database,
+  prepare: (sql: string) => Statement,
+  committed: RecordReader,
+): SqliteTransaction => {
+  const writes: Writes = new Map()
+  const inserts: Insert[] = []
+  const events: PendingEvent[] = []
+  let open = true
+
+  // A tx captured and used after its transaction ended would write nowhere; fail loudly instead.
+  const ensureOpen = () => {
+    if (!open) throw new BaseError('internal', 'The transaction has already finished')
+  }
+  const pendingFor = (collection: string) => {
+    ensureOpen()
+    let found = writes.get(collection)
+    if (!found) {
+      found = new Map()
+      writes.set(collection, found)
+    }
+    return found
+  }
+  const lookup = (collection: string, id: string): string | undefined => {
+    const pending = writes.get(collection)?.get(id)
+    return pending === undefined ? committed.get(collection, id) : (pending ?? undefined)
+  }
+
+  const query = (collection: string, options: QueryOptions = {}): StoredRecord[] => {
+    const pending = writes.get(collection)
+    if (!pending || pending.size === 0) return committed.query(collection, options).map(parse<StoredRecord>)
+    // Each buffered id can hide at most one committed row of the page, so read that many more.
+    const offset = Math.max(0, options.offset ?? 0)
+    const limit = options.limit === undefined ? undefined : offset + Math.max(0, options.limit) + pending.size
+    const base = committed
+      .query(collection, { ...options, offset: 0, limit })
+      .map(parse<StoredRecord>)
+      .filter((record) => !pending.has(record.id))
+    const own = [...pending.values()].filter((text): text is string => text !== null).map(parse<StoredRecord>)
+    return queryRecords([...base, ...own], options)
+  }
+
+  const count = (collection: string, options: Pick<QueryOptions, 'where' | 'range'> = {}): number => {
+    const total = committed.count(collection, options)
+    const pending = writes.get(collection)
+    if (!pending) return total
+    let adjusted = total
+    for (const [id, text] of pending) {
+      const before = committed.get(collection, id)
+      if (before !== undefined && matchesQuery(parse(before), options)) adjusted -= 1
+      if (text !== null && matchesQuery(parse(text), options)) adjusted += 1
+    }
+    return adjusted
+  }
+
+  const tx: StorageTx = {
+    async get<T extends StoredRecord>(collection: string, id: string) {
+      const text = lookup(collection, id)
+      return text === undefined ? undefined : parse<T>(text)
+    },
+    async query<T extends StoredRecord>(collection: string, options?: QueryOptions) {
+      return query(collection, options) as T[]
+    },
+    async count(collection, options) {
+      return count(collection, options)
+    },
+    async insert(collection, record) {
+      const text = serializeRecord(collection, record)
+      const pending = pendingFor(collection)
+      if (lookup(collection, record.id) !== undefined) throw storageConflict(collection, record.id)
+      inserts.push({ collection, id: record.id, replacesDeleted: pending.get(record.id) === null })
+      pending.set(record.id, text)
+    },
+    async put(collection, record) {
+      const text = serializeRecord(collection, record)
+      pendingFor(collection).set(record.id, text)
+    },
+    async delete(collection, id) {
+      const existed = lookup(collection, id) !== undefined
+      pendingFor(collection).set(id, null)
+      return existed
+    },
+    appendEvent(stream, event: EventInput) {
+      ensureOpen()
+      const data = event.data === undefined ? null : JSON.stringify(event.data)
+      events.push({ stream, id: event.id, type: event.type, timestamp: event.timestamp, data })
+    },
+  }
+
+  const apply = db.transaction(() => {
+    // An unlocked transaction may have inserted the same id since; check before applying anything.
+    const exists = prepare('SELECT 1 FROM records WHERE collection = ? AND id = ?')
+    for (const { collection, id, replacesDeleted } of inserts) {
+      if (!replacesDeleted && exists.get(collection, id)) throw storageConflict(collection, id)
+    }
+    const upsert = prepare(
+      'INSERT INTO records (collection, id, data) VALUES (?, ?, ?) ' +
+        'ON CONFLICT (collection, id) DO UPDATE SET data = excluded.data',
+    )
+    const remove = prepare('DELETE FROM records WHERE collection = ? AND id = ?')
+    for (const [collection, pending] of writes) {
+      for (const [id, text] of pending) {
+        if (text === null) remove.run(collection, id)
+        else upsert.run(collection, id, text)
+      }
+    }
+    // Seqs are taken here, under SQLite's write lock, so they follow commit order.
+    const lastSeq = prepare('SELECT coalesce(max(seq), 0) FROM events WHERE stream = ?').pluck()
+    const append = prepare(
+      'INSERT INTO events (stream, seq, id, type, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    const seqs = new Map<string, number>()
+    const stored: Array<PendingEvent & { seq: number }> = []
+    for (const event of events) {
+      const seq = (seqs.get(event.stream) ?? (lastSeq.get(event.stream) as number)) + 1
+      seqs.set(event.stream, seq)
+      append.run(event.stream, seq, event.id, event.type, event.timestamp, event.data)
+      stored.push({ ...event, seq })
+    }
+    return stored
+  })
+
+  return {
+    tx,
+    commit() {
+      ensureOpen()
+      const stored = apply.immediate()
+      open = false
+      return {
+        count: stored.length,
+        materialize: () => stored.map(toStoredEvent),
+      }
+    },
+    finish() {
+      open = false
+    },
+  }
+}
+
+/**
+ * An events row (or a committed pending event) as the port's `StoredEvent`, with a fresh payload.
+ * @example toStoredEvent({ stream: 's', seq: 1, id: 'e1', type: 't', timestamp, data: '{}' })
+ */
+export const toStoredEvent = (row: PendingEvent & { seq: number }): StoredEvent => ({
+  id: row.id,
+  type: row.type,
+  timestamp: row.timestamp,
+  data: row.data === null ? undefined : JSON.parse(row.data),
+  stream: row.stream,
+  seq: row.seq,
+})
