@@ -1,5 +1,6 @@
-import { TransactionReceiptNotFoundError } from 'viem'
-import { isTransportError } from '../chain/toChainError.js'
+import { TransactionNotFoundError, TransactionReceiptNotFoundError } from 'viem'
+import { isTransportError, toChainError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
@@ -32,14 +33,17 @@ export async function trackTransactions(
   ])
   const staleBefore = ctx.now().getTime() - (options.all ? -1 : ctx.options.rebroadcastAfterMs)
   await Promise.all([
-    ...submitted.map((record) => settle(ctx, record)),
+    ...submitted.map((record) =>
+      settle(ctx, record, Date.parse(record.submittedAt ?? record.updatedAt) <= staleBefore),
+    ),
     ...queued
       .filter((record) => Date.parse(record.updatedAt) <= staleBefore)
       .map((record) => resume(ctx, record)),
   ])
 }
 
-async function settle(ctx: AgentWalletContext, candidate: TransactionRecord): Promise<void> {
+/** Reads the receipt of a submitted tx; a stale one the node no longer knows is broadcast again. */
+async function settle(ctx: AgentWalletContext, candidate: TransactionRecord, stale: boolean): Promise<void> {
   const chain = ctx.chains.get(candidate.chain)
   const receipt = await chain.client
     .getTransactionReceipt({ hash: candidate.hash! })
@@ -47,11 +51,45 @@ async function settle(ctx: AgentWalletContext, candidate: TransactionRecord): Pr
       if (error instanceof TransactionReceiptNotFoundError || isTransportError(error)) return undefined
       throw error
     })
-  if (!receipt) return
+  if (!receipt && !(stale && (await isDropped(chain, candidate)))) return
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
     const record = await ctx.storage.get<TransactionRecord>('transactions', candidate.id)
-    if (record?.status === 'submitted') await markMined(ctx, record, receipt)
+    if (record?.status !== 'submitted') return
+    if (receipt) await markMined(ctx, record, receipt)
+    else await rebroadcastDropped(ctx, chain, record)
   })
+}
+
+/** True when the node answers that it has never heard of the tx (evicted from its mempool). */
+async function isDropped(chain: ChainHandle, record: TransactionRecord): Promise<boolean> {
+  return chain.client.getTransaction({ hash: record.hash! }).then(
+    () => false,
+    (error: unknown) => error instanceof TransactionNotFoundError,
+  )
+}
+
+/**
+ * Sends a dropped tx again, byte for byte. If the node now refuses it (its nonce was used by
+ * another tx from outside, or the wallet can no longer pay), it can never be mined: failed.
+ */
+async function rebroadcastDropped(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  record: TransactionRecord,
+): Promise<void> {
+  try {
+    await chain.client.sendRawTransaction({ serializedTransaction: record.rawTx! })
+    await ctx.storage.transaction([], async (tx) => {
+      await tx.put('transactions', {
+        ...record,
+        submittedAt: ctx.now().toISOString(),
+        updatedAt: ctx.now().toISOString(),
+      })
+    })
+  } catch (error) {
+    if (isTransportError(error) || !(await isDropped(chain, record))) return
+    await markFailed(ctx, record, toChainError(error, chain.name))
+  }
 }
 
 async function resume(ctx: AgentWalletContext, candidate: TransactionRecord): Promise<void> {
