@@ -1,4 +1,5 @@
 import type { ChainProvider } from './chain/types.js'
+import type { QuoteSource } from './defi/quoteSource.js'
 import type { EventBus } from './events/eventBus.js'
 import type { PolicyEngine } from './policy/types.js'
 import type { Storage } from './storage/types.js'
@@ -14,6 +15,8 @@ export type CoreOptions = {
   trackerIntervalMs: number
   /** A signed tx the node has not seen for this long is broadcast again. */
   rebroadcastAfterMs: number
+  /** Operator-configured swap quote sources (e.g. 0x-style aggregator APIs), asked beside the address book's venues. */
+  quoteSources?: readonly QuoteSource[] | undefined
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { expireApprovals } from './approvals/resolveApproval.js'
 import type { ChainProvider } from './chain/types.js'
+import type { QuoteSource } from './defi/quoteSource.js'
 import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
 import type { AgentWalletContext, CoreOptions } from './context.js'
 import { BaseError } from './errors/baseError.js'
@@ -48,6 +49,8 @@ export type AgentWalletConfig = {
   track?: boolean | undefined
   /** Receives errors of background work (tracker passes); default: ignored. */
   onBackgroundError?: ((error: unknown) => void) | undefined
+  /** Swap quote sources beside the address book's DEX venues, e.g. a 0x-style aggregator API. */
+  quoteSources?: readonly QuoteSource[] | undefined
   /** Clock, for tests of expiry and windows. */
   now?: (() => Date) | undefined
 }
@@ -89,6 +92,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       defaultTenantRules: config.defaultTenantRules ?? defaultTenantRules,
       trackerIntervalMs: config.trackerIntervalMs ?? 500,
       rebroadcastAfterMs: config.rebroadcastAfterMs ?? 30_000,
+      quoteSources: config.quoteSources ?? [],
     },
     now: config.now ?? (() => new Date()),
     newId: (prefix) => `${prefix}_${randomUUID().replaceAll('-', '')}`,

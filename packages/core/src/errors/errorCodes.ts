@@ -15,6 +15,8 @@ export const errorCodes = [
   'chain_unavailable',
   'unsupported_chain',
   'unsupported_protocol',
+  'slippage_exceeded',
+  'no_route',
   'approval_not_pending',
   'approval_expired',
   'key_decryption_failed',

@@ -1,0 +1,95 @@
+import { type Address, encodeFunctionData, parseEventLogs, zeroAddress } from 'viem'
+import type { ApprovalRecord } from '../approvals/types.js'
+import { resolveAsset } from '../chain/resolveAsset.js'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { BaseError } from '../errors/baseError.js'
+import type { IntentAsset } from '../policy/types.js'
+import type { Principal } from '../principals/types.js'
+import { parseInput } from '../schemas/parseInput.js'
+import { submitIntent } from '../transactions/submitIntent.js'
+import type { TransactionRecord } from '../transactions/types.js'
+import { formatAmount, parseAmount } from '../utils/amounts.js'
+import { actingWallet } from '../wallets/actingWallet.js'
+import { type StakeParameters, stakeSchema } from './defiSchemas.js'
+import { lidoAbi } from './lidoAbi.js'
+import { confirmed } from './swap.js'
+
+/** Staking protocols core knows, and where each lives in a chain's address book. */
+export const stakingProtocols = ['lido'] as const
+export type StakingProtocol = (typeof stakingProtocols)[number]
+
+export type StakeReturnType = {
+  status: 'confirmed' | 'pending_approval'
+  protocol: StakingProtocol
+  chain: string
+  wallet: Address
+  amount: string
+  amountRaw: string
+  /** The liquid-staking token minted to the wallet (from the receipt; absent while paused). */
+  received?: { asset: IntentAsset; amount: string; amountRaw: string } | undefined
+  transaction: TransactionRecord
+  approval?: ApprovalRecord | undefined
+}
+
+/**
+ * Stakes `amount` of the native coin with `protocol` through the money path (kind 'stake', native
+ * asset): for 'lido', `submit(referral)` payable. Resolves once mined, with what the wallet received
+ * (the stETH Transfer events to it in the receipt). An unknown protocol is `unsupported_protocol`.
+ * @example const { received } = await stake(ctx, principal, { protocol: 'lido', amount: '1' })
+ */
+export async function stake(ctx: AgentWalletContext, principal: Principal, parameters: StakeParameters): Promise<StakeReturnType> {
+  const input = parseInput(stakeSchema, parameters)
+  const protocol = input.protocol.toLowerCase()
+  if (!isStakingProtocol(protocol)) {
+    throw new BaseError('unsupported_protocol', `Staking protocol "${input.protocol}" is not supported`, {
+      details: { protocol: input.protocol, supported: stakingProtocols },
+    })
+  }
+  const wallet = await actingWallet(ctx, principal, input.wallet)
+  const chain = ctx.chains.get(input.chain ?? wallet.chain)
+  const lido = lidoOn(chain)
+  const asset = await resolveAsset(chain)
+  const amount = parseAmount(input.amount, asset.decimals)
+  if (amount === 0n) {
+    const message = 'amount must be greater than zero'
+    throw new BaseError('validation_failed', message, { details: { issues: [{ path: 'amount', message }] } })
+  }
+  const submitted = await submitIntent(ctx, principal, wallet, {
+    kind: 'stake',
+    chain: chain.name,
+    to: lido,
+    asset,
+    amount,
+    call: { to: lido, value: amount, data: encodeFunctionData({ abi: lidoAbi, functionName: 'submit', args: [zeroAddress] }) },
+    meta: { protocol },
+  })
+  const base = { protocol, chain: chain.name, wallet: wallet.address, amount: formatAmount(amount, asset.decimals), amountRaw: amount.toString() }
+  if (submitted.status === 'pending_approval') {
+    return { ...base, status: 'pending_approval', transaction: submitted.transaction, approval: submitted.approval }
+  }
+  const mined = await confirmed(ctx, submitted, 'stake')
+  const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash! })
+  const minted = parseEventLogs({ abi: lidoAbi, logs: receipt.logs, eventName: 'Transfer' })
+    .filter((log) => log.address.toLowerCase() === lido.toLowerCase() && log.args.to.toLowerCase() === wallet.address.toLowerCase())
+    .reduce((sum, log) => sum + log.args.value, 0n)
+  const stToken = await resolveAsset(chain, lido)
+  return {
+    ...base,
+    status: 'confirmed',
+    received: { asset: stToken, amount: formatAmount(minted, stToken.decimals), amountRaw: minted.toString() },
+    transaction: mined,
+  }
+}
+
+function isStakingProtocol(value: string): value is StakingProtocol {
+  return (stakingProtocols as readonly string[]).includes(value)
+}
+
+function lidoOn(chain: ChainHandle): Address {
+  const lido = chain.contracts.staking?.lido
+  if (lido) return lido
+  throw new BaseError('unsupported_protocol', `Lido is not in the address book of chain "${chain.name}"`, {
+    details: { protocol: 'lido', chain: chain.name, supported: [] },
+  })
+}

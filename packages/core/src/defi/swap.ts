@@ -1,0 +1,188 @@
+import { type Address, type Hex, encodeFunctionData, erc20Abi, maxUint256, parseEventLogs } from 'viem'
+import type { ChainHandle } from '../chain/types.js'
+import { toChainError } from '../chain/toChainError.js'
+import type { AgentWalletContext } from '../context.js'
+import { BaseError } from '../errors/baseError.js'
+import type { ApprovalRecord } from '../approvals/types.js'
+import type { Principal } from '../principals/types.js'
+import { parseInput } from '../schemas/parseInput.js'
+import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
+import type { TransactionRecord } from '../transactions/types.js'
+import { waitForTransaction } from '../transactions/waitForTransaction.js'
+import { formatAmount, parseAmount } from '../utils/amounts.js'
+import { actingWallet } from '../wallets/actingWallet.js'
+import type { WalletRecord } from '../wallets/types.js'
+import { type SwapParameters, swapSchema } from './defiSchemas.js'
+import { defaultSlippageBps, planSwap, type QuoteSwapReturnType, quoteView, type SwapPlan } from './quoteSwap.js'
+
+/** How long a signed swap stays valid on chain, from the latest block's time. */
+const deadlineSeconds = 20n * 60n
+
+export type SwapReturnType = QuoteSwapReturnType & {
+  /** `confirmed` once the swap is mined; `pending_approval` when a human must approve a step first. */
+  status: 'confirmed' | 'pending_approval'
+  wallet: Address
+  venue: string
+  source: string
+  slippageBps: number | null
+  minAmountOut: string
+  minAmountOutRaw: string
+  /** What the wallet received, from the receipt (absent while paused for approval). */
+  amountOut?: string | undefined
+  amountOutRaw?: string | undefined
+  deadline: string
+  /** The ERC-20 approve sent first, when the allowance was short. */
+  allowanceTransaction?: TransactionRecord | undefined
+  /** The swap transaction (absent when the approve step is still paused for approval). */
+  transaction?: TransactionRecord | undefined
+  approval?: ApprovalRecord | undefined
+}
+
+/**
+ * Swaps exactly `amount` of `fromToken` for `toToken` at the best venue, through the money path:
+ * policy sees kind 'swap' spending `amount` of `fromToken`. A short ERC-20 allowance is raised first
+ * by an approve (kind 'contract_call', amount 0: unlimited for address-book routers, exact otherwise).
+ * The swap carries a deadline and `amountOutMin` (from `minAmountOut`, else the best quote less
+ * `slippageBps`, default 50), so the router reverts if the price moved; a best quote already below
+ * `minAmountOut` is refused before anything is sent (`slippage_exceeded`). Resolves once mined.
+ * @example const result = await swap(ctx, principal, { fromToken: 'ETH', toToken: 'USDC', amount: '0.5' })
+ */
+export async function swap(ctx: AgentWalletContext, principal: Principal, parameters: SwapParameters): Promise<SwapReturnType> {
+  const input = parseInput(swapSchema, parameters)
+  const wallet = await actingWallet(ctx, principal, input.wallet)
+  const chain = ctx.chains.get(input.chain ?? wallet.chain)
+  const slippageBps = input.slippageBps ?? defaultSlippageBps
+  const plan = await planSwap(ctx, chain, input, wallet.address, slippageBps)
+  const { best, tokenOut } = plan
+  const minAmountOut =
+    input.minAmountOut !== undefined
+      ? parseAmount(input.minAmountOut, tokenOut.decimals)
+      : (best.amountOut * BigInt(10_000 - slippageBps)) / 10_000n
+  if (best.amountOut < minAmountOut) {
+    throw new BaseError('slippage_exceeded', 'The best quote is below the minimum amount out: nothing was sent', {
+      details: {
+        venue: best.venue,
+        quoted: formatAmount(best.amountOut, tokenOut.decimals),
+        minAmountOut: formatAmount(minAmountOut, tokenOut.decimals),
+        symbol: tokenOut.symbol,
+      },
+    })
+  }
+  const deadline = (await latestTimestamp(chain)) + deadlineSeconds
+  const base = {
+    ...quoteView(chain, plan),
+    wallet: wallet.address,
+    venue: best.venue,
+    source: best.source,
+    slippageBps: input.minAmountOut !== undefined ? null : slippageBps,
+    minAmountOut: formatAmount(minAmountOut, tokenOut.decimals),
+    minAmountOutRaw: minAmountOut.toString(),
+    deadline: new Date(Number(deadline) * 1000).toISOString(),
+  }
+
+  const allowance = await ensureAllowance(ctx, principal, wallet, chain, plan)
+  if (allowance?.status === 'pending_approval') {
+    return { ...base, status: 'pending_approval', allowanceTransaction: allowance.transaction, approval: allowance.approval }
+  }
+  const call = await best.buildCall({ recipient: wallet.address, amountOutMin: minAmountOut, deadline })
+  const submitted = await submitIntent(ctx, principal, wallet, {
+    kind: 'swap',
+    chain: chain.name,
+    to: call.to,
+    asset: { address: plan.tokenIn.address, symbol: plan.tokenIn.symbol, decimals: plan.tokenIn.decimals },
+    amount: plan.amountIn,
+    call,
+    meta: {
+      venue: best.venue,
+      source: best.source,
+      toToken: tokenOut.address,
+      expectedAmountOut: best.amountOut.toString(),
+      minAmountOut: minAmountOut.toString(),
+    },
+  })
+  const allowanceTransaction = allowance?.transaction
+  if (submitted.status === 'pending_approval') {
+    return { ...base, status: 'pending_approval', allowanceTransaction, transaction: submitted.transaction, approval: submitted.approval }
+  }
+  const mined = await confirmed(ctx, submitted, 'swap')
+  const received = await receivedAmount(chain, plan, wallet.address, mined)
+  return {
+    ...base,
+    status: 'confirmed',
+    amountOut: formatAmount(received, tokenOut.decimals),
+    amountOutRaw: received.toString(),
+    allowanceTransaction,
+    transaction: mined,
+  }
+}
+
+/** Sends (and waits for) an approve when the spender's allowance is below the amount; none for native sells. */
+async function ensureAllowance(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  wallet: WalletRecord,
+  chain: ChainHandle,
+  plan: SwapPlan,
+): Promise<SubmitResult | undefined> {
+  const { tokenIn, amountIn, best } = plan
+  if (tokenIn.address === 'native') return undefined
+  const current = await chain.client
+    .readContract({ address: tokenIn.address, abi: erc20Abi, functionName: 'allowance', args: [wallet.address, best.spender] })
+    .catch((error: unknown) => {
+      throw toChainError(error, chain.name)
+    })
+  if (current >= amountIn) return undefined
+  const allowance = best.trustedSpender ? maxUint256 : amountIn
+  const data: Hex = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [best.spender, allowance] })
+  const submitted = await submitIntent(ctx, principal, wallet, {
+    kind: 'contract_call',
+    chain: chain.name,
+    to: tokenIn.address,
+    asset: { address: tokenIn.address, symbol: tokenIn.symbol, decimals: tokenIn.decimals },
+    amount: 0n,
+    call: { to: tokenIn.address, value: 0n, data },
+    meta: { purpose: 'swap_allowance', spender: best.spender, venue: best.venue, allowance: allowance.toString() },
+  })
+  if (submitted.status === 'pending_approval') return submitted
+  return { status: 'confirmed', transaction: await confirmed(ctx, submitted, 'approve') }
+}
+
+/** Waits for a submitted intent to be mined; anything but `confirmed` is `transaction_failed`. */
+export async function confirmed(ctx: AgentWalletContext, submitted: SubmitResult, step: string): Promise<TransactionRecord> {
+  const done = await waitForTransaction(ctx, submitted.transaction.id)
+  if (done.status === 'confirmed') return done
+  throw new BaseError('transaction_failed', `The ${step} transaction did not succeed on chain`, {
+    details: { step, transactionId: done.id, hash: done.hash, status: done.status, error: done.error },
+  })
+}
+
+async function latestTimestamp(chain: ChainHandle): Promise<bigint> {
+  try {
+    return (await chain.client.getBlock({ blockTag: 'latest' })).timestamp
+  } catch (error) {
+    throw toChainError(error, chain.name)
+  }
+}
+
+/** What the swap paid the wallet: token Transfer logs, or the native balance change net of gas. */
+async function receivedAmount(
+  chain: ChainHandle,
+  plan: SwapPlan,
+  recipient: Address,
+  mined: TransactionRecord,
+): Promise<bigint> {
+  const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash! })
+  const { tokenOut } = plan
+  if (tokenOut.address !== 'native') {
+    const token = tokenOut.address.toLowerCase()
+    const transfers = parseEventLogs({ abi: erc20Abi, logs: receipt.logs, eventName: 'Transfer' })
+    return transfers
+      .filter((log) => log.address.toLowerCase() === token && log.args.to.toLowerCase() === recipient.toLowerCase())
+      .reduce((sum, log) => sum + log.args.value, 0n)
+  }
+  const [before, after] = await Promise.all([
+    chain.client.getBalance({ address: recipient, blockNumber: receipt.blockNumber - 1n }),
+    chain.client.getBalance({ address: recipient, blockNumber: receipt.blockNumber }),
+  ])
+  return after - before + receipt.gasUsed * receipt.effectiveGasPrice
+}
