@@ -11,10 +11,12 @@ import { compileQuery } from './compileQuery.js'
 import { indexDefinitions } from './indexDefinitions.js'
 import { migrate } from './migrate.js'
 import { openDatabase } from './openDatabase.js'
+import { plannerStats } from './plannerStats.js'
 import { recordReader } from './recordReader.js'
-import { sqliteTransaction, toStoredEvent } from './sqliteTransaction.js'
+import { sqliteTransaction } from './sqliteTransaction.js'
 import { statementCache } from './statementCache.js'
 import { syncIndexes } from './syncIndexes.js'
+import { toStoredEvent } from './toStoredEvent.js'
 
 export type SqliteStorageOptions = (
   | {
@@ -48,8 +50,6 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
   try {
     migrate(db)
     syncIndexes(db, indexDefinitions(options.schema ?? storageSchema))
-    // Gathers statistics for the planner only where an index lacks them; cheap on every open.
-    db.pragma('optimize = 0x10002')
   } catch (error) {
     db.close()
     throw error
@@ -62,6 +62,7 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
   const committed = recordReader(prepare)
   const listeners = new Set<EventsListener>()
   const mutex = keyedMutex()
+  const stats = plannerStats(db)
   const durable = filename !== ':memory:' && filename !== ''
 
   return {
@@ -87,12 +88,13 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
         const unit = sqliteTransaction(db, prepare, committed)
         try {
           const result = await fn(unit.tx)
-          const events = unit.commit()
-          if (events.count > 0) {
+          const done = unit.commit()
+          stats.wrote(done.rows)
+          if (done.count > 0) {
             for (const listener of listeners) {
               // A listener's failure must not fail a transaction that has already committed.
               try {
-                listener(events.materialize())
+                listener(done.materialize())
               } catch {}
             }
           }
@@ -121,7 +123,6 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
     async close() {
       listeners.clear()
       if (!db.open) return
-      db.pragma('optimize')
       db.close()
     },
     explainQuery(collection, query) {

@@ -11,24 +11,31 @@ import {
 import type { Database, Statement } from 'better-sqlite3'
 import type { RecordReader } from './recordReader.js'
 import { serializeRecord } from './serializeRecord.js'
+import { toStoredEvent } from './toStoredEvent.js'
 
 /** Buffered writes per collection and id: the record's JSON text, or null for a delete. */
 type Writes = Map<string, Map<string, string | null>>
 /** An insert to re-check at commit; `replacesDeleted` when this transaction deleted the id first. */
 type Insert = { collection: string; id: string; replacesDeleted: boolean }
 /** An appended event with its payload already copied to JSON text. */
-type PendingEvent = { stream: string; id: string; type: string; timestamp: string; data: string | null }
+export type PendingEvent = {
+  stream: string
+  id: string
+  type: string
+  timestamp: string
+  data: string | null
+}
 
 export type SqliteTransaction = {
   tx: StorageTx
   /** Applies every buffered write and event in one SQL transaction; returns the events as stored. */
-  commit(): PendingEventsCommitted
+  commit(): Committed
   /** Makes any later use of `tx` throw. */
   finish(): void
 }
 
-/** Committed events, kept as text so each listener can get its own copy. */
-export type PendingEventsCommitted = { count: number; materialize(): StoredEvent[] }
+/** What a commit wrote: the row count, and its events kept as text so each listener gets its own copy. */
+export type Committed = { count: number; rows: number; materialize(): StoredEvent[] }
 
 const parse = <T>(text: string): T => JSON.parse(text) as T
 
@@ -173,6 +180,7 @@ export const sqliteTransaction = (
       open = false
       return {
         count: stored.length,
+        rows: [...writes.values()].reduce((sum, pending) => sum + pending.size, 0),
         materialize: () => stored.map(toStoredEvent),
       }
     },
@@ -181,16 +189,3 @@ export const sqliteTransaction = (
     },
   }
 }
-
-/**
- * An events row (or a committed pending event) as the port's `StoredEvent`, with a fresh payload.
- * @example toStoredEvent({ stream: 's', seq: 1, id: 'e1', type: 't', timestamp, data: '{}' })
- */
-export const toStoredEvent = (row: PendingEvent & { seq: number }): StoredEvent => ({
-  id: row.id,
-  type: row.type,
-  timestamp: row.timestamp,
-  data: row.data === null ? undefined : JSON.parse(row.data),
-  stream: row.stream,
-  seq: row.seq,
-})
