@@ -176,7 +176,8 @@ export const sqliteTransaction = (
     tx,
     commit() {
       ensureOpen()
-      const stored = apply.immediate()
+      // A lock-only transaction (see core's withLock) has nothing to write: skip SQLite entirely.
+      const stored = writes.size === 0 && events.length === 0 ? [] : apply.immediate()
       open = false
       return {
         count: stored.length,
