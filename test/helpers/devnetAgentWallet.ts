@@ -5,7 +5,7 @@ import {
   memoryStorage,
   type Principal,
 } from '@agentwallet/core'
-import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { type CreateDevnetOptions, createDevnet, type Devnet } from '@agentwallet/devnet'
 import { type Address, createPublicClient, custom, type PublicClient, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 
@@ -13,8 +13,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 export const approver: Principal = { tenantId: 'default', id: 'human-approver', role: 'approver' }
 
 /** Starts a devnet (once per test file) and returns a factory for AgentWallets on it. */
-export async function startDevnet(): Promise<Devnet> {
-  return createDevnet()
+export async function startDevnet(options: CreateDevnetOptions = {}): Promise<Devnet> {
+  return createDevnet(options)
 }
 
 /** A devnet-backed AgentWallet with no default rules and a fast tracker, for tests. */

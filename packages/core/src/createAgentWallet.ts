@@ -7,6 +7,7 @@ import type { AgentWalletContext, CoreOptions } from './context.js'
 import { BaseError } from './errors/baseError.js'
 import { toDomainEvent } from './events/appendEvent.js'
 import { EventBus } from './events/eventBus.js'
+import { resumeEnsRegistrations, stopEnsRegistrations } from './ens/resumeEnsRegistrations.js'
 import { defaultTenantRules } from './policy/defaultRules.js'
 import { rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
 import type { PolicyEngine } from './policy/types.js'
@@ -103,6 +104,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
   const reconcile = async () => {
     await trackTransactions(ctx, { all: true })
     await expireApprovals(ctx)
+    await resumeEnsRegistrations(ctx)
   }
   let tracker: Tracker | undefined
   if (config.track !== false) {
@@ -118,6 +120,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     authenticate: (rawKey) => authenticate(ctx, rawKey),
     bootstrapAdmin: (parameters) => bootstrapAdmin(ctx, parameters),
     async close() {
+      await stopEnsRegistrations(ctx)
       await tracker?.stop()
       unsubscribe()
       await chains.close?.()

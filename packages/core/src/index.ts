@@ -110,3 +110,27 @@ export { listApiKeys } from './principals/listApiKeys.js'
 export { revokeApiKey } from './principals/revokeApiKey.js'
 export { createTenant, type CreateTenantReturnType } from './principals/createTenant.js'
 export { bootstrapAdmin, type BootstrapAdminParameters, type BootstrapAdminReturnType } from './principals/bootstrapAdmin.js'
+export * from './identity/types.js'
+export { identityRegistryAbi, agentWalletSetTypes } from './identity/identityRegistryAbi.js'
+export { agentIdSchema, identityQuerySchema, registerIdentitySchema, type RegisterIdentityParameters } from './identity/identitySchemas.js'
+export { buildRegistrationFile, fromDataUri, toDataUri } from './identity/registrationFile.js'
+export { howToVerifyIdentityProof, identityProofDomain, identityProofTypes, signIdentityProof, type IdentityProof } from './identity/identityProof.js'
+export { registerIdentity, type RegisterIdentityReturnType } from './identity/registerIdentity.js'
+export { getIdentity, type GetIdentityReturnType, type IdentityStatus } from './identity/getIdentity.js'
+export { identitiesOfWallet, listIdentities, type ListIdentitiesReturnType } from './identity/listIdentities.js'
+export * from './ens/types.js'
+export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './ens/ensAbis.js'
+export { minEthLabelLength, parseEnsName, parseEthName, type ParsedEnsName, type ParsedEthName } from './ens/parseEnsName.js'
+export {
+  checkEnsOptionsSchema,
+  registerEnsSchema,
+  resolveEnsOptionsSchema,
+  type CheckEnsNameOptions,
+  type RegisterEnsNameParameters,
+  type ResolveEnsNameOptions,
+} from './ens/ensSchemas.js'
+export { checkEnsName, type CheckEnsNameReturnType } from './ens/checkEnsName.js'
+export { resolveEnsName, reverseEnsName, type ResolveEnsNameReturnType, type ReverseEnsNameReturnType } from './ens/resolveEnsName.js'
+export { registerEnsName } from './ens/registerEnsName.js'
+export { getEnsRegistration, listEnsNames, type ListEnsNamesReturnType } from './ens/listEnsNames.js'
+export { resumeEnsRegistrations, stopEnsRegistrations } from './ens/resumeEnsRegistrations.js'

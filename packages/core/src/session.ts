@@ -19,6 +19,13 @@ import { createApiKey } from './principals/createApiKey.js'
 import { createTenant } from './principals/createTenant.js'
 import { listApiKeys } from './principals/listApiKeys.js'
 import { revokeApiKey } from './principals/revokeApiKey.js'
+import { getIdentity } from './identity/getIdentity.js'
+import { identitiesOfWallet, listIdentities } from './identity/listIdentities.js'
+import { registerIdentity } from './identity/registerIdentity.js'
+import { checkEnsName } from './ens/checkEnsName.js'
+import { getEnsRegistration, listEnsNames } from './ens/listEnsNames.js'
+import { registerEnsName } from './ens/registerEnsName.js'
+import { resolveEnsName, reverseEnsName } from './ens/resolveEnsName.js'
 
 type Tail<T extends unknown[]> = T extends [unknown, unknown, ...infer Rest] ? Rest : never
 // biome-ignore lint/suspicious/noExplicitAny: binds actions of any signature
@@ -64,5 +71,15 @@ export function createSession(ctx: AgentWalletContext, principal: Principal) {
     listApiKeys: bind(listApiKeys),
     revokeApiKey: bind(revokeApiKey),
     createTenant: bind(createTenant),
+    registerIdentity: bind(registerIdentity),
+    getIdentity: bind(getIdentity),
+    listIdentities: bind(listIdentities),
+    identitiesOfWallet: bind(identitiesOfWallet),
+    checkEnsName: (name: string, options?: Parameters<typeof checkEnsName>[2]) => checkEnsName(ctx, name, options),
+    resolveEnsName: (name: string, options?: Parameters<typeof resolveEnsName>[2]) => resolveEnsName(ctx, name, options),
+    reverseEnsName: (address: string, options?: Parameters<typeof reverseEnsName>[2]) => reverseEnsName(ctx, address, options),
+    registerEnsName: bind(registerEnsName),
+    listEnsNames: bind(listEnsNames),
+    getEnsRegistration: bind(getEnsRegistration),
   }
 }

@@ -60,5 +60,6 @@ export async function deployEns(
   ])
   await setSubnodeOwner(namehash('reverse'), 'addr', reverseRegistrar)
 
-  return { registry, baseRegistrar, controller, publicResolver, reverseRegistrar, priceOracle }
+  // The 2020-era controller: `registerWithConfig`, `rentPrice` as one uint256.
+  return { registry, baseRegistrar, controller, publicResolver, reverseRegistrar, priceOracle, controllerAbi: 'legacy' as const }
 }

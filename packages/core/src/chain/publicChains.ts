@@ -20,7 +20,13 @@ const erc8004Testnets = {
   reputationRegistry: '0x8004B663056A597Dffe9eCcC1965A193B7388713',
 } as const satisfies AddressBook['erc8004']
 
+/**
+ * ENS (docs.ens.domains/learn/deployments and ensdomains/ens-contracts `deployments/`): the registry and
+ * the `.eth` base registrar have the same address on mainnet and Sepolia; controllers, resolvers and
+ * reverse registrars differ. Both chains' controllers use the current (2023+) ABI.
+ */
 const ensRegistry: Address = '0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e'
+const ensBaseRegistrar: Address = '0x57f1887a8BF19b14fC0dF6Fd9B2acc9Af147eA85'
 
 export type KnownChain = {
   chainId: number
@@ -55,7 +61,11 @@ export const publicChains: Record<string, KnownChain> = {
       safe: safe141,
       ens: {
         registry: ensRegistry,
-        baseRegistrar: '0x57f1887a8BF19b14fC0dF6Fd9B2acc9Af147eA85',
+        baseRegistrar: ensBaseRegistrar,
+        controller: '0x59E16fcCd424Cc24e280Be16E11Bcd56fb0CE547',
+        publicResolver: '0xF29100983E058B709F3D539b0c765937B804AC15',
+        reverseRegistrar: '0xa58E81fe9b61B5c3fE2AFD33CF304c454AbFc7Cb',
+        controllerAbi: 'current',
       },
       erc8004: erc8004Mainnets,
       staking: { lido: '0xae7ab96520DE3A18E5e111B5EaAb095312D7fE84' },
@@ -70,7 +80,14 @@ export const publicChains: Record<string, KnownChain> = {
       weth: '0xfFf9976782d46CC05630D1f6eBAb18b2324d6B14',
       tokens: [{ address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', symbol: 'USDC', decimals: 6 }],
       safe: safe141,
-      ens: { registry: ensRegistry, baseRegistrar: '0x57f1887a8BF19b14fC0dF6Fd9B2acc9Af147eA85' },
+      ens: {
+        registry: ensRegistry,
+        baseRegistrar: ensBaseRegistrar,
+        controller: '0xfb3cE5D01e0f33f41DbB39035dB9745962F1f968',
+        publicResolver: '0xE99638b40E4Fff0129D56f03b55b6bbC4BBE49b5',
+        reverseRegistrar: '0xA0a1AbcDAe1a2a4A2EF8e9113Ff0e02DD81DC0C6',
+        controllerAbi: 'current',
+      },
       erc8004: erc8004Testnets,
     },
   },

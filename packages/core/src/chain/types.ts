@@ -24,6 +24,12 @@ export type AddressBook = {
         controller?: Address | undefined
         publicResolver?: Address | undefined
         reverseRegistrar?: Address | undefined
+        /**
+         * ABI family of `controller`: `legacy` (2020–23: `registerWithConfig`, `rentPrice` → uint256;
+         * what the devnet deploys; the default) or `current` (2023 on: `register(...data, reverseRecord, ...)`,
+         * `rentPrice` → (base, premium)). Core registers only through `legacy` controllers so far.
+         */
+        controllerAbi?: 'legacy' | 'current' | undefined
       }
     | undefined
   erc8004?:

@@ -46,8 +46,31 @@ export type EventPayloads = {
     reason?: string | undefined
     hash?: string | undefined
   }
-  'identity.registered': Record<string, unknown>
-  'ens.registered': Record<string, unknown>
+  'identity.registered': {
+    agentId: string
+    chain: string
+    chainId: number
+    /** `eip155:{chainId}:{registry}` */
+    agentRegistry: string
+    walletId: string
+    walletAddress: string
+    ownerAddress: string
+    agentName: string
+    agentType: string
+    hash?: string | undefined
+  }
+  'ens.registered': {
+    registrationId: string
+    name: string
+    chain: string
+    walletId: string
+    owner: string
+    /** Unix seconds when the registration expires. */
+    expires?: number | undefined
+    rentWei: string
+    hash?: string | undefined
+    reverseName: boolean
+  }
   'multisig.proposed': Record<string, unknown>
   'multisig.executed': Record<string, unknown>
   'webhook.disabled': { subscriptionId: string; url: string; reason: string }

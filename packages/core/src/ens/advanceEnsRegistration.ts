@@ -1,0 +1,223 @@
+import { parseEventLogs } from 'viem'
+import { toChainError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { BaseError, isAgentWalletError } from '../errors/baseError.js'
+import { appendEvent } from '../events/appendEvent.js'
+import type { Principal } from '../principals/types.js'
+import { type IntentDraft, submitIntent } from '../transactions/submitIntent.js'
+import { finalStatuses, type TransactionRecord } from '../transactions/types.js'
+import type { WalletRecord } from '../wallets/types.js'
+import { ensControllerAbi } from './ensAbis.js'
+import { commitDraft, registerDraft, reverseDraft } from './ensDrafts.js'
+import { sleep } from './ensOperations.js'
+import { readRentPrice } from './readRentPrice.js'
+import type { EnsRegistrationRecord } from './types.js'
+
+/** How often a chain or storage condition is polled while waiting, and how long transport errors back off. */
+const pollMs = 250
+const retryMs = 2_000
+/** A reveal refused at estimation (commitment not old enough yet by the node's clock) is retried this often. */
+const maxRevealAttempts = 20
+
+/**
+ * Drives one registration to `registered` or `failed`, one step per status, persisting each
+ * transition: committing (commit tx confirmed) → committed (commitment old enough) → registering
+ * (register, then the optional reverse record) → registered. Every tx goes through the money path
+ * with an idempotency key per step, so a resumed run (after a restart) replays instead of re-sending.
+ * Returns early, leaving the record resumable, when `signal` aborts.
+ */
+export async function advanceEnsRegistration(ctx: AgentWalletContext, id: string, signal: AbortSignal): Promise<void> {
+  let revealAttempts = 0
+  while (!signal.aborted) {
+    const record = await ctx.storage.get<EnsRegistrationRecord>('ens_names', id)
+    if (!record || record.status === 'registered' || record.status === 'failed') return
+    try {
+      if (record.status === 'committing') await confirmCommit(ctx, record, signal)
+      else if (record.status === 'committed') await awaitCommitmentAge(ctx, record, signal)
+      else if (record.status === 'registering') await register(ctx, record, signal)
+    } catch (error) {
+      if (isAgentWalletError(error) && error.code === 'chain_unavailable') {
+        await sleep(retryMs, signal)
+      } else if (isAgentWalletError(error) && error.code === 'transaction_failed' && record.status === 'registering' && !record.registerTransactionId && ++revealAttempts < maxRevealAttempts) {
+        // The node estimated the reveal against a clock that had not yet passed the commitment age.
+        await sleep(1_000, signal)
+      } else {
+        await fail(ctx, record, error)
+        return
+      }
+    }
+  }
+}
+
+/** Submits one step on the money path (replayed by its idempotency key) and returns its transaction. */
+export async function submitStep(
+  ctx: AgentWalletContext,
+  record: EnsRegistrationRecord,
+  step: 'commit' | 'register' | 'reverse',
+  draft: IntentDraft,
+): Promise<{ transaction: TransactionRecord; approvalId?: string | undefined }> {
+  const wallet = await ctx.storage.get<WalletRecord>('wallets', record.walletId)
+  if (!wallet) throw new Error(`Wallet ${record.walletId} of ENS registration ${record.id} is gone`)
+  const principal: Principal = { tenantId: record.tenantId, ...record.requestedBy }
+  const result = await submitIntent(ctx, principal, wallet, draft, {
+    idempotencyKey: `ens:${record.id}:${step}`,
+    request: { registrationId: record.id, step },
+  })
+  return { transaction: result.transaction, approvalId: result.approval?.id }
+}
+
+async function confirmCommit(ctx: AgentWalletContext, record: EnsRegistrationRecord, signal: AbortSignal): Promise<void> {
+  const chain = ctx.chains.get(record.chain)
+  const transactionId = record.commitTransactionId ?? (await submitStep(ctx, record, 'commit', commitDraft(chain, record))).transaction.id
+  const done = await waitFinal(ctx, transactionId, signal)
+  if (!done) return
+  if (done.status !== 'confirmed') throw stepFailed('commit', done)
+  const block = await chain.client.getBlock({ blockNumber: BigInt(done.blockNumber!) }).catch((error: unknown) => {
+    throw toChainError(error, chain.name)
+  })
+  await save(ctx, {
+    ...record,
+    status: 'committed',
+    commitTransactionId: done.id,
+    commitHash: done.hash,
+    committedAt: Number(block.timestamp),
+  })
+}
+
+async function awaitCommitmentAge(ctx: AgentWalletContext, record: EnsRegistrationRecord, signal: AbortSignal): Promise<void> {
+  const chain = ctx.chains.get(record.chain)
+  const contract = { address: record.controller, abi: ensControllerAbi } as const
+  const [minAge, maxAge] = await Promise.all([
+    chain.client.readContract({ ...contract, functionName: 'minCommitmentAge' }),
+    chain.client.readContract({ ...contract, functionName: 'maxCommitmentAge' }),
+  ]).catch((error: unknown) => {
+    throw toChainError(error, chain.name)
+  })
+  const readyAt = record.committedAt! + Number(minAge) + 1
+  while (!signal.aborted) {
+    const now = await chainTime(chain)
+    if (now > record.committedAt! + Number(maxAge)) {
+      throw new BaseError('transaction_failed', 'The commitment expired before the name could be registered', {
+        details: { registrationId: record.id, committedAt: record.committedAt, maxCommitmentAge: Number(maxAge) },
+      })
+    }
+    if (now >= readyAt) {
+      await save(ctx, { ...record, status: 'registering' })
+      return
+    }
+    await sleep(Math.min(pollMs * 4, (readyAt - now) * 1000), signal)
+  }
+}
+
+/** The time the next block will at least carry: the later of the latest block and the wall clock. */
+async function chainTime(chain: ChainHandle): Promise<number> {
+  const block = await chain.client.getBlock().catch((error: unknown) => {
+    throw toChainError(error, chain.name)
+  })
+  return Math.max(Number(block.timestamp), Math.floor(Date.now() / 1000))
+}
+
+async function register(ctx: AgentWalletContext, initial: EnsRegistrationRecord, signal: AbortSignal): Promise<void> {
+  const chain = ctx.chains.get(initial.chain)
+  let record = initial
+  if (!record.registerTransactionId) {
+    const rent = await readRentPrice(chain, record.controller, record.label, record.durationSeconds).catch((error: unknown) => {
+      throw toChainError(error, chain.name)
+    })
+    const { transaction, approvalId } = await submitStep(ctx, record, 'register', registerDraft(chain, record, rent.total))
+    record = await save(ctx, { ...record, registerTransactionId: transaction.id, rentWei: rent.total.toString(), approvalId })
+  }
+  const done = await waitFinal(ctx, record.registerTransactionId!, signal)
+  if (!done) return
+  if (done.status !== 'confirmed') throw stepFailed('register', done)
+  record = { ...record, registerHash: done.hash, expires: await expiresOf(chain, done) }
+  if (record.setReverse && !record.reverseHash && !record.reverseError) {
+    record = await setReverse(ctx, chain, record, signal)
+    if (signal.aborted) return
+  }
+  await finish(ctx, record)
+}
+
+async function setReverse(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  record: EnsRegistrationRecord,
+  signal: AbortSignal,
+): Promise<EnsRegistrationRecord> {
+  // The name is registered whatever happens here: a failed reverse record is reported, not fatal.
+  try {
+    const transactionId =
+      record.reverseTransactionId ?? (await submitStep(ctx, record, 'reverse', reverseDraft(chain, record))).transaction.id
+    const saved = await save(ctx, { ...record, reverseTransactionId: transactionId })
+    const done = await waitFinal(ctx, transactionId, signal)
+    if (!done) return saved
+    if (done.status !== 'confirmed') return { ...saved, reverseError: { code: 'transaction_failed', message: `reverse ${done.status}` } }
+    return { ...saved, reverseHash: done.hash }
+  } catch (error) {
+    if (isAgentWalletError(error) && error.code === 'chain_unavailable') throw error
+    return { ...record, reverseError: errorOf(error) }
+  }
+}
+
+async function expiresOf(chain: ChainHandle, done: TransactionRecord): Promise<number | undefined> {
+  const receipt = await chain.client.getTransactionReceipt({ hash: done.hash! }).catch((error: unknown) => {
+    throw toChainError(error, chain.name)
+  })
+  const [event] = parseEventLogs({ abi: ensControllerAbi, logs: receipt.logs, eventName: 'NameRegistered' })
+  return event ? Number(event.args.expires) : undefined
+}
+
+/** Polls the stored transaction until it is final (confirmed, failed, rejected, expired, blocked); undefined on abort. */
+async function waitFinal(ctx: AgentWalletContext, transactionId: string, signal: AbortSignal): Promise<TransactionRecord | undefined> {
+  while (!signal.aborted) {
+    const transaction = await ctx.storage.get<TransactionRecord>('transactions', transactionId)
+    if (transaction && finalStatuses.includes(transaction.status)) return transaction
+    await sleep(Math.min(pollMs, ctx.options.trackerIntervalMs * 2), signal)
+  }
+  return undefined
+}
+
+async function save(ctx: AgentWalletContext, record: EnsRegistrationRecord): Promise<EnsRegistrationRecord> {
+  const next = { ...record, updatedAt: ctx.now().toISOString() }
+  await ctx.storage.transaction([], (tx) => tx.put('ens_names', next))
+  return next
+}
+
+/** registering → registered, with `ens.registered` in the same commit. */
+async function finish(ctx: AgentWalletContext, record: EnsRegistrationRecord): Promise<void> {
+  const now = ctx.now().toISOString()
+  const next: EnsRegistrationRecord = { ...record, status: 'registered', registeredAt: now, updatedAt: now }
+  await ctx.storage.transaction([], async (tx) => {
+    await tx.put('ens_names', next)
+    appendEvent(ctx, tx, next.tenantId, 'ens.registered', {
+      registrationId: next.id,
+      name: next.name,
+      chain: next.chain,
+      walletId: next.walletId,
+      owner: next.owner,
+      expires: next.expires,
+      rentWei: next.rentWei,
+      hash: next.registerHash,
+      reverseName: next.reverseHash !== undefined,
+    })
+  })
+}
+
+/** any active status → failed, with the error's code. */
+export async function fail(ctx: AgentWalletContext, record: EnsRegistrationRecord, error: unknown): Promise<EnsRegistrationRecord> {
+  return save(ctx, { ...record, status: 'failed', error: errorOf(error) })
+}
+
+function errorOf(error: unknown): { code: string; message: string } {
+  if (isAgentWalletError(error)) return { code: error.code, message: error.shortMessage }
+  return { code: 'internal', message: 'The registration stopped on an unexpected error' }
+}
+
+function stepFailed(step: string, transaction: TransactionRecord): BaseError {
+  // A blocked or rejected step keeps the policy's code, so the record says why.
+  const code = transaction.status === 'blocked' ? 'policy_blocked' : 'transaction_failed'
+  return new BaseError(code, `The ENS ${step} transaction ended ${transaction.status}`, {
+    details: { step, transactionId: transaction.id, hash: transaction.hash, status: transaction.status },
+  })
+}

@@ -1,0 +1,82 @@
+import type { Address, Hex } from 'viem'
+import type { VaultSigner } from '../vault/types.js'
+
+/** EIP-712 types of the proof of ownership: the agent wallet vouches for (chainId, registry, agentId). */
+export const identityProofTypes = {
+  AgentIdentityProof: [
+    { name: 'chainId', type: 'uint256' },
+    { name: 'registry', type: 'address' },
+    { name: 'agentId', type: 'uint256' },
+    { name: 'agentWallet', type: 'address' },
+    { name: 'issuedAt', type: 'uint256' },
+  ],
+} as const
+
+export const identityProofDomain = { name: 'AgentWallet Identity Proof', version: '1' } as const
+
+/** The proof as JSON: uint256 values are decimal strings (turn them into bigint to verify). */
+export type IdentityProof = {
+  scheme: 'eip712'
+  signer: Address
+  signature: Hex
+  typedData: {
+    domain: { name: string; version: string; chainId: number }
+    types: typeof identityProofTypes
+    primaryType: 'AgentIdentityProof'
+    message: { chainId: string; registry: Address; agentId: string; agentWallet: Address; issuedAt: string }
+  }
+}
+
+export const howToVerifyIdentityProof = {
+  summary:
+    'Recover the EIP-712 signer of proof.typedData and compare it with proof.signer, then check on chain that ' +
+    'getAgentWallet(agentId) on the registry returns that address.',
+  viem:
+    "import { verifyTypedData } from 'viem'\n" +
+    'const { domain, types, primaryType, message } = proof.typedData\n' +
+    'const valid = await verifyTypedData({ address: proof.signer, domain, types, primaryType, signature: proof.signature,\n' +
+    '  message: { ...message, chainId: BigInt(message.chainId), agentId: BigInt(message.agentId), issuedAt: BigInt(message.issuedAt) } })',
+  onChain: 'registry.getAgentWallet(agentId) must equal proof.signer (the standard clears it when the NFT changes hands).',
+} as const
+
+/**
+ * Signs the proof with the agent wallet's vault signer.
+ * @example const proof = await signIdentityProof(signer, { chainId: 1, registry, agentId: 7n, issuedAt })
+ */
+export async function signIdentityProof(
+  signer: VaultSigner,
+  parameters: { chainId: number; registry: Address; agentId: bigint; issuedAt: Date },
+): Promise<IdentityProof> {
+  const issuedAt = BigInt(Math.floor(parameters.issuedAt.getTime() / 1000))
+  const domain = { ...identityProofDomain, chainId: parameters.chainId }
+  const message = {
+    chainId: BigInt(parameters.chainId),
+    registry: parameters.registry,
+    agentId: parameters.agentId,
+    agentWallet: signer.address,
+    issuedAt,
+  }
+  const signature = await signer.signTypedData({
+    domain,
+    types: identityProofTypes,
+    primaryType: 'AgentIdentityProof',
+    message,
+  })
+  return {
+    scheme: 'eip712',
+    signer: signer.address,
+    signature,
+    typedData: {
+      domain,
+      types: identityProofTypes,
+      primaryType: 'AgentIdentityProof',
+      message: {
+        chainId: message.chainId.toString(),
+        registry: message.registry,
+        agentId: message.agentId.toString(),
+        agentWallet: message.agentWallet,
+        issuedAt: issuedAt.toString(),
+      },
+    },
+  }
+}
