@@ -27,6 +27,8 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   unsupported_media_type: 415,
   insufficient_funds: 422,
   transaction_failed: 422,
+  slippage_exceeded: 422,
+  no_route: 422,
   rate_limited: 429,
   internal: 500,
   key_decryption_failed: 500,

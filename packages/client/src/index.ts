@@ -1,0 +1,3 @@
+export { AgentWalletHttpError } from './agentWalletHttpError.js'
+export { createClient, type AgentWalletClient, type ClientOptions } from './createClient.js'
+export type * from './types.js'

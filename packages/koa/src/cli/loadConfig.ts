@@ -1,0 +1,104 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { CliError } from './cliError.js'
+
+export type ServerConfig = {
+  port: number
+  host: string
+  dataDir: string
+  storage: 'sqlite' | 'memory'
+  /** Named RPC chains; empty means the embedded devnet. */
+  chains: Record<string, string>
+  logLevel: string
+  adminKey: string | undefined
+}
+
+export type Env = Record<string, string | undefined>
+
+const options = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  storage: { type: 'string' },
+  chain: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  'log-level': { type: 'string' },
+  // keys subcommand
+  name: { type: 'string' },
+  role: { type: 'string' },
+  tenant: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+export type ParsedArgs = { command: string | undefined; rest: string[]; values: ReturnType<typeof parse>['values'] }
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options, allowPositionals: true, strict: true })
+}
+
+/** Splits argv into the command, its positionals and flags; unknown flags are a CliError. */
+export function parseCli(argv: string[]): ParsedArgs {
+  try {
+    const { values, positionals } = parse(argv)
+    return { command: positionals[0], rest: positionals.slice(1), values }
+  } catch (error) {
+    throw new CliError((error as Error).message)
+  }
+}
+
+/**
+ * The server's settings: flags over env (`AGENTWALLET_*`) over a JSON config file (`--config`, or
+ * `<data-dir>/config.json` when present) over defaults.
+ * @example const config = loadConfig(parseCli(process.argv.slice(2)).values, process.env)
+ */
+export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig {
+  const dataDir = resolve(values['data-dir'] ?? env.AGENTWALLET_DATA_DIR ?? './.agentwallet')
+  const file = readConfigFile(values.config ?? env.AGENTWALLET_CONFIG, dataDir)
+  const port = parsePort(values.port ?? env.AGENTWALLET_PORT ?? env.PORT ?? file.port ?? 8080)
+  const storage = String(values.storage ?? env.AGENTWALLET_STORAGE ?? file.storage ?? 'sqlite')
+  if (storage !== 'sqlite' && storage !== 'memory') throw new CliError(`--storage must be sqlite or memory, not "${storage}"`)
+  const chainSpecs = values.chain ?? (env.AGENTWALLET_CHAINS ? env.AGENTWALLET_CHAINS.split(',') : undefined)
+  return {
+    port,
+    host: String(values.host ?? env.AGENTWALLET_HOST ?? file.host ?? '127.0.0.1'),
+    dataDir,
+    storage,
+    chains: chainSpecs ? parseChains(chainSpecs) : ((file.chains as Record<string, string> | undefined) ?? {}),
+    logLevel: String(values['log-level'] ?? env.AGENTWALLET_LOG_LEVEL ?? file.logLevel ?? 'info'),
+    adminKey: env.AGENTWALLET_ADMIN_KEY || undefined,
+  }
+}
+
+function readConfigFile(path: string | undefined, dataDir: string): Record<string, unknown> {
+  const candidate = path ? resolve(path) : join(dataDir, 'config.json')
+  if (!path && !existsSync(candidate)) return {}
+  try {
+    const parsed = JSON.parse(readFileSync(candidate, 'utf8')) as unknown
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object')
+    return parsed as Record<string, unknown>
+  } catch (error) {
+    throw new CliError(`Cannot read config file ${candidate}: ${(error as Error).message}`)
+  }
+}
+
+function parsePort(value: unknown): number {
+  const port = Number(value)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`Invalid port "${String(value)}" (0-65535)`)
+  return port
+}
+
+/** `name=rpcUrl` pairs; the first named chain becomes the default. */
+function parseChains(specs: string[]): Record<string, string> {
+  const chains: Record<string, string> = {}
+  for (const spec of specs) {
+    const at = spec.indexOf('=')
+    const name = spec.slice(0, at).trim()
+    const url = spec.slice(at + 1).trim()
+    if (at <= 0 || !/^[a-z0-9_-]{1,64}$/i.test(name) || !/^(https?|wss?):\/\//.test(url)) {
+      throw new CliError(`--chain expects name=rpcUrl (e.g. sepolia=https://rpc.example), got "${spec}"`)
+    }
+    chains[name] = url
+  }
+  return chains
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+import { isAgentWalletError } from '@agentwallet/core'
+import { CliError } from './cliError.js'
+import { devnetCommand } from './devnetCommand.js'
+import { keys } from './keys.js'
+import { loadConfig, parseCli } from './loadConfig.js'
+import { serve } from './serve.js'
+
+const usage = `Usage: agentwallet <command> [flags]
+
+Commands:
+  serve    HTTP + WebSocket API (default: SQLite + embedded devnet in --data-dir)
+  keys     create --name <n> [--role agent|approver|admin] [--tenant <id>] | list | revoke <id>
+  devnet   serve the embedded chain as JSON-RPC (default port 8545)
+
+Flags:
+  --port <n>            default 8080 (devnet: 8545)          env AGENTWALLET_PORT
+  --host <h>            default 127.0.0.1                     env AGENTWALLET_HOST
+  --data-dir <dir>      default ./.agentwallet                env AGENTWALLET_DATA_DIR
+  --storage sqlite|memory  default sqlite                     env AGENTWALLET_STORAGE
+  --chain name=rpcUrl   repeatable; default the embedded devnet  env AGENTWALLET_CHAINS (comma-separated)
+  --config <file>       JSON with the same settings (default <data-dir>/config.json if present)
+  --log-level <level>   default info                          env AGENTWALLET_LOG_LEVEL
+Secrets (env only): AGENTWALLET_ADMIN_KEY fixes the root admin key; AGENTWALLET_MASTER_KEY the key-encryption key.`
+
+async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const print = (line: string): void => {
+    process.stdout.write(`${line}\n`)
+  }
+  const { command, rest, values } = parseCli(argv)
+  if (values.help || command === undefined || command === 'help') return print(usage)
+  if (command === 'devnet' && values.port === undefined && env.AGENTWALLET_PORT === undefined) values.port = '8545'
+  const config = loadConfig(values, env)
+  if (command === 'keys') return keys(rest, values, config, print)
+  if (command !== 'serve' && command !== 'devnet') throw new CliError(`Unknown command "${command}"\n\n${usage}`)
+  const running = command === 'serve' ? await serve(config, env, print) : await devnetCommand(config, print)
+  let stopping = false
+  const stop = async () => {
+    if (stopping) return
+    stopping = true
+    await running.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+main(process.argv.slice(2), process.env).catch((error: unknown) => {
+  // Operators get one clear line; stacks are for bugs, and even then never secrets.
+  if (error instanceof CliError) process.stderr.write(`agentwallet: ${error.message}\n`)
+  else if (isAgentWalletError(error)) process.stderr.write(`agentwallet: ${error.code}: ${error.shortMessage}\n`)
+  else process.stderr.write(`agentwallet: unexpected error: ${(error as Error)?.message ?? String(error)}\n`)
+  process.exit(1)
+})
