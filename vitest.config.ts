@@ -6,7 +6,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 // Tests run against the TypeScript sources of every workspace package, so `pnpm test`
 // needs no build. The aliases mirror the `paths` of tsconfig.json.
-const packages = ['core', 'devnet', 'sqlite', 'postgres', 'koa', 'client']
+const packages = ['core', 'devnet', 'sqlite', 'postgres', 'koa', 'client', 'mcp']
 const alias = [
   { find: '@agentwallet/core/testing', replacement: here('packages/core/src/testing/index.ts') },
   ...packages

@@ -1,0 +1,65 @@
+import { type AgentWalletClient, createClient } from '@agentwallet/client'
+import type { ApprovalRecord } from '@agentwallet/core'
+import type { AgentWalletBackend, ApprovalStatus, SendOutcome } from './agentWalletBackend.js'
+import { type ApprovalInstructionsOptions, approvalInstructions } from './approvalInstructions.js'
+
+export type RemoteBackendOptions = {
+  /** The AgentWallet server, e.g. `http://127.0.0.1:8080`. */
+  url: string
+  /** An API key with role `agent`. */
+  apiKey: string
+  /** Where humans approve: defaults to `url`; a dashboard page per approval (`{id}`) when you have one. */
+  approvals?: ApprovalInstructionsOptions | undefined
+  fetch?: typeof fetch | undefined
+  timeoutMs?: number | undefined
+}
+
+/**
+ * The tools' backend over HTTP: the typed client against a running server, as the key's principal.
+ * @example const backend = remoteBackend({ url: process.env.AGENTWALLET_URL, apiKey: process.env.AGENTWALLET_API_KEY })
+ */
+export function remoteBackend(options: RemoteBackendOptions): AgentWalletBackend {
+  const client: AgentWalletClient = createClient({
+    baseUrl: options.url,
+    apiKey: options.apiKey,
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs,
+  })
+  const approvals = { serverUrl: options.url, ...options.approvals }
+  const withInstructions = (approval: ApprovalRecord): ApprovalStatus =>
+    approval.status === 'pending' ? { ...approval, howToApprove: approvalInstructions(approval.id, approvals) } : approval
+  return {
+    kind: 'remote',
+    listWallets: async () => (await client.listWallets()).wallets,
+    async getBalance(address, parameters = {}) {
+      const { address: wallet, chain, eth, wei, tokens } = await client.getBalance(address, parameters)
+      // The server sends the addresses core produced: checksummed hex.
+      return { address: wallet as `0x${string}`, chain, eth, wei, tokens: tokens.map((token) => ({ ...token, address: token.address as `0x${string}` })) }
+    },
+    async send(address, parameters, sendOptions = {}): Promise<SendOutcome> {
+      const response = await client.send(address, parameters, { ...(sendOptions.idempotencyKey ? { idempotencyKey: sendOptions.idempotencyKey } : {}) })
+      if (response.status !== 'pending_approval') return { status: response.status, hash: response.hash, transaction: response.transaction }
+      const { id, expiresAt, ruleId, reason } = response.approval
+      return {
+        status: 'pending_approval',
+        hash: null,
+        transaction: response.transaction,
+        approval: { id, status: 'pending', expiresAt, ruleId, reason, howToApprove: approvalInstructions(id, approvals) },
+      }
+    },
+    async estimateGas(parameters) {
+      const { success: _, estimate } = await client.estimateGas(parameters)
+      return estimate
+    },
+    getTransaction: async (hashOrId) => (await client.getTransaction(hashOrId)).transaction,
+    async getApproval(approvalId) {
+      // The client wraps no single-approval read yet; its escape hatch reaches the route.
+      const { approval } = await client.request<{ approval: ApprovalRecord }>('GET', `/policy/approvals/${encodeURIComponent(approvalId)}`)
+      return withInstructions(approval)
+    },
+    async listApprovals(parameters) {
+      const { count, approvals: list } = await client.listApprovals(parameters)
+      return { count, approvals: list.map(withInstructions) }
+    },
+  }
+}
