@@ -4,6 +4,7 @@ import type { EventBus } from './events/eventBus.js'
 import type { PolicyEngine } from './policy/types.js'
 import type { Storage } from './storage/types.js'
 import type { KeyVault } from './vault/types.js'
+import type { WebhookOptions } from './webhooks/webhookOptions.js'
 
 /** Settings core actions read; defaults are filled by `createAgentWallet`. */
 export type CoreOptions = {
@@ -17,6 +18,7 @@ export type CoreOptions = {
   rebroadcastAfterMs: number
   /** Operator-configured swap quote sources (e.g. 0x-style aggregator APIs), asked beside the address book's venues. */
   quoteSources?: readonly QuoteSource[] | undefined
+  webhooks: WebhookOptions
 }
 
 /**

@@ -26,6 +26,8 @@ import { trackTransactions } from './transactions/trackTransactions.js'
 import { localKeyVault } from './vault/localKeyVault.js'
 import { storageKeyRecordStore } from './vault/storageKeyRecordStore.js'
 import type { KeyVault } from './vault/types.js'
+import { defaultWebhookOptions, type WebhookOptions } from './webhooks/webhookOptions.js'
+import { startWebhookWorker, type WebhookWorker } from './webhooks/startWebhookWorker.js'
 
 export type AgentWalletConfig = {
   /** Named chains, or a ChainProvider of your own. */
@@ -46,7 +48,9 @@ export type AgentWalletConfig = {
   approvalTtlMs?: number | undefined
   trackerIntervalMs?: number | undefined
   rebroadcastAfterMs?: number | undefined
-  /** Start the receipt tracker and reconcile at creation (default true). */
+  /** Webhook delivery settings; the worker runs beside the tracker. */
+  webhooks?: Partial<WebhookOptions> | undefined
+  /** Start the receipt tracker, the webhook worker, and reconcile at creation (default true). */
   track?: boolean | undefined
   /** Receives errors of background work (tracker passes); default: ignored. */
   onBackgroundError?: ((error: unknown) => void) | undefined
@@ -93,6 +97,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       defaultTenantRules: config.defaultTenantRules ?? defaultTenantRules,
       trackerIntervalMs: config.trackerIntervalMs ?? 500,
       rebroadcastAfterMs: config.rebroadcastAfterMs ?? 30_000,
+      webhooks: { ...defaultWebhookOptions, ...config.webhooks },
       quoteSources: config.quoteSources ?? [],
     },
     now: config.now ?? (() => new Date()),
@@ -107,9 +112,11 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     await resumeEnsRegistrations(ctx)
   }
   let tracker: Tracker | undefined
+  let webhookWorker: WebhookWorker | undefined
   if (config.track !== false) {
     await reconcile()
     tracker = startTracker(ctx, { onError: config.onBackgroundError })
+    webhookWorker = startWebhookWorker(ctx, { onError: config.onBackgroundError })
   }
   return {
     ...createSession(ctx, localPrincipal),
@@ -122,6 +129,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     async close() {
       await stopEnsRegistrations(ctx)
       await tracker?.stop()
+      await webhookWorker?.stop()
       unsubscribe()
       await chains.close?.()
     },

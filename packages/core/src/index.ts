@@ -134,3 +134,19 @@ export { resolveEnsName, reverseEnsName, type ResolveEnsNameReturnType, type Rev
 export { registerEnsName } from './ens/registerEnsName.js'
 export { getEnsRegistration, listEnsNames, type ListEnsNamesReturnType } from './ens/listEnsNames.js'
 export { resumeEnsRegistrations, stopEnsRegistrations } from './ens/resumeEnsRegistrations.js'
+export * from './webhooks/types.js'
+export * from './webhooks/webhookSchemas.js'
+export { defaultWebhookOptions, type WebhookOptions } from './webhooks/webhookOptions.js'
+export { newWebhookSecret, signWebhook } from './webhooks/signWebhook.js'
+export { assertPublicTarget, isPrivateAddress } from './webhooks/assertPublicTarget.js'
+export { computeBackoff, isRetryable } from './webhooks/computeBackoff.js'
+export {
+  deleteWebhook,
+  listWebhooks,
+  subscribeWebhook,
+  toWebhookSubscription,
+  type WebhookSubscription,
+} from './webhooks/manageWebhooks.js'
+export { listWebhookDeliveries, retryWebhookDelivery } from './webhooks/deliveries.js'
+export { deliverWebhooks } from './webhooks/deliverWebhooks.js'
+export { startWebhookWorker, type WebhookWorker } from './webhooks/startWebhookWorker.js'

@@ -15,6 +15,7 @@ import { findWallet } from './wallets/findWallet.js'
 import { getBalance } from './wallets/getBalance.js'
 import { listWallets } from './wallets/listWallets.js'
 import { toWallet } from './wallets/types.js'
+import { webhookActions } from './webhooks/webhookActions.js'
 import { createApiKey } from './principals/createApiKey.js'
 import { createTenant } from './principals/createTenant.js'
 import { listApiKeys } from './principals/listApiKeys.js'
@@ -71,6 +72,7 @@ export function createSession(ctx: AgentWalletContext, principal: Principal) {
     listApiKeys: bind(listApiKeys),
     revokeApiKey: bind(revokeApiKey),
     createTenant: bind(createTenant),
+    ...webhookActions(ctx, principal),
     registerIdentity: bind(registerIdentity),
     getIdentity: bind(getIdentity),
     listIdentities: bind(listIdentities),

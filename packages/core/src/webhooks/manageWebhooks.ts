@@ -1,0 +1,102 @@
+import type { AgentWalletContext } from '../context.js'
+import { ForbiddenError, NotFoundError } from '../errors/errors.js'
+import { type EventName, toCanonicalEventName } from '../events/eventNames.js'
+import type { Principal } from '../principals/types.js'
+import { parseInput } from '../schemas/parseInput.js'
+import { assertPublicTarget } from './assertPublicTarget.js'
+import { newWebhookSecret } from './signWebhook.js'
+import type { WebhookSubscriptionRecord } from './types.js'
+import { type SubscribeWebhookParameters, subscribeWebhookSchema } from './webhookSchemas.js'
+
+/** A subscription as the API shows it: never the secret. */
+export type WebhookSubscription = Omit<
+  WebhookSubscriptionRecord,
+  'secret' | 'cursor' | 'consecutiveDeadLetters'
+>
+
+export function toWebhookSubscription({
+  secret: _secret,
+  cursor: _cursor,
+  consecutiveDeadLetters: _dead,
+  ...shown
+}: WebhookSubscriptionRecord): WebhookSubscription {
+  return shown
+}
+
+/**
+ * Subscribes a URL to the tenant's events. Deliveries start with events after this moment. The
+ * signing secret is in this answer only. Admins only: tenant events carry every agent's activity.
+ * @example const { subscription, secret } = await subscribeWebhook(ctx, admin, { url, events: ['tx_confirmed'] })
+ */
+export async function subscribeWebhook(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  parameters: SubscribeWebhookParameters,
+): Promise<{ subscription: WebhookSubscription; secret: string }> {
+  assertAdmin(principal)
+  const input = parseInput(subscribeWebhookSchema, parameters)
+  await assertPublicTarget(input.url, { allowPrivate: ctx.options.webhooks.allowPrivateTargets })
+  const events = input.events.includes('*')
+    ? (['*'] as const)
+    : [...new Set(input.events.map((name) => toCanonicalEventName(name) as EventName))]
+  const now = ctx.now().toISOString()
+  const record: WebhookSubscriptionRecord = {
+    id: ctx.newId('whk'),
+    tenantId: principal.tenantId,
+    url: input.url,
+    events: [...events],
+    description: input.description,
+    secret: newWebhookSecret(),
+    status: 'active',
+    cursor: await lastSeq(ctx, principal.tenantId),
+    consecutiveDeadLetters: 0,
+    createdBy: principal.id,
+    createdAt: now,
+    updatedAt: now,
+  }
+  await ctx.storage.transaction([], async (tx) => tx.insert('webhook_subscriptions', record))
+  return { subscription: toWebhookSubscription(record), secret: record.secret }
+}
+
+/** The tenant's subscriptions, without secrets. */
+export async function listWebhooks(
+  ctx: AgentWalletContext,
+  principal: Principal,
+): Promise<WebhookSubscription[]> {
+  assertAdmin(principal)
+  const records = await ctx.storage.query<WebhookSubscriptionRecord>('webhook_subscriptions', {
+    where: { tenantId: principal.tenantId },
+    orderBy: 'createdAt',
+  })
+  return records.map(toWebhookSubscription)
+}
+
+/** Deletes a subscription; its pending deliveries stop. */
+export async function deleteWebhook(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  id: string,
+): Promise<void> {
+  assertAdmin(principal)
+  const deleted = await ctx.storage.transaction([`webhook:${id}`], async (tx) => {
+    const record = await tx.get<WebhookSubscriptionRecord>('webhook_subscriptions', id)
+    if (!record || record.tenantId !== principal.tenantId) return false
+    return tx.delete('webhook_subscriptions', id)
+  })
+  if (!deleted) throw new NotFoundError('Webhook subscription', { details: { id } })
+}
+
+export function assertAdmin(principal: Principal): void {
+  if (principal.role !== 'admin') throw new ForbiddenError('Only admin keys manage webhooks')
+}
+
+/** The tenant's newest event seq, so a new subscription starts after it (the port has no "last"). */
+async function lastSeq(ctx: AgentWalletContext, tenantId: string): Promise<number> {
+  let after = 0
+  for (;;) {
+    const page = await ctx.storage.readEvents(tenantId, { after, limit: 1000 })
+    const last = page.at(-1)
+    if (!last) return after
+    after = last.seq
+  }
+}

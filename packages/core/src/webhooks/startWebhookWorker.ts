@@ -1,0 +1,57 @@
+import type { AgentWalletContext } from '../context.js'
+import { deliverWebhooks } from './deliverWebhooks.js'
+
+export type WebhookWorker = {
+  stop(): Promise<void> /** Runs a pass now (and waits for it). */
+  tick(): Promise<void>
+}
+
+/**
+ * Runs `deliverWebhooks` every `webhooks.intervalMs`, and soon after any committed event, off the
+ * request path. Passes never overlap; a failed pass is reported and the next one runs anyway.
+ * @example const worker = startWebhookWorker(ctx, { onError: console.error })
+ */
+export function startWebhookWorker(
+  ctx: AgentWalletContext,
+  hooks: { onError?: (error: unknown) => void } = {},
+): WebhookWorker {
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<void> | undefined
+  let again = false
+
+  const run = (): Promise<void> => {
+    if (running) {
+      again = true
+      return running
+    }
+    clearTimeout(timer)
+    running = (async () => {
+      do {
+        again = false
+        try {
+          await deliverWebhooks(ctx)
+        } catch (error) {
+          hooks.onError?.(error)
+        }
+      } while (again && !stopped)
+    })().finally(() => {
+      running = undefined
+      if (!stopped) timer = setTimeout(run, ctx.options.webhooks.intervalMs)
+    })
+    return running
+  }
+  const unsubscribe = ctx.storage.onEvents(() => {
+    if (!stopped) void run()
+  })
+  timer = setTimeout(run, ctx.options.webhooks.intervalMs)
+  return {
+    tick: run,
+    async stop() {
+      stopped = true
+      unsubscribe()
+      clearTimeout(timer)
+      await running
+    },
+  }
+}

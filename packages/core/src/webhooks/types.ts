@@ -1,0 +1,52 @@
+import type { EventName } from '../events/eventNames.js'
+
+/** A webhook subscription. `secret` signs deliveries; it is shown once, at subscribe, and never again. */
+export type WebhookSubscriptionRecord = {
+  id: string
+  tenantId: string
+  url: string
+  /** Canonical event names, or ['*'] for all. */
+  events: Array<EventName | '*'>
+  description?: string | undefined
+  secret: string
+  status: 'active' | 'disabled'
+  disabledReason?: string | undefined
+  /** Highest event seq of the tenant already turned into deliveries. */
+  cursor: number
+  /** Dead-lettered deliveries in a row; reset by a success. */
+  consecutiveDeadLetters: number
+  createdBy: string
+  createdAt: string
+  updatedAt: string
+}
+
+export type WebhookAttempt = {
+  at: string
+  durationMs: number
+  /** HTTP status, or null when no response came (network error, timeout). */
+  statusCode: number | null
+  ok: boolean
+  error?: string | undefined
+  /** The first bytes of the response body, for debugging receivers. */
+  responseExcerpt?: string | undefined
+}
+
+/** One event to one subscription, with every attempt. Delivered in seq order per subscription. */
+export type WebhookDeliveryRecord = {
+  id: string
+  tenantId: string
+  subscriptionId: string
+  url: string
+  eventId: string
+  /** Canonical name and the webhook spelling sent on the wire. */
+  eventType: EventName
+  webhookEvent: string
+  seq: number
+  status: 'pending' | 'delivered' | 'dead'
+  attempts: WebhookAttempt[]
+  /** Attempts before this index belong to an earlier round (before a manual retry). */
+  attemptBase: number
+  nextAttemptAt: string
+  createdAt: string
+  updatedAt: string
+}
