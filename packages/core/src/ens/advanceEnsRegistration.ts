@@ -94,7 +94,8 @@ async function awaitCommitmentAge(ctx: AgentWalletContext, record: EnsRegistrati
   ]).catch((error: unknown) => {
     throw toChainError(error, chain.name)
   })
-  const readyAt = record.committedAt! + Number(minAge) + 1
+  // The controller accepts a reveal in a block with timestamp >= commit time + minCommitmentAge.
+  const readyAt = record.committedAt! + Number(minAge)
   while (!signal.aborted) {
     const now = await chainTime(chain)
     if (now > record.committedAt! + Number(maxAge)) {
@@ -110,12 +111,16 @@ async function awaitCommitmentAge(ctx: AgentWalletContext, record: EnsRegistrati
   }
 }
 
-/** The time the next block will at least carry: the later of the latest block and the wall clock. */
+/**
+ * The earliest timestamp the next block can carry: after the latest block, and not before the wall
+ * clock. A local chain that mined many blocks in one second runs ahead of the wall clock, so the
+ * latest block alone (not the wall clock) may be what makes the commitment old enough.
+ */
 async function chainTime(chain: ChainHandle): Promise<number> {
   const block = await chain.client.getBlock().catch((error: unknown) => {
     throw toChainError(error, chain.name)
   })
-  return Math.max(Number(block.timestamp), Math.floor(Date.now() / 1000))
+  return Math.max(Number(block.timestamp) + 1, Math.floor(Date.now() / 1000))
 }
 
 async function register(ctx: AgentWalletContext, initial: EnsRegistrationRecord, signal: AbortSignal): Promise<void> {
