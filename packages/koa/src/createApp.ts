@@ -116,6 +116,8 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
       mountWebSocket(koa, { agentWallet: options.agentWallet, hub, logger, authTimeoutMs: options.wsAuthTimeoutMs ?? 10_000 })
       const server = await new Promise<Server>((resolve, reject) => {
         const started = koa.listen(port, host)
+        // ws re-emits the HTTP server's errors (EADDRINUSE); the listen promise reports them instead.
+        koa.ws.server?.on('error', () => {})
         started.once('listening', () => resolve(started))
         started.once('error', reject)
       })

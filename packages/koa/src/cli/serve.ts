@@ -34,7 +34,8 @@ export async function serve(config: ServerConfig, env: Env, print: Print): Promi
     print(`AgentWallet listening on ${server.url}`)
     print(`  storage: ${config.storage === 'sqlite' ? join(config.dataDir, 'agentwallet.db') : 'memory (nothing survives a restart)'}`)
     print(`  chains:  ${chains.join(', ')}${runtime.devnet ? ' — embedded devnet, state in the data dir' : ''}`)
-    const keyShown = boot.status === 'created' ? boot.key : '<your admin key>'
+    // After the first start the key is only in the file: a command substitution keeps the example runnable.
+    const keyShown = boot.status === 'created' ? boot.key : `$(cat ${keyFile})`
     if (boot.status === 'created') {
       print('')
       print(`Root admin API key (shown once; also saved to ${keyFile}, mode 0600):`)
