@@ -73,14 +73,16 @@ export function createSession(ctx: AgentWalletContext, principal: Principal) {
     revokeApiKey: bind(revokeApiKey),
     createTenant: bind(createTenant),
     ...webhookActions(ctx, principal),
-    registerIdentity: bind(registerIdentity),
+    registerIdentity: (parameters: Parameters<typeof registerIdentity>[2], options: IdempotencyOptions = {}) =>
+      withIdempotency(ctx, principal, 'identity.create', parameters, options, () => registerIdentity(ctx, principal, parameters)),
     getIdentity: bind(getIdentity),
     listIdentities: bind(listIdentities),
     identitiesOfWallet: bind(identitiesOfWallet),
     checkEnsName: (name: string, options?: Parameters<typeof checkEnsName>[2]) => checkEnsName(ctx, name, options),
     resolveEnsName: (name: string, options?: Parameters<typeof resolveEnsName>[2]) => resolveEnsName(ctx, name, options),
     reverseEnsName: (address: string, options?: Parameters<typeof reverseEnsName>[2]) => reverseEnsName(ctx, address, options),
-    registerEnsName: bind(registerEnsName),
+    registerEnsName: (parameters: Parameters<typeof registerEnsName>[2], options: IdempotencyOptions = {}) =>
+      withIdempotency(ctx, principal, 'ens.register', parameters, options, () => registerEnsName(ctx, principal, parameters)),
     listEnsNames: bind(listEnsNames),
     getEnsRegistration: bind(getEnsRegistration),
   }
