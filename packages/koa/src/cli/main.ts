@@ -4,6 +4,7 @@ import { CliError } from './cliError.js'
 import { devnetCommand } from './devnetCommand.js'
 import { keys } from './keys.js'
 import { loadConfig, parseCli } from './loadConfig.js'
+import { mcpCommand } from './mcpCommand.js'
 import { serve } from './serve.js'
 
 const usage = `Usage: agentwallet <command> [flags]
@@ -12,6 +13,7 @@ Commands:
   serve    HTTP + WebSocket API (default: SQLite + embedded devnet in --data-dir)
   keys     create --name <n> [--role agent|approver|admin] [--tenant <id>] | list | revoke <id>
   devnet   serve the embedded chain as JSON-RPC (default port 8545)
+  mcp      the agent tools as an MCP server on stdio (env AGENTWALLET_API_KEY, an agent key; AGENTWALLET_URL for a running server, else in-process; AGENTWALLET_MCP_TRANSPORT=http for streamable HTTP)
 
 Flags:
   --port <n>            default 8080 (devnet: 8545)          env AGENTWALLET_PORT
@@ -32,8 +34,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   if (command === 'devnet' && values.port === undefined && env.AGENTWALLET_PORT === undefined) values.port = '8545'
   const config = loadConfig(values, env)
   if (command === 'keys') return keys(rest, values, config, print)
-  if (command !== 'serve' && command !== 'devnet') throw new CliError(`Unknown command "${command}"\n\n${usage}`)
-  const running = command === 'serve' ? await serve(config, env, print) : await devnetCommand(config, print)
+  if (command !== 'serve' && command !== 'devnet' && command !== 'mcp') throw new CliError(`Unknown command "${command}"\n\n${usage}`)
+  const running: { close(): Promise<void>; closed?: Promise<void> } =
+    command === 'serve' ? await serve(config, env, print) : command === 'mcp' ? await mcpCommand(config, env) : await devnetCommand(config, print)
   let stopping = false
   const stop = async () => {
     if (stopping) return
@@ -43,6 +46,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+  // An MCP stdio session ends when its client hangs up.
+  void running.closed?.then(stop)
 }
 
 main(process.argv.slice(2), process.env).catch((error: unknown) => {
