@@ -4,7 +4,13 @@ import type { Devnet } from '@agentwallet/devnet'
 import { ensRegistryAbi } from '@agentwallet/devnet'
 import { namehash } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentWalletOn, freshAddress, fundedWallet, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
+import {
+  agentWalletOn,
+  freshAddress,
+  fundedWallet,
+  publicClientOf,
+  startDevnet,
+} from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
@@ -59,18 +65,29 @@ describe('ENS names', () => {
     })
     const client = publicClientOf(devnet)
     expect(
-      await client.readContract({ address: devnet.addressBook.ens.registry, abi: ensRegistryAbi, functionName: 'owner', args: [namehash(name)] }),
+      await client.readContract({
+        address: devnet.addressBook.ens.registry,
+        abi: ensRegistryAbi,
+        functionName: 'owner',
+        args: [namehash(name)],
+      }),
     ).toBe(wallet.address)
     expect((await aw.checkEnsName(name)).available).toBe(false)
 
     const listed = await aw.listEnsNames()
-    expect(listed.names.find((entry) => entry.id === started.id)).toMatchObject({ name, status: 'registered', owner: wallet.address })
+    expect(listed.names.find((entry) => entry.id === started.id)).toMatchObject({
+      name,
+      status: 'registered',
+      owner: wallet.address,
+    })
     expect(events.some((event) => (event.data as { name?: string }).name === name)).toBe(true)
 
     // The steps went through the money path: commit (0) and register (the rent) as `ens` intents.
     const history = await aw.listHistory(wallet.address, { limit: 10 })
     expect(history.transactions.map((tx) => tx.kind)).toEqual(['ens', 'ens'])
-    await expect(aw.registerEnsName({ name, wallet: wallet.address })).rejects.toMatchObject({ code: 'conflict' })
+    await expect(aw.registerEnsName({ name, wallet: wallet.address })).rejects.toMatchObject({
+      code: 'conflict',
+    })
   })
 
   it('sets the reverse name when asked', async () => {
@@ -80,7 +97,11 @@ describe('ENS names', () => {
     const done = await settled(aw, started.id)
     expect(done.status).toBe('registered')
     expect(done.reverseHash).toMatch(/^0x/)
-    expect(await aw.reverseEnsName(wallet.address)).toEqual({ address: wallet.address, name, chain: 'devnet' })
+    expect(await aw.reverseEnsName(wallet.address)).toEqual({
+      address: wallet.address,
+      name,
+      chain: 'devnet',
+    })
     await expect(aw.reverseEnsName(freshAddress())).rejects.toMatchObject({ code: 'not_found' })
   })
 
@@ -103,7 +124,9 @@ describe('ENS names', () => {
   ])('refuses an invalid name (%s) with validation_failed', async (_, name) => {
     await expect(aw.checkEnsName(name)).rejects.toMatchObject({ code: 'validation_failed' })
     const wallet = await aw.createWallet({ agentName: 'invalid' })
-    await expect(aw.registerEnsName({ name, wallet: wallet.address })).rejects.toMatchObject({ code: 'validation_failed' })
+    await expect(aw.registerEnsName({ name, wallet: wallet.address })).rejects.toMatchObject({
+      code: 'validation_failed',
+    })
   })
 
   it('normalizes names (ENSIP-15)', async () => {
@@ -114,7 +137,9 @@ describe('ENS names', () => {
 
   it('refuses a wallet that cannot pay rent plus gas', async () => {
     const wallet = await fundedWallet(aw, devnet, '0.001', 'poor')
-    await expect(aw.registerEnsName({ name: uniqueName('poor'), wallet: wallet.address })).rejects.toMatchObject({
+    await expect(
+      aw.registerEnsName({ name: uniqueName('poor'), wallet: wallet.address }),
+    ).rejects.toMatchObject({
       code: 'insufficient_funds',
     })
     expect((await aw.listHistory(wallet.address)).count).toBe(0)
@@ -122,8 +147,13 @@ describe('ENS names', () => {
 
   it('applies the policy: a rule on the rent or on the controller blocks registration', async () => {
     const rentCapped = await fundedWallet(aw, devnet, '1', 'rent-capped')
-    await aw.updatePolicyRules({ wallet: rentCapped.address, rules: [{ type: 'max_per_tx', asset: 'native', max: '0.0001' }] })
-    await expect(aw.registerEnsName({ name: uniqueName('capped'), wallet: rentCapped.address })).rejects.toMatchObject({
+    await aw.updatePolicyRules({
+      wallet: rentCapped.address,
+      rules: [{ type: 'max_per_tx', asset: 'native', max: '0.0001' }],
+    })
+    await expect(
+      aw.registerEnsName({ name: uniqueName('capped'), wallet: rentCapped.address }),
+    ).rejects.toMatchObject({
       code: 'policy_blocked',
     })
     expect((await aw.listHistory(rentCapped.address)).count).toBe(0)
@@ -134,7 +164,9 @@ describe('ENS names', () => {
       rules: [{ type: 'deny_recipients', addresses: [devnet.addressBook.ens.controller] }],
     })
     const name = uniqueName('denied')
-    await expect(aw.registerEnsName({ name, wallet: denied.address })).rejects.toMatchObject({ code: 'policy_blocked' })
+    await expect(aw.registerEnsName({ name, wallet: denied.address })).rejects.toMatchObject({
+      code: 'policy_blocked',
+    })
     expect((await aw.checkEnsName(name)).available).toBe(true)
   })
 
@@ -166,7 +198,9 @@ describe('ENS names', () => {
     })
     try {
       await expect(broken.checkEnsName('reachable.eth')).rejects.toMatchObject({ code: 'chain_unavailable' })
-      await expect(broken.resolveEnsName('reachable.eth')).rejects.toMatchObject({ code: 'chain_unavailable' })
+      await expect(broken.resolveEnsName('reachable.eth')).rejects.toMatchObject({
+        code: 'chain_unavailable',
+      })
     } finally {
       await broken.close()
     }

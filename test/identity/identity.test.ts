@@ -4,7 +4,13 @@ import type { Devnet } from '@agentwallet/devnet'
 import { identityRegistryAbi } from '@agentwallet/devnet'
 import { encodeFunctionData, verifyTypedData, zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentWalletOn, freshAddress, fundedWallet, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
+import {
+  agentWalletOn,
+  freshAddress,
+  fundedWallet,
+  publicClientOf,
+  startDevnet,
+} from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
@@ -18,7 +24,8 @@ afterAll(async () => {
   await devnet?.close()
 })
 
-const registry = () => ({ address: devnet.addressBook.erc8004.identityRegistry, abi: identityRegistryAbi }) as const
+const registry = () =>
+  ({ address: devnet.addressBook.erc8004.identityRegistry, abi: identityRegistryAbi }) as const
 
 describe('ERC-8004 identities', () => {
   it('registers an identity and reads it back from chain, with the registration file and metadata', async () => {
@@ -33,8 +40,12 @@ describe('ERC-8004 identities', () => {
     })
     expect(identity.walletAddress).toBe(wallet.address)
     const agentId = BigInt(identity.agentId)
-    expect(await client.readContract({ ...registry(), functionName: 'ownerOf', args: [agentId] })).toBe(wallet.address)
-    expect(await client.readContract({ ...registry(), functionName: 'getAgentWallet', args: [agentId] })).toBe(wallet.address)
+    expect(await client.readContract({ ...registry(), functionName: 'ownerOf', args: [agentId] })).toBe(
+      wallet.address,
+    )
+    expect(
+      await client.readContract({ ...registry(), functionName: 'getAgentWallet', args: [agentId] }),
+    ).toBe(wallet.address)
 
     const uri = await client.readContract({ ...registry(), functionName: 'tokenURI', args: [agentId] })
     expect(uri.startsWith('data:application/json;base64,')).toBe(true)
@@ -43,7 +54,12 @@ describe('ERC-8004 identities', () => {
       agentType: 'research',
       capabilities: ['search', 'summarize'],
       services: [{ name: 'A2A', endpoint: 'https://scout.example/agent.json' }],
-      registrations: [{ agentId: identity.agentId, agentRegistry: `eip155:31337:${devnet.addressBook.erc8004.identityRegistry}` }],
+      registrations: [
+        {
+          agentId: identity.agentId,
+          agentRegistry: `eip155:31337:${devnet.addressBook.erc8004.identityRegistry}`,
+        },
+      ],
     })
 
     const read = await aw.getIdentity(identity.agentId)
@@ -71,7 +87,11 @@ describe('ERC-8004 identities', () => {
 
   it('gives a proof of ownership anyone can verify with viem', async () => {
     const wallet = await fundedWallet(aw, devnet, '1', 'prover')
-    const identity = await aw.registerIdentity({ walletAddress: wallet.address, agentName: 'prover', agentType: 'oracle' })
+    const identity = await aw.registerIdentity({
+      walletAddress: wallet.address,
+      agentName: 'prover',
+      agentType: 'oracle',
+    })
     const { proof } = await aw.getIdentity(identity.agentId)
     // Round-trip through JSON, as an HTTP client would receive it.
     const received = JSON.parse(JSON.stringify(proof)) as typeof proof
@@ -112,15 +132,23 @@ describe('ERC-8004 identities', () => {
       agentType: 'executor',
     })
     const agentId = BigInt(identity.agentId)
-    expect(await client.readContract({ ...registry(), functionName: 'ownerOf', args: [agentId] })).toBe(owner.address)
-    expect(await client.readContract({ ...registry(), functionName: 'getAgentWallet', args: [agentId] })).toBe(agent.address)
+    expect(await client.readContract({ ...registry(), functionName: 'ownerOf', args: [agentId] })).toBe(
+      owner.address,
+    )
+    expect(
+      await client.readContract({ ...registry(), functionName: 'getAgentWallet', args: [agentId] }),
+    ).toBe(agent.address)
     expect((await aw.getIdentity(identity.agentId)).status).toBe('active')
     expect((await aw.listHistory(owner.address)).count).toBe(3)
   })
 
   it('reports that a transfer of the NFT cleared the agent wallet', async () => {
     const wallet = await fundedWallet(aw, devnet, '1', 'seller')
-    const identity = await aw.registerIdentity({ walletAddress: wallet.address, agentName: 'seller', agentType: 'trading' })
+    const identity = await aw.registerIdentity({
+      walletAddress: wallet.address,
+      agentName: 'seller',
+      agentType: 'trading',
+    })
     const buyer = freshAddress()
     const { transaction } = await aw.send(wallet.address, {
       to: devnet.addressBook.erc8004.identityRegistry,
@@ -141,18 +169,33 @@ describe('ERC-8004 identities', () => {
     expect(read.proof.matchesChain).toBe(false)
     expect(read.warnings).toHaveLength(2)
     const client = publicClientOf(devnet)
-    expect(await client.readContract({ ...registry(), functionName: 'getAgentWallet', args: [BigInt(identity.agentId)] })).toBe(zeroAddress)
+    expect(
+      await client.readContract({
+        ...registry(),
+        functionName: 'getAgentWallet',
+        args: [BigInt(identity.agentId)],
+      }),
+    ).toBe(zeroAddress)
   })
 
   it('refuses bad input and unknown identities with their codes', async () => {
     const wallet = await fundedWallet(aw, devnet, '1', 'bad')
-    await expect(aw.registerIdentity({ walletAddress: wallet.address, agentName: '', agentType: 'x' })).rejects.toMatchObject({
+    await expect(
+      aw.registerIdentity({ walletAddress: wallet.address, agentName: '', agentType: 'x' }),
+    ).rejects.toMatchObject({
       code: 'validation_failed',
     })
     await expect(
-      aw.registerIdentity({ walletAddress: wallet.address, agentName: 'a', agentType: 'x', extra: 1 } as never),
+      aw.registerIdentity({
+        walletAddress: wallet.address,
+        agentName: 'a',
+        agentType: 'x',
+        extra: 1,
+      } as never),
     ).rejects.toMatchObject({ code: 'validation_failed' })
-    await expect(aw.registerIdentity({ walletAddress: freshAddress(), agentName: 'a', agentType: 'x' })).rejects.toMatchObject({
+    await expect(
+      aw.registerIdentity({ walletAddress: freshAddress(), agentName: 'a', agentType: 'x' }),
+    ).rejects.toMatchObject({
       code: 'not_found',
     })
     await expect(aw.getIdentity('999999')).rejects.toMatchObject({ code: 'not_found' })
@@ -177,11 +220,15 @@ describe('ERC-8004 on a chain without registries', () => {
   it('answers unsupported_protocol when the address book has no Identity Registry, and tolerates a missing Validation Registry', async () => {
     const { erc8004, ...rest } = devnet.addressBook
     const bare = await agentWalletOn(devnet, {
-      chains: { devnet: { provider: devnet.provider, chainId: 31337, contracts: { ...rest, erc8004: undefined } } },
+      chains: {
+        devnet: { provider: devnet.provider, chainId: 31337, contracts: { ...rest, erc8004: undefined } },
+      },
       track: false,
     })
     const wallet = await bare.createWallet({ agentName: 'nobody' })
-    await expect(bare.registerIdentity({ walletAddress: wallet.address, agentName: 'n', agentType: 't' })).rejects.toMatchObject({
+    await expect(
+      bare.registerIdentity({ walletAddress: wallet.address, agentName: 'n', agentType: 't' }),
+    ).rejects.toMatchObject({
       code: 'unsupported_protocol',
     })
     await bare.close()
@@ -191,12 +238,22 @@ describe('ERC-8004 on a chain without registries', () => {
         devnet: {
           provider: devnet.provider,
           chainId: 31337,
-          contracts: { ...rest, erc8004: { identityRegistry: erc8004.identityRegistry, reputationRegistry: erc8004.reputationRegistry } },
+          contracts: {
+            ...rest,
+            erc8004: {
+              identityRegistry: erc8004.identityRegistry,
+              reputationRegistry: erc8004.reputationRegistry,
+            },
+          },
         },
       },
     })
     const funded = await fundedWallet(noValidation, devnet, '1', 'nv')
-    const identity = await noValidation.registerIdentity({ walletAddress: funded.address, agentName: 'nv', agentType: 't' })
+    const identity = await noValidation.registerIdentity({
+      walletAddress: funded.address,
+      agentName: 'nv',
+      agentType: 't',
+    })
     const read = await noValidation.getIdentity(identity.agentId)
     expect(read.registries.validation).toBe(null)
     expect(read.status).toBe('active')

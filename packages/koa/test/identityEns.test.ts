@@ -12,7 +12,8 @@ beforeAll(async () => {
   t = await startTestServer({ devnet: await createDevnet({ ensMinCommitmentAge: 1 }) })
   agentKey = (await t.call('POST', '/api-keys', { body: { name: 'bot', role: 'agent' } })).body.key
   otherAgentKey = (await t.call('POST', '/api-keys', { body: { name: 'other', role: 'agent' } })).body.key
-  wallet = (await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'bot' } })).body.wallet.address
+  wallet = (await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'bot' } })).body.wallet
+    .address
   await t.devnet.faucet(wallet as `0x${string}`, parseEther('5'))
 })
 afterAll(async () => {
@@ -27,7 +28,11 @@ describe('identity over HTTP', () => {
       body: { walletAddress: wallet, agentName: 'bot', agentType: 'trading', capabilities: ['swap'] },
     })
     expect(created.status).toBe(201)
-    expect(created.body.identity).toMatchObject({ walletAddress: wallet, agentName: 'bot', agentType: 'trading' })
+    expect(created.body.identity).toMatchObject({
+      walletAddress: wallet,
+      agentName: 'bot',
+      agentType: 'trading',
+    })
     const { agentId } = created.body.identity
 
     const read = await t.call('GET', `/identity/${agentId}`, { key: agentKey })
@@ -44,7 +49,12 @@ describe('identity over HTTP', () => {
         types,
         primaryType,
         signature: identity.proof.signature,
-        message: { ...message, chainId: BigInt(message.chainId), agentId: BigInt(message.agentId), issuedAt: BigInt(message.issuedAt) },
+        message: {
+          ...message,
+          chainId: BigInt(message.chainId),
+          agentId: BigInt(message.agentId),
+          issuedAt: BigInt(message.issuedAt),
+        },
       }),
     ).toBe(true)
 
@@ -57,12 +67,17 @@ describe('identity over HTTP', () => {
 
     // Another agent of the tenant sees none of it.
     expect((await t.call('GET', '/identity/list', { key: otherAgentKey })).body.count).toBe(0)
-    expect((await t.call('GET', `/identity/${agentId}`, { key: otherAgentKey })).body.error.code).toBe('not_found')
+    expect((await t.call('GET', `/identity/${agentId}`, { key: otherAgentKey })).body.error.code).toBe(
+      'not_found',
+    )
     expect((await t.call('GET', `/identity/wallet/${wallet}`, { key: otherAgentKey })).status).toBe(404)
   })
 
   it('answers validation_failed and not_found with the envelope', async () => {
-    const missing = await t.call('POST', '/identity/create', { key: agentKey, body: { walletAddress: wallet, agentName: 'x' } })
+    const missing = await t.call('POST', '/identity/create', {
+      key: agentKey,
+      body: { walletAddress: wallet, agentName: 'x' },
+    })
     expect(missing.status).toBe(400)
     expect(missing.body.error.code).toBe('validation_failed')
     const typo = await t.call('POST', '/identity/create', {
@@ -70,7 +85,9 @@ describe('identity over HTTP', () => {
       body: { walletAddress: wallet, agentName: 'x', agentType: 'y', capabilites: [] },
     })
     expect(typo.body.error.code).toBe('validation_failed')
-    expect((await t.call('GET', '/identity/abc', { key: agentKey })).body.error.code).toBe('validation_failed')
+    expect((await t.call('GET', '/identity/abc', { key: agentKey })).body.error.code).toBe(
+      'validation_failed',
+    )
     const unknown = await t.call('GET', '/identity/424242', { key: agentKey })
     expect(unknown.status).toBe(404)
     expect(unknown.body.error.code).toBe('not_found')
@@ -127,13 +144,16 @@ describe('ENS over HTTP', () => {
   })
 
   it('blocks a registration the policy refuses with 403 policy_blocked', async () => {
-    const rich = (await t.call('POST', '/wallet/create', { body: { agentName: 'capped' } })).body.wallet.address
+    const rich = (await t.call('POST', '/wallet/create', { body: { agentName: 'capped' } })).body.wallet
+      .address
     await t.devnet.faucet(rich, parseEther('1'))
     const updated = await t.call('POST', '/policy/update', {
       body: { wallet: rich, rules: [{ type: 'max_per_tx', asset: 'native', max: '0.0001' }] },
     })
     expect(updated.status).toBe(200)
-    const blocked = await t.call('POST', '/ens/register', { body: { name: `capped-${Date.now().toString(36)}.eth`, wallet: rich } })
+    const blocked = await t.call('POST', '/ens/register', {
+      body: { name: `capped-${Date.now().toString(36)}.eth`, wallet: rich },
+    })
     expect(blocked.status).toBe(403)
     expect(blocked.body.error.code).toBe('policy_blocked')
   })

@@ -27,7 +27,11 @@ const maxRevealAttempts = 20
  * with an idempotency key per step, so a resumed run (after a restart) replays instead of re-sending.
  * Returns early, leaving the record resumable, when `signal` aborts.
  */
-export async function advanceEnsRegistration(ctx: AgentWalletContext, id: string, signal: AbortSignal): Promise<void> {
+export async function advanceEnsRegistration(
+  ctx: AgentWalletContext,
+  id: string,
+  signal: AbortSignal,
+): Promise<void> {
   let revealAttempts = 0
   while (!signal.aborted) {
     const record = await ctx.storage.get<EnsRegistrationRecord>('ens_names', id)
@@ -39,7 +43,13 @@ export async function advanceEnsRegistration(ctx: AgentWalletContext, id: string
     } catch (error) {
       if (isAgentWalletError(error) && error.code === 'chain_unavailable') {
         await sleep(retryMs, signal)
-      } else if (isAgentWalletError(error) && error.code === 'transaction_failed' && record.status === 'registering' && !record.registerTransactionId && ++revealAttempts < maxRevealAttempts) {
+      } else if (
+        isAgentWalletError(error) &&
+        error.code === 'transaction_failed' &&
+        record.status === 'registering' &&
+        !record.registerTransactionId &&
+        ++revealAttempts < maxRevealAttempts
+      ) {
         // The node estimated the reveal against a clock that had not yet passed the commitment age.
         await sleep(1_000, signal)
       } else {
@@ -67,15 +77,23 @@ export async function submitStep(
   return { transaction: result.transaction, approvalId: result.approval?.id }
 }
 
-async function confirmCommit(ctx: AgentWalletContext, record: EnsRegistrationRecord, signal: AbortSignal): Promise<void> {
+async function confirmCommit(
+  ctx: AgentWalletContext,
+  record: EnsRegistrationRecord,
+  signal: AbortSignal,
+): Promise<void> {
   const chain = ctx.chains.get(record.chain)
-  const transactionId = record.commitTransactionId ?? (await submitStep(ctx, record, 'commit', commitDraft(chain, record))).transaction.id
+  const transactionId =
+    record.commitTransactionId ??
+    (await submitStep(ctx, record, 'commit', commitDraft(chain, record))).transaction.id
   const done = await waitFinal(ctx, transactionId, signal)
   if (!done) return
   if (done.status !== 'confirmed') throw stepFailed('commit', done)
-  const block = await chain.client.getBlock({ blockNumber: BigInt(done.blockNumber!) }).catch((error: unknown) => {
-    throw toChainError(error, chain.name)
-  })
+  const block = await chain.client
+    .getBlock({ blockNumber: BigInt(done.blockNumber!) })
+    .catch((error: unknown) => {
+      throw toChainError(error, chain.name)
+    })
   await save(ctx, {
     ...record,
     status: 'committed',
@@ -85,7 +103,11 @@ async function confirmCommit(ctx: AgentWalletContext, record: EnsRegistrationRec
   })
 }
 
-async function awaitCommitmentAge(ctx: AgentWalletContext, record: EnsRegistrationRecord, signal: AbortSignal): Promise<void> {
+async function awaitCommitmentAge(
+  ctx: AgentWalletContext,
+  record: EnsRegistrationRecord,
+  signal: AbortSignal,
+): Promise<void> {
   const chain = ctx.chains.get(record.chain)
   const contract = { address: record.controller, abi: ensControllerAbi } as const
   const [minAge, maxAge] = await Promise.all([
@@ -99,9 +121,17 @@ async function awaitCommitmentAge(ctx: AgentWalletContext, record: EnsRegistrati
   while (!signal.aborted) {
     const now = await chainTime(chain)
     if (now > record.committedAt! + Number(maxAge)) {
-      throw new BaseError('transaction_failed', 'The commitment expired before the name could be registered', {
-        details: { registrationId: record.id, committedAt: record.committedAt, maxCommitmentAge: Number(maxAge) },
-      })
+      throw new BaseError(
+        'transaction_failed',
+        'The commitment expired before the name could be registered',
+        {
+          details: {
+            registrationId: record.id,
+            committedAt: record.committedAt,
+            maxCommitmentAge: Number(maxAge),
+          },
+        },
+      )
     }
     if (now >= readyAt) {
       await save(ctx, { ...record, status: 'registering' })
@@ -123,15 +153,31 @@ async function chainTime(chain: ChainHandle): Promise<number> {
   return Math.max(Number(block.timestamp) + 1, Math.floor(Date.now() / 1000))
 }
 
-async function register(ctx: AgentWalletContext, initial: EnsRegistrationRecord, signal: AbortSignal): Promise<void> {
+async function register(
+  ctx: AgentWalletContext,
+  initial: EnsRegistrationRecord,
+  signal: AbortSignal,
+): Promise<void> {
   const chain = ctx.chains.get(initial.chain)
   let record = initial
   if (!record.registerTransactionId) {
-    const rent = await readRentPrice(chain, record.controller, record.label, record.durationSeconds).catch((error: unknown) => {
-      throw toChainError(error, chain.name)
+    const rent = await readRentPrice(chain, record.controller, record.label, record.durationSeconds).catch(
+      (error: unknown) => {
+        throw toChainError(error, chain.name)
+      },
+    )
+    const { transaction, approvalId } = await submitStep(
+      ctx,
+      record,
+      'register',
+      registerDraft(chain, record, rent.total),
+    )
+    record = await save(ctx, {
+      ...record,
+      registerTransactionId: transaction.id,
+      rentWei: rent.total.toString(),
+      approvalId,
     })
-    const { transaction, approvalId } = await submitStep(ctx, record, 'register', registerDraft(chain, record, rent.total))
-    record = await save(ctx, { ...record, registerTransactionId: transaction.id, rentWei: rent.total.toString(), approvalId })
   }
   const done = await waitFinal(ctx, record.registerTransactionId!, signal)
   if (!done) return
@@ -153,11 +199,13 @@ async function setReverse(
   // The name is registered whatever happens here: a failed reverse record is reported, not fatal.
   try {
     const transactionId =
-      record.reverseTransactionId ?? (await submitStep(ctx, record, 'reverse', reverseDraft(chain, record))).transaction.id
+      record.reverseTransactionId ??
+      (await submitStep(ctx, record, 'reverse', reverseDraft(chain, record))).transaction.id
     const saved = await save(ctx, { ...record, reverseTransactionId: transactionId })
     const done = await waitFinal(ctx, transactionId, signal)
     if (!done) return saved
-    if (done.status !== 'confirmed') return { ...saved, reverseError: { code: 'transaction_failed', message: `reverse ${done.status}` } }
+    if (done.status !== 'confirmed')
+      return { ...saved, reverseError: { code: 'transaction_failed', message: `reverse ${done.status}` } }
     return { ...saved, reverseHash: done.hash }
   } catch (error) {
     if (isAgentWalletError(error) && error.code === 'chain_unavailable') throw error
@@ -174,7 +222,11 @@ async function expiresOf(chain: ChainHandle, done: TransactionRecord): Promise<n
 }
 
 /** Polls the stored transaction until it is final (confirmed, failed, rejected, expired, blocked); undefined on abort. */
-async function waitFinal(ctx: AgentWalletContext, transactionId: string, signal: AbortSignal): Promise<TransactionRecord | undefined> {
+async function waitFinal(
+  ctx: AgentWalletContext,
+  transactionId: string,
+  signal: AbortSignal,
+): Promise<TransactionRecord | undefined> {
   while (!signal.aborted) {
     const transaction = await ctx.storage.get<TransactionRecord>('transactions', transactionId)
     if (transaction && finalStatuses.includes(transaction.status)) return transaction
@@ -210,7 +262,11 @@ async function finish(ctx: AgentWalletContext, record: EnsRegistrationRecord): P
 }
 
 /** any active status → failed, with the error's code. */
-export async function fail(ctx: AgentWalletContext, record: EnsRegistrationRecord, error: unknown): Promise<EnsRegistrationRecord> {
+export async function fail(
+  ctx: AgentWalletContext,
+  record: EnsRegistrationRecord,
+  error: unknown,
+): Promise<EnsRegistrationRecord> {
   return save(ctx, { ...record, status: 'failed', error: errorOf(error) })
 }
 

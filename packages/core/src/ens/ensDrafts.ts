@@ -34,7 +34,10 @@ export function commitDraft(chain: ChainHandle, record: EnsRegistrationRecord): 
 /** registerWithConfig with the public resolver and the address record: the policy sees the rent as the amount. */
 export function registerDraft(
   chain: ChainHandle,
-  record: Pick<EnsRegistrationRecord, 'controller' | 'label' | 'owner' | 'durationSeconds' | 'secret' | 'resolver' | 'name'> & {
+  record: Pick<
+    EnsRegistrationRecord,
+    'controller' | 'label' | 'owner' | 'durationSeconds' | 'secret' | 'resolver' | 'name'
+  > & {
     id?: string | undefined
   },
   rent: bigint,
@@ -51,7 +54,14 @@ export function registerDraft(
       data: encodeFunctionData({
         abi: ensControllerAbi,
         functionName: 'registerWithConfig',
-        args: [record.label, record.owner, BigInt(record.durationSeconds), record.secret, record.resolver, record.owner],
+        args: [
+          record.label,
+          record.owner,
+          BigInt(record.durationSeconds),
+          record.secret,
+          record.resolver,
+          record.owner,
+        ],
       }),
     },
     meta: { protocol: 'ens', step: 'register', name: record.name, registrationId: record.id },

@@ -19,7 +19,11 @@ function runnerOf(ctx: AgentWalletContext): Runner {
  * Runs `drive(id)` in the background once per record and context (a second call while it runs is a no-op).
  * @example runOperation(ctx, record.id, (signal) => advanceEnsRegistration(ctx, record.id, signal))
  */
-export function runOperation(ctx: AgentWalletContext, id: string, drive: (signal: AbortSignal) => Promise<void>): void {
+export function runOperation(
+  ctx: AgentWalletContext,
+  id: string,
+  drive: (signal: AbortSignal) => Promise<void>,
+): void {
   const runner = runnerOf(ctx)
   if (runner.running.has(id)) return
   const done = drive(runner.controller.signal)

@@ -7,13 +7,21 @@ export const secondsPerYear = 365 * 24 * 60 * 60
 
 const durationFields = {
   years: z.number().int().min(1).max(100).optional(),
-  durationSeconds: z.number().int().min(minRegistrationSeconds).max(100 * secondsPerYear).optional(),
+  durationSeconds: z
+    .number()
+    .int()
+    .min(minRegistrationSeconds)
+    .max(100 * secondsPerYear)
+    .optional(),
 }
 
 function oneDuration(value: { years?: number | undefined; durationSeconds?: number | undefined }): boolean {
   return value.years === undefined || value.durationSeconds === undefined
 }
-const durationMessage = { message: 'Give either years or durationSeconds, not both', path: ['durationSeconds'] }
+const durationMessage = {
+  message: 'Give either years or durationSeconds, not both',
+  path: ['durationSeconds'],
+}
 
 /** Options of `checkEnsName`: the chain and the duration to price (default one year). */
 export const checkEnsOptionsSchema = z
@@ -37,6 +45,9 @@ export const registerEnsSchema = z
 export type RegisterEnsNameParameters = z.input<typeof registerEnsSchema>
 
 /** Duration in seconds from `years` / `durationSeconds` (default one year). */
-export function durationOf(value: { years?: number | undefined; durationSeconds?: number | undefined }): number {
+export function durationOf(value: {
+  years?: number | undefined
+  durationSeconds?: number | undefined
+}): number {
   return value.durationSeconds ?? (value.years ?? 1) * secondsPerYear
 }

@@ -11,10 +11,19 @@ export type ListEnsNamesReturnType = { count: number; names: EnsRegistration[] }
  * The caller's names: registrations of its wallets (an agent: its own), newest first, in any status.
  * @example const { names } = await listEnsNames(ctx, principal)
  */
-export async function listEnsNames(ctx: AgentWalletContext, principal: Principal): Promise<ListEnsNamesReturnType> {
+export async function listEnsNames(
+  ctx: AgentWalletContext,
+  principal: Principal,
+): Promise<ListEnsNamesReturnType> {
   const where: Filter =
-    principal.role === 'agent' ? { tenantId: principal.tenantId, ownerId: principal.id } : { tenantId: principal.tenantId }
-  const records = await ctx.storage.query<EnsRegistrationRecord>('ens_names', { where, orderBy: 'createdAt', order: 'desc' })
+    principal.role === 'agent'
+      ? { tenantId: principal.tenantId, ownerId: principal.id }
+      : { tenantId: principal.tenantId }
+  const records = await ctx.storage.query<EnsRegistrationRecord>('ens_names', {
+    where,
+    orderBy: 'createdAt',
+    order: 'desc',
+  })
   return { count: records.length, names: records.map(toEnsRegistration) }
 }
 
@@ -22,7 +31,11 @@ export async function listEnsNames(ctx: AgentWalletContext, principal: Principal
  * One registration by id (poll it after `registerEnsName` returned `committing`).
  * @example const op = await getEnsRegistration(ctx, principal, 'ens_…')
  */
-export async function getEnsRegistration(ctx: AgentWalletContext, principal: Principal, id: string): Promise<EnsRegistration> {
+export async function getEnsRegistration(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  id: string,
+): Promise<EnsRegistration> {
   const record = await ctx.storage.get<EnsRegistrationRecord>('ens_names', id)
   if (!record || !canSee(principal, record)) throw new NotFoundError('ENS registration', { details: { id } })
   return toEnsRegistration(record)

@@ -23,7 +23,8 @@ export function parseEnsName(input: unknown): ParsedEnsName {
   if (typeof input !== 'string' || input.trim() === '') {
     throw new ValidationError('An ENS name is required', { details: { reason: 'empty' } })
   }
-  if (input.length > 255) throw new ValidationError('ENS name is too long', { details: { reason: 'too_long' } })
+  if (input.length > 255)
+    throw new ValidationError('ENS name is too long', { details: { reason: 'too_long' } })
   let name: string
   try {
     name = normalize(input)

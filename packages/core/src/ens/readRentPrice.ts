@@ -19,6 +19,11 @@ export async function readRentPrice(
     })
     return { total: price.base + price.premium, base: price.base, premium: price.premium }
   }
-  const total = await chain.client.readContract({ address: controller, abi: ensControllerAbi, functionName: 'rentPrice', args })
+  const total = await chain.client.readContract({
+    address: controller,
+    abi: ensControllerAbi,
+    functionName: 'rentPrice',
+    args,
+  })
   return { total, base: total, premium: 0n }
 }

@@ -17,7 +17,12 @@ import { runOperation } from './ensOperations.js'
 import { durationOf, type RegisterEnsNameParameters, registerEnsSchema } from './ensSchemas.js'
 import { type ParsedEthName, parseEthName } from './parseEnsName.js'
 import { readRentPrice } from './readRentPrice.js'
-import { activeEnsStatuses, type EnsRegistration, type EnsRegistrationRecord, toEnsRegistration } from './types.js'
+import {
+  activeEnsStatuses,
+  type EnsRegistration,
+  type EnsRegistrationRecord,
+  toEnsRegistration,
+} from './types.js'
 
 /** Gas a registration spends at most (commit + register with resolver records + reverse), for the funds check. */
 const gasBudget = { commit: 60_000n, register: 400_000n, reverse: 150_000n }
@@ -39,15 +44,21 @@ export async function registerEnsName(
 ): Promise<EnsRegistration> {
   const input = parseInput(registerEnsSchema, parameters)
   const parsed = parseEthName(input.name)
-  const wallet = input.wallet ? await findWallet(ctx, principal, input.wallet) : await onlyWallet(ctx, principal)
+  const wallet = input.wallet
+    ? await findWallet(ctx, principal, input.wallet)
+    : await onlyWallet(ctx, principal)
   const chain = ctx.chains.get(input.chain ?? wallet.chain)
   const controller = requireEnsContract(chain, 'controller')
   const resolver = requireEnsContract(chain, 'publicResolver')
   if (input.setReverse) requireEnsContract(chain, 'reverseRegistrar')
   if (ensContractsOf(chain).controllerAbi === 'current') {
-    throw new BaseError('unsupported_protocol', 'Registering through the current (2023+) ENS controller ABI is not supported yet', {
-      details: { chain: chain.name, controller },
-    })
+    throw new BaseError(
+      'unsupported_protocol',
+      'Registering through the current (2023+) ENS controller ABI is not supported yet',
+      {
+        details: { chain: chain.name, controller },
+      },
+    )
   }
   const durationSeconds = durationOf(input)
   const secret = toHex(crypto.getRandomValues(new Uint8Array(32)))
@@ -89,7 +100,9 @@ export async function registerEnsName(
       limit: 1,
     })
     if (inFlight.length > 0) {
-      throw new ConflictError('A registration of this name is already in progress', { details: { name: parsed.name } })
+      throw new ConflictError('A registration of this name is already in progress', {
+        details: { name: parsed.name },
+      })
     }
     await tx.insert('ens_names', record)
   })
@@ -111,7 +124,13 @@ async function checkEligibility(
   chain: ChainHandle,
   wallet: WalletRecord,
   parsed: ParsedEthName,
-  plan: { controller: `0x${string}`; resolver: `0x${string}`; durationSeconds: number; secret: Hex; setReverse: boolean },
+  plan: {
+    controller: `0x${string}`
+    resolver: `0x${string}`
+    durationSeconds: number
+    secret: Hex
+    setReverse: boolean
+  },
 ): Promise<{ rent: bigint; commitment: Hex }> {
   const contract = { address: plan.controller, abi: ensControllerAbi } as const
   const [available, price, commitment, balance, fees] = await Promise.all([
@@ -128,14 +147,25 @@ async function checkEligibility(
     throw toChainError(error, chain.name)
   })
   if (!available) {
-    throw new ConflictError('This name is not available', { details: { name: parsed.name, chain: chain.name, reason: 'unavailable' } })
+    throw new ConflictError('This name is not available', {
+      details: { name: parsed.name, chain: chain.name, reason: 'unavailable' },
+    })
   }
   const gas = gasBudget.commit + gasBudget.register + (plan.setReverse ? gasBudget.reverse : 0n)
   const required = valueWithBuffer(price.total) + gas * fees.maxFeePerGas
   if (balance < required) {
-    throw new BaseError('insufficient_funds', 'The wallet cannot pay the rent plus gas for this registration', {
-      details: { chain: chain.name, balanceWei: balance.toString(), requiredWei: required.toString(), rentWei: price.total.toString() },
-    })
+    throw new BaseError(
+      'insufficient_funds',
+      'The wallet cannot pay the rent plus gas for this registration',
+      {
+        details: {
+          chain: chain.name,
+          balanceWei: balance.toString(),
+          requiredWei: required.toString(),
+          rentWei: price.total.toString(),
+        },
+      },
+    )
   }
   // The rent passes the policy before anything is sent: a rule that would block the reveal blocks the request.
   const reveal = registerDraft(
@@ -154,7 +184,12 @@ async function checkEligibility(
   })
   if (decision.decision === 'deny') {
     throw new PolicyBlockedError(decision.reason, {
-      details: { ruleId: decision.ruleId, ruleType: decision.ruleType, step: 'register', ...decision.details },
+      details: {
+        ruleId: decision.ruleId,
+        ruleType: decision.ruleType,
+        step: 'register',
+        ...decision.details,
+      },
     })
   }
   return { rent: price.total, commitment }
@@ -162,11 +197,15 @@ async function checkEligibility(
 
 /** The caller's only wallet; with none or several, the request must name one. */
 async function onlyWallet(ctx: AgentWalletContext, principal: Principal): Promise<WalletRecord> {
-  const wallets = (await ctx.storage.query<WalletRecord>('wallets', { where: { tenantId: principal.tenantId }, limit: 2_000 })).filter(
-    (wallet) => canSee(principal, wallet),
-  )
+  const wallets = (
+    await ctx.storage.query<WalletRecord>('wallets', {
+      where: { tenantId: principal.tenantId },
+      limit: 2_000,
+    })
+  ).filter((wallet) => canSee(principal, wallet))
   if (wallets.length === 1) return wallets[0]!
-  if (wallets.length === 0) throw new NotFoundError('Wallet', { details: { reason: 'the caller has no wallet' } })
+  if (wallets.length === 0)
+    throw new NotFoundError('Wallet', { details: { reason: 'the caller has no wallet' } })
   throw new ValidationError('The caller has several wallets: name the paying one in `wallet`', {
     details: { issues: [{ path: 'wallet', message: 'Required when the caller has several wallets' }] },
   })

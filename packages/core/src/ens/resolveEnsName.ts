@@ -60,9 +60,19 @@ async function lookup(
 ): Promise<{ resolver: Address; value: string } | undefined> {
   const { registry } = ensContractsOf(chain)
   try {
-    const resolver = await chain.client.readContract({ address: registry, abi: ensRegistryAbi, functionName: 'resolver', args: [node] })
+    const resolver = await chain.client.readContract({
+      address: registry,
+      abi: ensRegistryAbi,
+      functionName: 'resolver',
+      args: [node],
+    })
     if (resolver === zeroAddress) return undefined
-    const value = await chain.client.readContract({ address: resolver, abi: ensResolverAbi, functionName: record, args: [node] })
+    const value = await chain.client.readContract({
+      address: resolver,
+      abi: ensResolverAbi,
+      functionName: record,
+      args: [node],
+    })
     if (!value || value === zeroAddress) return undefined
     return { resolver, value }
   } catch (error) {

@@ -52,6 +52,12 @@ export type EnsRegistrationRecord = {
 export type EnsRegistration = Omit<EnsRegistrationRecord, 'secret' | 'tenantId' | 'ownerId' | 'requestedBy'>
 
 export function toEnsRegistration(record: EnsRegistrationRecord): EnsRegistration {
-  const { secret: _secret, tenantId: _tenantId, ownerId: _ownerId, requestedBy: _requestedBy, ...view } = record
+  const {
+    secret: _secret,
+    tenantId: _tenantId,
+    ownerId: _ownerId,
+    requestedBy: _requestedBy,
+    ...view
+  } = record
   return view
 }

@@ -1,4 +1,4 @@
-import { type Address, ContractFunctionExecutionError, hexToString, type Hex, zeroAddress } from 'viem'
+import { type Address, ContractFunctionExecutionError, type Hex, hexToString, zeroAddress } from 'viem'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
@@ -101,7 +101,11 @@ async function findIdentity(
   return record
 }
 
-async function readOnChain(chain: ChainHandle, registry: Address, agentId: bigint): Promise<GetIdentityReturnType['onChain']> {
+async function readOnChain(
+  chain: ChainHandle,
+  registry: Address,
+  agentId: bigint,
+): Promise<GetIdentityReturnType['onChain']> {
   const read = <T>(promise: Promise<T>): Promise<T | null> =>
     promise.catch((error: unknown) => {
       // A revert means "no such token / no value"; anything else (RPC down) is an error, never a guess.
@@ -109,13 +113,20 @@ async function readOnChain(chain: ChainHandle, registry: Address, agentId: bigin
       throw toChainError(error, chain.name)
     })
   const contract = { address: registry, abi: identityRegistryAbi } as const
-  const owner = await read(chain.client.readContract({ ...contract, functionName: 'ownerOf', args: [agentId] }))
-  if (!owner) return { owner: null, agentURI: null, agentWallet: null, metadata: { agentName: null, agentType: null } }
+  const owner = await read(
+    chain.client.readContract({ ...contract, functionName: 'ownerOf', args: [agentId] }),
+  )
+  if (!owner)
+    return { owner: null, agentURI: null, agentWallet: null, metadata: { agentName: null, agentType: null } }
   const [agentURI, agentWallet, agentName, agentType] = await Promise.all([
     read(chain.client.readContract({ ...contract, functionName: 'tokenURI', args: [agentId] })),
     read(chain.client.readContract({ ...contract, functionName: 'getAgentWallet', args: [agentId] })),
-    read(chain.client.readContract({ ...contract, functionName: 'getMetadata', args: [agentId, 'agentName'] })),
-    read(chain.client.readContract({ ...contract, functionName: 'getMetadata', args: [agentId, 'agentType'] })),
+    read(
+      chain.client.readContract({ ...contract, functionName: 'getMetadata', args: [agentId, 'agentName'] }),
+    ),
+    read(
+      chain.client.readContract({ ...contract, functionName: 'getMetadata', args: [agentId, 'agentType'] }),
+    ),
   ])
   return {
     owner,
@@ -129,13 +140,20 @@ function text(value: Hex | null): string | null {
   return value && value !== '0x' ? hexToString(value) : null
 }
 
-function warningsFor(status: IdentityStatus, record: IdentityRecord, onChain: GetIdentityReturnType['onChain']): string[] {
+function warningsFor(
+  status: IdentityStatus,
+  record: IdentityRecord,
+  onChain: GetIdentityReturnType['onChain'],
+): string[] {
   if (status === 'burned') return ['The identity token no longer exists on chain.']
   const warnings: string[] = []
   if (status === 'wallet_unbound') {
-    warnings.push('The registry no longer binds an agent wallet to this identity (it is cleared when the NFT changes hands).')
+    warnings.push(
+      'The registry no longer binds an agent wallet to this identity (it is cleared when the NFT changes hands).',
+    )
   }
-  if (status === 'wallet_changed') warnings.push(`The registry binds another agent wallet: ${onChain.agentWallet}.`)
+  if (status === 'wallet_changed')
+    warnings.push(`The registry binds another agent wallet: ${onChain.agentWallet}.`)
   if (onChain.owner && onChain.owner.toLowerCase() !== record.ownerAddress.toLowerCase()) {
     warnings.push(`The identity NFT is now owned by ${onChain.owner}, not ${record.ownerAddress}.`)
   }

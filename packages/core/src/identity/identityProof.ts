@@ -36,7 +36,8 @@ export const howToVerifyIdentityProof = {
     'const { domain, types, primaryType, message } = proof.typedData\n' +
     'const valid = await verifyTypedData({ address: proof.signer, domain, types, primaryType, signature: proof.signature,\n' +
     '  message: { ...message, chainId: BigInt(message.chainId), agentId: BigInt(message.agentId), issuedAt: BigInt(message.issuedAt) } })',
-  onChain: 'registry.getAgentWallet(agentId) must equal proof.signer (the standard clears it when the NFT changes hands).',
+  onChain:
+    'registry.getAgentWallet(agentId) must equal proof.signer (the standard clears it when the NFT changes hands).',
 } as const
 
 /**

@@ -6,9 +6,13 @@ import { BaseError } from '../errors/baseError.js'
 export function identityRegistryOf(chain: ChainHandle): Address {
   const registry = chain.contracts.erc8004?.identityRegistry
   if (!registry) {
-    throw new BaseError('unsupported_protocol', `Chain "${chain.name}" has no ERC-8004 Identity Registry configured`, {
-      details: { chain: chain.name, protocol: 'erc8004' },
-    })
+    throw new BaseError(
+      'unsupported_protocol',
+      `Chain "${chain.name}" has no ERC-8004 Identity Registry configured`,
+      {
+        details: { chain: chain.name, protocol: 'erc8004' },
+      },
+    )
   }
   return registry
 }

@@ -10,9 +10,14 @@ export type ListIdentitiesReturnType = { count: number; identities: Identity[] }
  * The identities registered through this service that the principal may see (an agent: its own wallets').
  * @example const { identities } = await listIdentities(ctx, principal)
  */
-export async function listIdentities(ctx: AgentWalletContext, principal: Principal): Promise<ListIdentitiesReturnType> {
+export async function listIdentities(
+  ctx: AgentWalletContext,
+  principal: Principal,
+): Promise<ListIdentitiesReturnType> {
   const where: Filter =
-    principal.role === 'agent' ? { tenantId: principal.tenantId, ownerId: principal.id } : { tenantId: principal.tenantId }
+    principal.role === 'agent'
+      ? { tenantId: principal.tenantId, ownerId: principal.id }
+      : { tenantId: principal.tenantId }
   return toList(await ctx.storage.query<IdentityRecord>('identities', { where, orderBy: 'createdAt' }))
 }
 

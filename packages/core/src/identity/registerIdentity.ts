@@ -9,8 +9,8 @@ import { parseInput } from '../schemas/parseInput.js'
 import type { IntentDraft } from '../transactions/submitIntent.js'
 import { findWallet } from '../wallets/findWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { identityRegistryOf } from './identityRegistryOf.js'
 import { agentWalletSetDomainName, agentWalletSetTypes, identityRegistryAbi } from './identityRegistryAbi.js'
+import { identityRegistryOf } from './identityRegistryOf.js'
 import { type RegisterIdentityParameters, registerIdentitySchema } from './identitySchemas.js'
 import { buildRegistrationFile, toDataUri } from './registrationFile.js'
 import { submitAndConfirm } from './submitAndConfirm.js'
@@ -57,7 +57,10 @@ export async function registerIdentity(
     ctx,
     principal,
     owner,
-    call(encodeFunctionData({ abi: identityRegistryAbi, functionName: 'register', args: ['', metadata] }), 'register'),
+    call(
+      encodeFunctionData({ abi: identityRegistryAbi, functionName: 'register', args: ['', metadata] }),
+      'register',
+    ),
     'identity register',
   )
   const agentId = await agentIdOf(chain, registry, minted.hash!)
@@ -67,7 +70,14 @@ export async function registerIdentity(
     ctx,
     principal,
     owner,
-    call(encodeFunctionData({ abi: identityRegistryAbi, functionName: 'setAgentURI', args: [agentId, agentURI] }), 'setAgentURI'),
+    call(
+      encodeFunctionData({
+        abi: identityRegistryAbi,
+        functionName: 'setAgentURI',
+        args: [agentId, agentURI],
+      }),
+      'setAgentURI',
+    ),
     'identity setAgentURI',
   )
   const bound = await bindAgentWallet(ctx, principal, chain, registry, agentId, owner, wallet, call)
@@ -114,9 +124,11 @@ async function agentIdOf(chain: ChainHandle, registry: Address, hash: `0x${strin
   const receipt = await chain.client.getTransactionReceipt({ hash }).catch((error: unknown) => {
     throw toChainError(error, chain.name)
   })
-  const [registered] = parseEventLogs({ abi: identityRegistryAbi, logs: receipt.logs, eventName: 'Registered' }).filter(
-    (log) => log.address.toLowerCase() === registry.toLowerCase(),
-  )
+  const [registered] = parseEventLogs({
+    abi: identityRegistryAbi,
+    logs: receipt.logs,
+    eventName: 'Registered',
+  }).filter((log) => log.address.toLowerCase() === registry.toLowerCase())
   if (!registered) {
     throw new BaseError('transaction_failed', 'The register transaction emitted no Registered event', {
       details: { chain: chain.name, hash },
@@ -153,7 +165,12 @@ async function bindAgentWallet(
   const deadline = block.timestamp + deadlineSeconds
   const signer = await ctx.vault.getSigner(wallet.address)
   const signature = await signer.signTypedData({
-    domain: { name: agentWalletSetDomainName, version: '1', chainId: chain.chainId, verifyingContract: registry },
+    domain: {
+      name: agentWalletSetDomainName,
+      version: '1',
+      chainId: chain.chainId,
+      verifyingContract: registry,
+    },
     types: agentWalletSetTypes,
     primaryType: 'AgentWalletSet',
     message: { agentId, newWallet: wallet.address, owner: owner.address, deadline },

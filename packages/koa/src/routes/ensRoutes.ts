@@ -29,7 +29,8 @@ export const ensRoutes = [
   defineRoute({
     method: 'post',
     path: '/ens/register',
-    summary: 'Register a .eth name by commit/reveal: 202 with the tracked operation; `ens.registered` when done',
+    summary:
+      'Register a .eth name by commit/reveal: 202 with the tracked operation; `ens.registered` when done',
     body: registerEnsSchema,
     idempotent: true,
     status: 202,

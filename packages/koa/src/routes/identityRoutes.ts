@@ -6,7 +6,8 @@ export const identityRoutes = [
   defineRoute({
     method: 'post',
     path: '/identity/create',
-    summary: 'Register an ERC-8004 identity for a wallet (mint, registration file as agentURI, agent wallet bound)',
+    summary:
+      'Register an ERC-8004 identity for a wallet (mint, registration file as agentURI, agent wallet bound)',
     body: registerIdentitySchema,
     idempotent: true,
     status: 201,
@@ -27,13 +28,18 @@ export const identityRoutes = [
     path: '/identity/wallet/:address',
     summary: 'Identities bound to a wallet',
     handler: async ({ session, params }) => ({
-      body: { success: true, address: params.address, ...(await session.identitiesOfWallet(params.address!)) },
+      body: {
+        success: true,
+        address: params.address,
+        ...(await session.identitiesOfWallet(params.address!)),
+      },
     }),
   }),
   defineRoute({
     method: 'get',
     path: '/identity/:agentId',
-    summary: 'Identity read from chain (owner, agentURI, metadata, agent wallet) with capabilities and a verifiable proof of ownership',
+    summary:
+      'Identity read from chain (owner, agentURI, metadata, agent wallet) with capabilities and a verifiable proof of ownership',
     query: identityQuerySchema,
     handler: async ({ session, params, query }) => ({
       body: { success: true, identity: await session.getIdentity(params.agentId!, query) },
