@@ -71,8 +71,27 @@ export type EventPayloads = {
     hash?: string | undefined
     reverseName: boolean
   }
-  'multisig.proposed': Record<string, unknown>
-  'multisig.executed': Record<string, unknown>
+  'multisig.proposed': {
+    proposalId: string
+    safeAddress: string
+    chain: string
+    safeTxHash: string
+    proposer: string
+    to: string
+    /** Wei, as a decimal string. */
+    value: string
+    nonce: string
+  }
+  'multisig.executed': {
+    proposalId: string
+    safeAddress: string
+    chain: string
+    safeTxHash: string
+    transactionId?: string | undefined
+    hash?: string | undefined
+    status: 'executed' | 'failed'
+    success: boolean
+  }
   'webhook.disabled': { subscriptionId: string; url: string; reason: string }
   'agent.activity': Record<string, unknown>
 }

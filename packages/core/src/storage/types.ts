@@ -96,8 +96,8 @@ export const storageSchema: Record<string, { indexes: readonly string[] }> = {
   idempotency: { indexes: [] },
   identities: { indexes: ['tenantId', 'walletAddress', 'agentId'] },
   ens_names: { indexes: ['tenantId', 'walletId', 'status', 'name'] },
-  multisig_wallets: { indexes: ['tenantId'] },
-  multisig_proposals: { indexes: ['safeAddress', 'status'] },
+  multisig_wallets: { indexes: ['tenantId', 'address'] },
+  multisig_proposals: { indexes: ['tenantId', 'safeAddress', 'safeTxHash', 'status', 'createdAt'] },
   webhook_subscriptions: { indexes: ['tenantId'] },
   webhook_deliveries: { indexes: ['tenantId', 'subscriptionId', 'status', 'nextAttemptAt'] },
 }
