@@ -27,6 +27,14 @@ import { checkEnsName } from './ens/checkEnsName.js'
 import { getEnsRegistration, listEnsNames } from './ens/listEnsNames.js'
 import { registerEnsName } from './ens/registerEnsName.js'
 import { resolveEnsName, reverseEnsName } from './ens/resolveEnsName.js'
+import { getPrices } from './defi/getPrices.js'
+import { quoteSwap } from './defi/quoteSwap.js'
+import { stake } from './defi/stake.js'
+import { swap } from './defi/swap.js'
+import { confirmSafeTransaction } from './multisig/confirmSafeTransaction.js'
+import { deploySafe } from './multisig/deploySafe.js'
+import { getSafe } from './multisig/getSafe.js'
+import { proposeSafeTransaction } from './multisig/proposeSafeTransaction.js'
 
 type Tail<T extends unknown[]> = T extends [unknown, unknown, ...infer Rest] ? Rest : never
 // biome-ignore lint/suspicious/noExplicitAny: binds actions of any signature
@@ -85,5 +93,22 @@ export function createSession(ctx: AgentWalletContext, principal: Principal) {
       withIdempotency(ctx, principal, 'ens.register', parameters, options, () => registerEnsName(ctx, principal, parameters)),
     listEnsNames: bind(listEnsNames),
     getEnsRegistration: bind(getEnsRegistration),
+    quoteSwap: bind(quoteSwap),
+    swap: (parameters: Parameters<typeof swap>[2], options: IdempotencyOptions = {}) =>
+      withIdempotency(ctx, principal, 'defi.swap', parameters, options, () => swap(ctx, principal, parameters)),
+    stake: (parameters: Parameters<typeof stake>[2], options: IdempotencyOptions = {}) =>
+      withIdempotency(ctx, principal, 'defi.stake', parameters, options, () => stake(ctx, principal, parameters)),
+    getPrices: (parameters: Parameters<typeof getPrices>[1]) => getPrices(ctx, parameters),
+    deploySafe: (parameters: Parameters<typeof deploySafe>[2], options: IdempotencyOptions = {}) =>
+      withIdempotency(ctx, principal, 'multisig.deploy', parameters, options, () => deploySafe(ctx, principal, parameters)),
+    proposeSafeTransaction: (safe: string, parameters: Parameters<typeof proposeSafeTransaction>[3], options: IdempotencyOptions = {}) =>
+      withIdempotency(ctx, principal, 'multisig.propose', { safe, ...parameters }, options, () =>
+        proposeSafeTransaction(ctx, principal, safe, parameters),
+      ),
+    confirmSafeTransaction: (safe: string, parameters: Parameters<typeof confirmSafeTransaction>[3], options: IdempotencyOptions = {}) =>
+      withIdempotency(ctx, principal, 'multisig.confirm', { safe, ...parameters }, options, () =>
+        confirmSafeTransaction(ctx, principal, safe, parameters),
+      ),
+    getSafe: bind(getSafe),
   }
 }

@@ -13,7 +13,7 @@ import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
 import { type StakeParameters, stakeSchema } from './defiSchemas.js'
 import { lidoAbi } from './lidoAbi.js'
-import { confirmed } from './swap.js'
+import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 
 /** Staking protocols core knows, and where each lives in a chain's address book. */
 export const stakingProtocols = ['lido'] as const
@@ -68,7 +68,7 @@ export async function stake(ctx: AgentWalletContext, principal: Principal, param
   if (submitted.status === 'pending_approval') {
     return { ...base, status: 'pending_approval', transaction: submitted.transaction, approval: submitted.approval }
   }
-  const mined = await confirmed(ctx, submitted, 'stake')
+  const mined = await awaitConfirmed(ctx, submitted, 'stake')
   const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash! })
   const minted = parseEventLogs({ abi: lidoAbi, logs: receipt.logs, eventName: 'Transfer' })
     .filter((log) => log.address.toLowerCase() === lido.toLowerCase() && log.args.to.toLowerCase() === wallet.address.toLowerCase())

@@ -8,7 +8,7 @@ import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
 import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
-import { waitForTransaction } from '../transactions/waitForTransaction.js'
+import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
@@ -104,7 +104,7 @@ export async function swap(ctx: AgentWalletContext, principal: Principal, parame
   if (submitted.status === 'pending_approval') {
     return { ...base, status: 'pending_approval', allowanceTransaction, transaction: submitted.transaction, approval: submitted.approval }
   }
-  const mined = await confirmed(ctx, submitted, 'swap')
+  const mined = await awaitConfirmed(ctx, submitted, 'swap')
   const received = await receivedAmount(chain, plan, wallet.address, mined)
   return {
     ...base,
@@ -144,16 +144,7 @@ async function ensureAllowance(
     meta: { purpose: 'swap_allowance', spender: best.spender, venue: best.venue, allowance: allowance.toString() },
   })
   if (submitted.status === 'pending_approval') return submitted
-  return { status: 'confirmed', transaction: await confirmed(ctx, submitted, 'approve') }
-}
-
-/** Waits for a submitted intent to be mined; anything but `confirmed` is `transaction_failed`. */
-export async function confirmed(ctx: AgentWalletContext, submitted: SubmitResult, step: string): Promise<TransactionRecord> {
-  const done = await waitForTransaction(ctx, submitted.transaction.id)
-  if (done.status === 'confirmed') return done
-  throw new BaseError('transaction_failed', `The ${step} transaction did not succeed on chain`, {
-    details: { step, transactionId: done.id, hash: done.hash, status: done.status, error: done.error },
-  })
+  return { status: 'confirmed', transaction: await awaitConfirmed(ctx, submitted, 'approve') }
 }
 
 async function latestTimestamp(chain: ChainHandle): Promise<bigint> {

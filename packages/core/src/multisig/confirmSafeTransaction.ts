@@ -1,0 +1,147 @@
+import type { Hex } from 'viem'
+import type { ApprovalRecord } from '../approvals/types.js'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors/errors.js'
+import type { Principal } from '../principals/types.js'
+import { parseInput } from '../schemas/parseInput.js'
+import { withLock } from '../storage/withLock.js'
+import type { SubmitResult } from '../transactions/submitIntent.js'
+import type { TransactionRecord } from '../transactions/types.js'
+import { waitForTransaction } from '../transactions/waitForTransaction.js'
+import { findWallet } from '../wallets/findWallet.js'
+import type { WalletRecord } from '../wallets/types.js'
+import { executeIfReady, ownerSignatures, settleProposal } from './executeProposal.js'
+import { locateSafe, proposalLockKey } from './locateSafe.js'
+import { type ConfirmSafeParameters, confirmSafeSchema } from './multisigSchemas.js'
+import type { SafeProposalRecord, SafeSignature } from './multisigTypes.js'
+import { type SafeProposalView, toProposalView } from './proposalView.js'
+import { isOwner, readSafe } from './readSafe.js'
+import { recoverSafeSigner } from './recoverSafeSigner.js'
+import { safeTxTypedData } from './safeTransaction.js'
+
+export type ConfirmSafeTransactionReturnType = {
+  /** The proposal's status after this call: `pending` below threshold, `executed` once mined with ExecutionSuccess. */
+  status: SafeProposalRecord['status']
+  proposal: SafeProposalView
+  /** Owner signatures that count now, and how many the Safe needs. */
+  confirmations: number
+  threshold: number
+  /** The execTransaction, once sent. */
+  transaction?: TransactionRecord | undefined
+  /** Set when the execTransaction waits for a human approval (policy). */
+  approval?: ApprovalRecord | undefined
+}
+
+/**
+ * Adds an owner's signature to a proposal — a managed owner's (`from`, signed by the vault) or an
+ * outside owner's (`signature`, its signer recovered and checked against the Safe's owners on chain
+ * before it is stored); a non-owner is `forbidden`. At threshold it sends `execTransaction` through
+ * the money path from the confirming managed wallet (else the proposer) and resolves once mined:
+ * `executed` only with ExecutionSuccess in the receipt. Confirming twice is harmless.
+ * @example await confirmSafeTransaction(ctx, principal, safe, { safeTxHash, from: owner2 })
+ */
+export async function confirmSafeTransaction(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  safeAddress: string,
+  parameters: ConfirmSafeParameters,
+): Promise<ConfirmSafeTransactionReturnType> {
+  const input = parseInput(confirmSafeSchema, parameters)
+  const managed = 'from' in input ? await findWallet(ctx, principal, input.from) : undefined
+  const { safe, chain } = await locateSafe(ctx, principal, safeAddress, input.chain, managed?.chain)
+  const outcome = await withLock(ctx.storage, [proposalLockKey(safe, input.safeTxHash)], async () => {
+    let proposal = await findProposal(ctx, principal, safe, input.safeTxHash)
+    proposal = await settleProposal(ctx, chain, proposal)
+    if (proposal.status !== 'pending') {
+      throw new ConflictError(`The proposal is ${proposal.status}: it takes no more confirmations`, {
+        details: { proposalId: proposal.id, status: proposal.status },
+      })
+    }
+    const state = await readSafe(chain, safe)
+    const entry =
+      'signature' in input
+        ? await externalSignature(ctx, principal, proposal, input.signature as Hex)
+        : await managedSignature(ctx, principal, chain, proposal, managed!)
+    if (!isOwner(state.owners, entry.owner)) {
+      throw new ForbiddenError('The signer is not an owner of this Safe', {
+        details: { reason: 'not_owner', safe, signer: entry.owner },
+      })
+    }
+    if (!proposal.signatures.some((existing) => existing.owner.toLowerCase() === entry.owner.toLowerCase())) {
+      proposal = { ...proposal, signatures: [...proposal.signatures, entry], updatedAt: ctx.now().toISOString() }
+      const saved = proposal
+      await ctx.storage.transaction([], (tx) => tx.put('multisig_proposals', saved))
+    }
+    const executor = managed ?? (await proposerWallet(ctx, proposal))
+    return executeIfReady(ctx, principal, chain, proposal, state, executor)
+  })
+  return finishExecution(ctx, chain, outcome)
+}
+
+/** Waits for a sent execTransaction and settles the proposal from its receipt; reports where it stands. */
+export async function finishExecution(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  outcome: { proposal: SafeProposalRecord; submitted?: SubmitResult | undefined },
+): Promise<ConfirmSafeTransactionReturnType> {
+  let { proposal } = outcome
+  const { submitted } = outcome
+  let transaction = submitted?.transaction
+  if (submitted && submitted.status !== 'pending_approval') {
+    transaction = await waitForTransaction(ctx, submitted.transaction.id)
+    const current = proposal
+    proposal = await withLock(ctx.storage, [proposalLockKey(current.safeAddress, current.safeTxHash)], async () => {
+      const latest = (await ctx.storage.get<SafeProposalRecord>('multisig_proposals', current.id)) ?? current
+      return settleProposal(ctx, chain, latest)
+    })
+  }
+  const state = await readSafe(chain, proposal.safeAddress)
+  return {
+    status: proposal.status,
+    proposal: toProposalView(proposal),
+    confirmations: ownerSignatures(proposal.signatures, state.owners).length,
+    threshold: state.threshold,
+    transaction,
+    approval: submitted?.status === 'pending_approval' ? submitted.approval : undefined,
+  }
+}
+
+async function findProposal(ctx: AgentWalletContext, principal: Principal, safe: string, hash: string): Promise<SafeProposalRecord> {
+  const [proposal] = await ctx.storage.query<SafeProposalRecord>('multisig_proposals', {
+    where: { tenantId: principal.tenantId, safeAddress: safe, safeTxHash: hash },
+    limit: 1,
+  })
+  if (!proposal) throw new NotFoundError('Safe transaction proposal', { details: { safe, safeTxHash: hash } })
+  return proposal
+}
+
+async function managedSignature(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  chain: ChainHandle,
+  proposal: SafeProposalRecord,
+  wallet: WalletRecord,
+): Promise<SafeSignature> {
+  const existing = proposal.signatures.find((entry) => entry.owner.toLowerCase() === wallet.address.toLowerCase())
+  if (existing) return existing
+  const signer = await ctx.vault.getSigner(wallet.address)
+  const signature = await signer.signTypedData(safeTxTypedData(chain.chainId, proposal.safeAddress, proposal.tx))
+  return { owner: wallet.address, signature, source: 'managed', walletId: wallet.id, addedBy: principal.id, addedAt: ctx.now().toISOString() }
+}
+
+async function externalSignature(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  proposal: SafeProposalRecord,
+  given: Hex,
+): Promise<SafeSignature> {
+  const { owner, signature } = await recoverSafeSigner(proposal.safeTxHash, given)
+  return { owner, signature, source: 'external', addedBy: principal.id, addedAt: ctx.now().toISOString() }
+}
+
+async function proposerWallet(ctx: AgentWalletContext, proposal: SafeProposalRecord): Promise<WalletRecord> {
+  const wallet = await ctx.storage.get<WalletRecord>('wallets', proposal.proposerWalletId)
+  if (!wallet || wallet.tenantId !== proposal.tenantId) throw new NotFoundError('Wallet', { details: { walletId: proposal.proposerWalletId } })
+  return wallet
+}

@@ -1,0 +1,115 @@
+import { type Address, encodeFunctionData, getAddress, parseEventLogs, zeroAddress } from 'viem'
+import type { ApprovalRecord } from '../approvals/types.js'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { BaseError } from '../errors/baseError.js'
+import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
+import type { Principal } from '../principals/types.js'
+import { parseInput } from '../schemas/parseInput.js'
+import { submitIntent } from '../transactions/submitIntent.js'
+import type { TransactionRecord } from '../transactions/types.js'
+import { actingWallet } from '../wallets/actingWallet.js'
+import { type DeploySafeParameters, deploySafeSchema } from './multisigSchemas.js'
+import type { MultisigWalletRecord } from './multisigTypes.js'
+import { readSafe } from './readSafe.js'
+import { safeAbi, safeProxyFactoryAbi } from './safeAbi.js'
+
+export type DeploySafeReturnType =
+  | {
+      status: 'deployed'
+      address: Address
+      chain: string
+      owners: Address[]
+      threshold: number
+      hash: string
+      transaction: TransactionRecord
+      approval?: undefined
+    }
+  | { status: 'pending_approval'; chain: string; transaction: TransactionRecord; approval: ApprovalRecord; address?: undefined }
+
+/** Chains where Safe deploys the L1 singleton (no extra events); elsewhere SafeL2, as Safe's own tools do. */
+const l1ChainIds = new Set([1, 11155111])
+
+/**
+ * Deploys a Safe v1.4.1 proxy with `setup(owners, threshold, …, fallbackHandler)` through the
+ * proxy factory's `createProxyWithNonce`, paid by a managed wallet (`from`, else the caller's only
+ * wallet) through the money path (kind 'multisig', amount 0). Resolves once mined, with the proxy
+ * address read from the ProxyCreation event, and records the Safe in `multisig_wallets`.
+ * @example const { address } = await deploySafe(ctx, principal, { owners: [a, b, c], threshold: 2 })
+ */
+export async function deploySafe(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  parameters: DeploySafeParameters,
+): Promise<DeploySafeReturnType> {
+  const input = parseInput(deploySafeSchema, parameters)
+  const wallet = await actingWallet(ctx, principal, input.from, 'from')
+  const chain = ctx.chains.get(input.chain ?? wallet.chain)
+  const safe = safeContracts(chain)
+  const singleton = l1ChainIds.has(chain.chainId) ? safe.singleton : safe.singletonL2
+  const initializer = encodeFunctionData({
+    abi: safeAbi,
+    functionName: 'setup',
+    args: [input.owners, BigInt(input.threshold), zeroAddress, '0x', safe.fallbackHandler, zeroAddress, 0n, zeroAddress],
+  })
+  const saltNonce = randomSalt()
+  const submitted = await submitIntent(ctx, principal, wallet, {
+    kind: 'multisig',
+    chain: chain.name,
+    to: safe.proxyFactory,
+    asset: { address: 'native', symbol: chain.nativeSymbol, decimals: chain.nativeDecimals },
+    amount: 0n,
+    call: {
+      to: safe.proxyFactory,
+      value: 0n,
+      data: encodeFunctionData({ abi: safeProxyFactoryAbi, functionName: 'createProxyWithNonce', args: [singleton, initializer, saltNonce] }),
+    },
+    meta: { purpose: 'safe_deploy', owners: input.owners, threshold: input.threshold, saltNonce: saltNonce.toString() },
+  })
+  if (submitted.status === 'pending_approval') {
+    return { status: 'pending_approval', chain: chain.name, transaction: submitted.transaction, approval: submitted.approval }
+  }
+  const mined = await awaitConfirmed(ctx, submitted, 'Safe deployment')
+  const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash! })
+  const [creation] = parseEventLogs({ abi: safeProxyFactoryAbi, logs: receipt.logs, eventName: 'ProxyCreation' }).filter(
+    (log) => log.address.toLowerCase() === safe.proxyFactory.toLowerCase(),
+  )
+  if (!creation) {
+    throw new BaseError('transaction_failed', 'The deployment was mined without a ProxyCreation event', {
+      details: { transactionId: mined.id, hash: mined.hash },
+    })
+  }
+  const address = getAddress(creation.args.proxy)
+  const state = await readSafe(chain, address)
+  const record: MultisigWalletRecord = {
+    id: ctx.newId('msw'),
+    tenantId: principal.tenantId,
+    chain: chain.name,
+    chainId: chain.chainId,
+    address,
+    owners: state.owners,
+    threshold: state.threshold,
+    singleton,
+    saltNonce: saltNonce.toString(),
+    deployedBy: wallet.id,
+    deployTransactionId: mined.id,
+    deployHash: mined.hash!,
+    createdBy: principal.id,
+    createdAt: ctx.now().toISOString(),
+  }
+  await ctx.storage.transaction([], (tx) => tx.insert('multisig_wallets', record))
+  return { status: 'deployed', address, chain: chain.name, owners: state.owners, threshold: state.threshold, hash: mined.hash!, transaction: mined }
+}
+
+function safeContracts(chain: ChainHandle) {
+  const safe = chain.contracts.safe
+  if (safe) return safe
+  throw new BaseError('unsupported_protocol', `Safe is not in the address book of chain "${chain.name}"`, {
+    details: { protocol: 'safe', chain: chain.name },
+  })
+}
+
+function randomSalt(): bigint {
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  return BigInt(`0x${Buffer.from(bytes).toString('hex')}`)
+}

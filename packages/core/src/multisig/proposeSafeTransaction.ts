@@ -1,0 +1,92 @@
+import type { AgentWalletContext } from '../context.js'
+import { ConflictError, ForbiddenError } from '../errors/errors.js'
+import { appendEvent } from '../events/appendEvent.js'
+import type { Principal } from '../principals/types.js'
+import { parseInput } from '../schemas/parseInput.js'
+import { withLock } from '../storage/withLock.js'
+import { parseAmount } from '../utils/amounts.js'
+import { findWallet } from '../wallets/findWallet.js'
+import { type ConfirmSafeTransactionReturnType, finishExecution } from './confirmSafeTransaction.js'
+import { executeIfReady } from './executeProposal.js'
+import { locateSafe, proposalLockKey } from './locateSafe.js'
+import { type ProposeSafeParameters, proposeSafeSchema } from './multisigSchemas.js'
+import type { SafeProposalRecord } from './multisigTypes.js'
+import { isOwner, readSafe } from './readSafe.js'
+import { newSafeTx, safeTxHash, safeTxTypedData } from './safeTransaction.js'
+
+/**
+ * Proposes a Safe transaction: builds the SafeTx at the Safe's current `nonce()`, computes its
+ * EIP-712 safeTxHash as Safe does, signs it with the proposing managed owner (`from`), stores the
+ * proposal and emits `multisig.proposed`. A 1-of-n Safe executes at once. A proposer that is not
+ * an owner on chain is `forbidden`.
+ * @example const { proposal } = await proposeSafeTransaction(ctx, principal, safe, { from, to, value: '0.1' })
+ */
+export async function proposeSafeTransaction(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  safeAddress: string,
+  parameters: ProposeSafeParameters,
+): Promise<ConfirmSafeTransactionReturnType> {
+  const input = parseInput(proposeSafeSchema, parameters)
+  const wallet = await findWallet(ctx, principal, input.from)
+  const { safe, chain } = await locateSafe(ctx, principal, safeAddress, input.chain, wallet.chain)
+  const state = await readSafe(chain, safe)
+  if (!isOwner(state.owners, wallet.address)) {
+    throw new ForbiddenError('The proposing wallet is not an owner of this Safe', {
+      details: { reason: 'not_owner', safe, wallet: wallet.address },
+    })
+  }
+  const tx = newSafeTx({
+    to: input.to,
+    value: parseAmount(input.value, chain.nativeDecimals),
+    data: input.data ?? '0x',
+    operation: input.operation ?? 0,
+    nonce: state.nonce,
+  })
+  const hash = safeTxHash(chain.chainId, safe, tx)
+  const signer = await ctx.vault.getSigner(wallet.address)
+  const signature = await signer.signTypedData(safeTxTypedData(chain.chainId, safe, tx))
+  const now = ctx.now().toISOString()
+  const proposal: SafeProposalRecord & { status: 'pending' } = {
+    id: ctx.newId('msp'),
+    tenantId: principal.tenantId,
+    chain: chain.name,
+    chainId: chain.chainId,
+    safeAddress: safe,
+    safeTxHash: hash,
+    tx,
+    proposerWalletId: wallet.id,
+    proposer: wallet.address,
+    proposedBy: principal.id,
+    signatures: [{ owner: wallet.address, signature, source: 'managed', walletId: wallet.id, addedBy: principal.id, addedAt: now }],
+    status: 'pending',
+    createdAt: now,
+    updatedAt: now,
+  }
+  const outcome = await withLock(ctx.storage, [proposalLockKey(safe, hash)], async () => {
+    const [existing] = await ctx.storage.query<SafeProposalRecord>('multisig_proposals', {
+      where: { tenantId: principal.tenantId, safeAddress: safe, safeTxHash: hash },
+      limit: 1,
+    })
+    if (existing) {
+      throw new ConflictError('This Safe transaction is already proposed: confirm it instead', {
+        details: { proposalId: existing.id, safeTxHash: hash, status: existing.status },
+      })
+    }
+    await ctx.storage.transaction([], async (store) => {
+      await store.insert('multisig_proposals', proposal)
+      appendEvent(ctx, store, principal.tenantId, 'multisig.proposed', {
+        proposalId: proposal.id,
+        safeAddress: safe,
+        chain: chain.name,
+        safeTxHash: hash,
+        proposer: wallet.address,
+        to: tx.to,
+        value: tx.value,
+        nonce: tx.nonce,
+      })
+    })
+    return executeIfReady(ctx, principal, chain, proposal, state, wallet)
+  })
+  return finishExecution(ctx, chain, outcome)
+}
