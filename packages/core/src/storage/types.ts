@@ -98,6 +98,6 @@ export const storageSchema: Record<string, { indexes: readonly string[] }> = {
   ens_names: { indexes: ['tenantId', 'walletId', 'status', 'name'] },
   multisig_wallets: { indexes: ['tenantId', 'address'] },
   multisig_proposals: { indexes: ['tenantId', 'safeAddress', 'safeTxHash', 'status', 'createdAt'] },
-  webhook_subscriptions: { indexes: ['tenantId'] },
-  webhook_deliveries: { indexes: ['tenantId', 'subscriptionId', 'status', 'nextAttemptAt'] },
+  webhook_subscriptions: { indexes: ['tenantId', 'status', 'createdAt'] },
+  webhook_deliveries: { indexes: ['tenantId', 'subscriptionId', 'status', 'nextAttemptAt', 'seq', 'createdAt'] },
 }
