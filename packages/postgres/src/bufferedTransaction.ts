@@ -1,0 +1,138 @@
+import {
+  BaseError,
+  type EventInput,
+  matchesQuery,
+  type QueryOptions,
+  queryRecords,
+  type StorageTx,
+  type StoredRecord,
+} from '@agentwallet/core'
+import type { RecordReader } from './recordReader.js'
+import { serializeRecord } from './serializeRecord.js'
+
+/** A buffered write: the record's JSON text, or null for a delete; `strict` for an insert to re-check. */
+export type Write = { collection: string; id: string; text: string | null; strict: boolean }
+/** An appended event with its payload already copied to JSON text (null when `data` was undefined). */
+export type PendingEvent = { stream: string; id: string; type: string; timestamp: string; data: string | null }
+
+export type BufferedTransaction = {
+  tx: StorageTx
+  /** The writes in one global order (collection, id), so concurrent commits lock rows alike. */
+  writes(): Write[]
+  events(): PendingEvent[]
+  /** Makes any later use of `tx` throw. */
+  finish(): void
+}
+
+const parse = (text: string) => JSON.parse(text) as StoredRecord
+
+/**
+ * The error of an insert whose id exists.
+ * @example throw storageConflict('wallets', 'w1')
+ */
+export const storageConflict = (collection: string, id: string) =>
+  new BaseError('storage_conflict', `Record "${id}" already exists in "${collection}"`, {
+    details: { collection, id },
+  })
+
+/**
+ * A transaction that buffers its writes over the committed state (its reads see them) until commit.
+ * No connection is held while `fn` runs, so application code can never keep a pooled connection
+ * busy; the commit applies everything in one short SQL transaction (see `applyCommit`).
+ * @example const unit = bufferedTransaction(reader); await fn(unit.tx); await applyCommit(client, tables, unit)
+ */
+export const bufferedTransaction = (committed: RecordReader): BufferedTransaction => {
+  const pending = new Map<string, Map<string, { text: string | null; strict: boolean }>>()
+  const events: PendingEvent[] = []
+  let open = true
+
+  // A tx captured and used after its transaction ended would write nowhere; fail loudly instead.
+  const ensureOpen = () => {
+    if (!open) throw new BaseError('internal', 'The transaction has already finished')
+  }
+  const pendingFor = (collection: string) => {
+    ensureOpen()
+    let found = pending.get(collection)
+    if (!found) {
+      found = new Map()
+      pending.set(collection, found)
+    }
+    return found
+  }
+  const lookup = async (collection: string, id: string): Promise<StoredRecord | undefined> => {
+    const own = pending.get(collection)?.get(id)
+    if (own === undefined) return committed.get(collection, id)
+    return own.text === null ? undefined : parse(own.text)
+  }
+
+  const query = async (collection: string, options: QueryOptions = {}): Promise<StoredRecord[]> => {
+    const own = pending.get(collection)
+    if (!own || own.size === 0) return committed.query(collection, options)
+    // Each buffered id can hide at most one committed row of the page, so read that many more.
+    const offset = Math.max(0, options.offset ?? 0)
+    const limit = options.limit === undefined ? undefined : offset + Math.max(0, options.limit) + own.size
+    const base = (await committed.query(collection, { ...options, offset: 0, limit })).filter(
+      (record) => !own.has(record.id),
+    )
+    const mine = [...own.values()].flatMap((write) => (write.text === null ? [] : [parse(write.text)]))
+    return queryRecords([...base, ...mine], options)
+  }
+
+  const count = async (collection: string, options: Pick<QueryOptions, 'where' | 'range'> = {}) => {
+    const total = await committed.count(collection, options)
+    const own = pending.get(collection)
+    if (!own) return total
+    let adjusted = total
+    for (const [id, write] of own) {
+      const before = await committed.get(collection, id)
+      if (before !== undefined && matchesQuery(before, options)) adjusted -= 1
+      if (write.text !== null && matchesQuery(parse(write.text), options)) adjusted += 1
+    }
+    return adjusted
+  }
+
+  const tx: StorageTx = {
+    async get<T extends StoredRecord>(collection: string, id: string) {
+      return (await lookup(collection, id)) as T | undefined
+    },
+    async query<T extends StoredRecord>(collection: string, options?: QueryOptions) {
+      return (await query(collection, options)) as T[]
+    },
+    count,
+    async insert(collection, record) {
+      const text = serializeRecord(collection, record)
+      ensureOpen()
+      if ((await lookup(collection, record.id)) !== undefined) throw storageConflict(collection, record.id)
+      const own = pendingFor(collection)
+      // Re-inserting an id this transaction deleted replaces it; any other insert is re-checked at commit.
+      own.set(record.id, { text, strict: own.get(record.id)?.text !== null })
+    },
+    async put(collection, record) {
+      const text = serializeRecord(collection, record)
+      pendingFor(collection).set(record.id, { text, strict: false })
+    },
+    async delete(collection, id) {
+      ensureOpen()
+      const existed = (await lookup(collection, id)) !== undefined
+      pendingFor(collection).set(id, { text: null, strict: false })
+      return existed
+    },
+    appendEvent(stream, event: EventInput) {
+      ensureOpen()
+      const data = event.data === undefined ? null : JSON.stringify(event.data)
+      events.push({ stream, id: event.id, type: event.type, timestamp: event.timestamp, data })
+    },
+  }
+
+  return {
+    tx,
+    writes: () =>
+      [...pending]
+        .flatMap(([collection, own]) => [...own].map(([id, write]) => ({ collection, id, ...write })))
+        .sort((a, b) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : a.id < b.id ? -1 : 1)),
+    events: () => events,
+    finish() {
+      open = false
+    },
+  }
+}

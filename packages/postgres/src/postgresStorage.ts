@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto'
+import {
+  type EventsListener,
+  keyedMutex,
+  type QueryOptions,
+  type Storage,
+  type StorageCapabilities,
+  type StorageTx,
+  type StoredEvent,
+  type StoredRecord,
+} from '@agentwallet/core'
+import pg from 'pg'
+import { type AdvisoryLock, tryAdvisoryLock, type WithLeaderLockOptions, withLeaderLock } from './advisoryLock.js'
+import { applyCommit } from './applyCommit.js'
+import { bufferedTransaction } from './bufferedTransaction.js'
+import { type ClaimOptions, claimRecords } from './claimRecords.js'
+import { compileQuery } from './compileQuery.js'
+import { connectionConfig, type PostgresConnectionOptions } from './connectionConfig.js'
+import { eventListener } from './eventListener.js'
+import { lockId } from './lockId.js'
+import { defaultSchema, migrate } from './migrate.js'
+import type { SeqRange } from './notification.js'
+import { recordReader } from './recordReader.js'
+import { tables as tablesOf } from './tables.js'
+import { type EventRow, toStoredEvent } from './toStoredEvent.js'
+
+export type PostgresStorageOptions = PostgresConnectionOptions & {
+  /** The Postgres schema holding the tables. Default `agentwallet`. */
+  schema?: string | undefined
+  /** Shown in logs and errors. Default `postgres`. */
+  name?: string | undefined
+  /** Connections for reads and commits (the "work" pool). Default 10. */
+  poolSize?: number | undefined
+  /** Connections that hold keyed transactions' advisory locks (the "lock" pool). Default `poolSize`. */
+  lockPoolSize?: number | undefined
+  /** Run `migrate` at start (default true). Set false when a CLI migrates before rollout. */
+  migrate?: boolean | undefined
+  /** Collections and fields to index. Default core's `storageSchema`. */
+  indexes?: Record<string, { indexes: readonly string[] }> | undefined
+}
+
+export type PostgresStorage = Storage & {
+  readonly schema: string
+  readonly capabilities: StorageCapabilities & { claim: true; leaderLocks: true }
+  /** Claims records with `FOR UPDATE SKIP LOCKED` and patches them at once (webhook deliveries). */
+  claim<T extends StoredRecord>(collection: string, options: ClaimOptions): Promise<T[]>
+  /** Takes a named session lock if free (one tracker per chain across replicas). */
+  tryAdvisoryLock(name: string): Promise<AdvisoryLock | undefined>
+  /** Waits to hold the named lock, runs `fn` as leader, lets go. */
+  withLeaderLock<T>(name: string, fn: (signal: AbortSignal) => Promise<T>, options?: WithLeaderLockOptions): Promise<T>
+  /** Postgres' plan for a query, one line per row: to check that a query uses an index. */
+  explainQuery(collection: string, options?: QueryOptions): Promise<string[]>
+}
+
+/**
+ * Storage on PostgreSQL, shared by any number of processes: locks, event seqs and event delivery
+ * hold across all of them. Connects, migrates (unless `migrate: false`) and starts listening.
+ *
+ * Keyed transactions draw a connection from a separate lock pool and only after winning the key
+ * in process, so lock waiters can never starve the holder of the connection its inner commits need.
+ * @example const storage = await postgresStorage({ connectionString: 'postgres://postgres@127.0.0.1:5432/app' })
+ */
+export const postgresStorage = async (options: PostgresStorageOptions): Promise<PostgresStorage> => {
+  const schema = options.schema ?? defaultSchema
+  const tables = tablesOf(schema)
+  const poolSize = options.poolSize ?? 10
+  if (options.migrate !== false) await migrate({ ...options, schema })
+
+  const work = new pg.Pool(connectionConfig(options, poolSize))
+  const locks = new pg.Pool(connectionConfig(options, options.lockPoolSize ?? poolSize))
+  // An idle connection that dies emits 'error' on its pool; the pool replaces it, nothing to crash for.
+  work.on('error', () => {})
+  locks.on('error', () => {})
+  const clientConfig = connectionConfig(options)
+  const committed = recordReader(work, tables.records)
+  const listeners = new Set<EventsListener>()
+  const mutex = keyedMutex()
+  const origin = randomUUID()
+
+  const deliver = (events: StoredEvent[]) => {
+    for (const listener of listeners) {
+      // A listener's failure must not fail a transaction that has already committed. Each gets its own copy.
+      try {
+        listener(structuredClone(events))
+      } catch {}
+    }
+  }
+
+  const readRanges = async (ranges: readonly SeqRange[]): Promise<StoredEvent[]> => {
+    const found: StoredEvent[] = []
+    for (const [stream, first, last] of ranges) {
+      const { rows } = await work.query<EventRow>(
+        `SELECT stream, seq, id, type, timestamp, data::text AS data FROM ${tables.events} ` +
+          'WHERE stream = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq',
+        [stream, first, last],
+      )
+      found.push(...rows.map(toStoredEvent))
+    }
+    return found
+  }
+
+  const events = eventListener({
+    config: clientConfig,
+    channel: tables.channel,
+    origin,
+    read: readRanges,
+    deliver,
+    wanted: () => listeners.size > 0,
+  })
+  try {
+    await events.start()
+  } catch (error) {
+    await Promise.all([work.end(), locks.end()])
+    throw error
+  }
+
+  /** Runs `fn` over buffered writes, then commits them on `client` (inside BEGIN), or on a work connection. */
+  const run = async <T>(fn: (tx: StorageTx) => Promise<T>, client?: pg.PoolClient): Promise<T> => {
+    const unit = bufferedTransaction(committed)
+    let result: T
+    try {
+      result = await fn(unit.tx)
+    } finally {
+      unit.finish()
+    }
+    if (unit.writes().length === 0 && unit.events().length === 0) {
+      if (client) await client.query('COMMIT')
+      return result
+    }
+    const connection = client ?? (await work.connect())
+    let stored: StoredEvent[]
+    try {
+      if (!client) await connection.query('BEGIN')
+      stored = await applyCommit(connection, tables, unit, origin)
+      await connection.query('COMMIT')
+    } catch (error) {
+      await connection.query('ROLLBACK').catch(() => {})
+      throw error
+    } finally {
+      if (!client) connection.release()
+    }
+    if (stored.length > 0) {
+      for (const event of stored) events.saw(event.stream, event.seq)
+      deliver(stored)
+    }
+    return result
+  }
+
+  const keyed = async <T>(keys: readonly string[], fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
+    // One global order over keys means two transactions never wait on each other in a cycle.
+    const sorted = [...new Set(keys)].sort()
+    const releases: Array<() => void> = []
+    try {
+      // In process first: at most one local caller per key ever waits in Postgres, holding a connection.
+      for (const key of sorted) releases.push(await mutex.lock(key))
+      const client = await locks.connect()
+      let broken: Error | undefined
+      try {
+        await client.query('BEGIN')
+        for (const key of sorted) await client.query('SELECT pg_advisory_xact_lock($1)', [lockId(schema, 'tx', key)])
+        // `run` commits on this client, so the writes and the unlock become visible together.
+        return await run(fn, client)
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError
+        })
+        throw error
+      } finally {
+        // A connection whose ROLLBACK failed may still hold locks; destroy it rather than reuse it.
+        client.release(broken)
+      }
+    } finally {
+      for (const release of releases.reverse()) release()
+    }
+  }
+
+  return {
+    name: options.name ?? 'postgres',
+    schema,
+    capabilities: { durable: true, crossProcessLocks: true, crossProcessEvents: true, claim: true, leaderLocks: true },
+    get: committed.get as PostgresStorage['get'],
+    query: committed.query as PostgresStorage['query'],
+    count: committed.count,
+    transaction(keys, fn) {
+      return keys.length === 0 ? run(fn) : keyed(keys, fn)
+    },
+    async readEvents(stream, { after = 0, limit } = {}) {
+      const { rows } = await work.query<EventRow>(
+        `SELECT stream, seq, id, type, timestamp, data::text AS data FROM ${tables.events} ` +
+          `WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT ${limit === undefined ? 'ALL' : '$3'}`,
+        limit === undefined ? [stream, after] : [stream, after, Math.max(0, Math.floor(limit))],
+      )
+      return rows.map(toStoredEvent)
+    },
+    onEvents(listener) {
+      // Wrapping makes each subscription distinct, so the same function can subscribe twice.
+      const wrapped: EventsListener = (batch) => listener(batch)
+      listeners.add(wrapped)
+      return () => {
+        listeners.delete(wrapped)
+      }
+    },
+    async close() {
+      listeners.clear()
+      await events.close()
+      await Promise.all([work.end(), locks.end()])
+    },
+    claim: (collection, claimOptions) => claimRecords(work, tables.records, collection, claimOptions),
+    tryAdvisoryLock: (name) => tryAdvisoryLock(clientConfig, schema, name),
+    withLeaderLock: (name, fn, leaderOptions) => withLeaderLock(clientConfig, schema, name, fn, leaderOptions),
+    async explainQuery(collection, query) {
+      const { text, values } = compileQuery(tables.records, collection, query)
+      const { rows } = await work.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)
+      return rows.map((row) => row['QUERY PLAN'])
+    },
+  }
+}
