@@ -28,7 +28,22 @@ describe('MCP server, in-process backend', () => {
   it('lists the agent tools with JSON Schemas from the zod schemas, and none that approves, changes policy or touches keys', async () => {
     const { tools } = await client.listTools()
     const names = tools.map((tool) => tool.name).sort()
-    expect(names).toEqual(['estimate_gas', 'get_approval', 'get_balance', 'get_transaction', 'list_approvals', 'list_wallets', 'send'])
+    expect(names).toEqual([
+      'check_ens_name',
+      'estimate_gas',
+      'get_approval',
+      'get_balance',
+      'get_ens_registration',
+      'get_identity',
+      'get_transaction',
+      'list_approvals',
+      'list_identities',
+      'list_wallets',
+      'register_ens_name',
+      'register_identity',
+      'resolve_ens_name',
+      'send',
+    ])
     expect(names.filter((name) => forbiddenToolName.test(name))).toEqual([])
     const send = tools.find((tool) => tool.name === 'send')!
     expect(send.inputSchema).toMatchObject({ type: 'object', required: ['from', 'to', 'value'], additionalProperties: false })
@@ -114,5 +129,39 @@ describe('MCP server, in-process backend', () => {
 
   it('refuses to build on a non-agent session', () => {
     expect(() => inProcessBackend({ session: fixture.aw.as(approver) })).toThrow(expect.objectContaining({ code: 'forbidden' }))
+  })
+
+  it('registers an ERC-8004 identity for its wallet and reads it back from chain', async () => {
+    const created = await callTool(client, 'register_identity', {
+      walletAddress: fixture.wallet,
+      agentName: 'mcp-agent',
+      agentType: 'assistant',
+      capabilities: ['pay'],
+    })
+    expect(created.isError).toBe(false)
+    const agentId: string = created.data.agentId
+    expect(agentId).toMatch(/^\d+$/)
+    const read = await callTool(client, 'get_identity', { agentId })
+    expect(read.data).toMatchObject({ agentId, status: 'active', walletAddress: fixture.wallet, capabilities: ['pay'] })
+    const listed = await callTool(client, 'list_identities')
+    expect(listed.data.identities.map((identity: { agentId: string }) => identity.agentId)).toEqual([agentId])
+    const bad = await callTool(client, 'get_identity', { agentId: '-1' })
+    expect(bad.data.error.code).toBe('validation_failed')
+  })
+
+  it('checks, registers and resolves a .eth name', async () => {
+    const checked = await callTool(client, 'check_ens_name', { name: 'mcp-agent.eth' })
+    expect(checked.data).toMatchObject({ name: 'mcp-agent.eth', available: true })
+    const invalid = await callTool(client, 'check_ens_name', { name: 'ab.eth' })
+    expect(invalid.data.error.code).toBe('validation_failed')
+
+    const started = await callTool(client, 'register_ens_name', { name: 'mcp-agent.eth', wallet: fixture.wallet })
+    expect(started.isError).toBe(false)
+    const registrationId: string = started.data.id
+    await expect
+      .poll(async () => (await callTool(client, 'get_ens_registration', { registrationId })).data.status, { timeout: 30_000, interval: 200 })
+      .toBe('registered')
+    const resolved = await callTool(client, 'resolve_ens_name', { name: 'mcp-agent.eth' })
+    expect(resolved.data).toMatchObject({ name: 'mcp-agent.eth', address: fixture.wallet })
   })
 })

@@ -88,4 +88,21 @@ describe('agentwallet mcp over stdio, remote backend against a real server', () 
       .toBe('confirmed')
     expect(BigInt((await fixture.devnet.provider.request({ method: 'eth_getBalance', params: [to, 'latest'] })) as string)).toBe(parseEther('0.8'))
   })
+
+  it('registers an identity and a .eth name through the server', async () => {
+    const created = await callTool(mcp.client, 'register_identity', { walletAddress: fixture.wallet, agentName: 'remote-agent', agentType: 'assistant' })
+    expect(created.isError).toBe(false)
+    expect((await callTool(mcp.client, 'get_identity', { agentId: created.data.agentId })).data).toMatchObject({ agentId: created.data.agentId, status: 'active' })
+    expect((await callTool(mcp.client, 'list_identities')).data.count).toBe(1)
+
+    expect((await callTool(mcp.client, 'check_ens_name', { name: 'remote-agent.eth' })).data).toMatchObject({ available: true })
+    const started = await callTool(mcp.client, 'register_ens_name', { name: 'remote-agent.eth', wallet: fixture.wallet, idempotencyKey: 'ens-1' })
+    expect(started.isError).toBe(false)
+    await expect
+      .poll(async () => (await callTool(mcp.client, 'get_ens_registration', { registrationId: started.data.id })).data.status, { timeout: 30_000, interval: 200 })
+      .toBe('registered')
+    expect((await callTool(mcp.client, 'resolve_ens_name', { name: 'remote-agent.eth' })).data).toMatchObject({ address: fixture.wallet })
+    const unknown = await callTool(mcp.client, 'resolve_ens_name', { name: 'nobody-here.eth' })
+    expect(unknown.data.error.code).toBe('not_found')
+  })
 })

@@ -1,5 +1,15 @@
 import type {
   ApprovalRecord,
+  CheckEnsNameOptions,
+  CheckEnsNameReturnType,
+  EnsRegistration,
+  GetIdentityReturnType,
+  ListIdentitiesReturnType,
+  RegisterEnsNameParameters,
+  RegisterIdentityParameters,
+  RegisterIdentityReturnType,
+  ResolveEnsNameOptions,
+  ResolveEnsNameReturnType,
   EstimateGasReturnType,
   GetBalanceParameters,
   GetBalanceReturnType,
@@ -38,10 +48,19 @@ export type AgentWalletBackend = {
   kind: 'in-process' | 'remote'
   listWallets(): Promise<Wallet[]>
   getBalance(address: string, parameters?: GetBalanceParameters): Promise<GetBalanceReturnType>
-  send(address: string, parameters: SendParameters, options?: { idempotencyKey?: string | undefined }): Promise<SendOutcome>
+  send(address: string, parameters: SendParameters, options?: IdempotencyOption): Promise<SendOutcome>
   estimateGas(parameters: SendParameters & { from: string }): Promise<EstimateGasReturnType>
   getTransaction(hashOrId: string): Promise<GetTransactionReturnType>
   getApproval(approvalId: string): Promise<ApprovalStatus>
   listApprovals(parameters?: ListApprovalsParameters): Promise<{ count: number; approvals: ApprovalStatus[] }>
-  close?(): Promise<void>
+  registerIdentity(parameters: RegisterIdentityParameters, options?: IdempotencyOption): Promise<RegisterIdentityReturnType>
+  getIdentity(agentId: string, options?: { chain?: string | undefined }): Promise<GetIdentityReturnType>
+  listIdentities(): Promise<ListIdentitiesReturnType>
+  checkEnsName(name: string, options?: CheckEnsNameOptions): Promise<CheckEnsNameReturnType>
+  resolveEnsName(name: string, options?: ResolveEnsNameOptions): Promise<ResolveEnsNameReturnType>
+  registerEnsName(parameters: RegisterEnsNameParameters, options?: IdempotencyOption): Promise<EnsRegistration>
+  getEnsRegistration(registrationId: string): Promise<EnsRegistration>
 }
+
+/** A retry of a value-moving tool under the same key answers the first call instead of acting twice. */
+export type IdempotencyOption = { idempotencyKey?: string | undefined }

@@ -46,5 +46,12 @@ export function inProcessBackend(options: InProcessBackendOptions): AgentWalletB
       const { count, approvals } = await session.listApprovals(parameters)
       return { count, approvals: approvals.map(withInstructions) }
     },
+    registerIdentity: (parameters, idempotency = {}) => session.registerIdentity(parameters, idempotency),
+    getIdentity: (agentId, query) => session.getIdentity(agentId, query),
+    listIdentities: () => session.listIdentities(),
+    checkEnsName: (name, query) => session.checkEnsName(name, query),
+    resolveEnsName: (name, query) => session.resolveEnsName(name, query),
+    registerEnsName: (parameters, idempotency = {}) => session.registerEnsName(parameters, idempotency),
+    getEnsRegistration: (registrationId) => session.getEnsRegistration(registrationId),
   }
 }

@@ -1,5 +1,13 @@
 import { type AgentWalletClient, createClient } from '@agentwallet/client'
-import type { ApprovalRecord } from '@agentwallet/core'
+import type {
+  ApprovalRecord,
+  CheckEnsNameReturnType,
+  EnsRegistration,
+  GetIdentityReturnType,
+  ListIdentitiesReturnType,
+  RegisterIdentityReturnType,
+  ResolveEnsNameReturnType,
+} from '@agentwallet/core'
 import type { AgentWalletBackend, ApprovalStatus, SendOutcome } from './agentWalletBackend.js'
 import { type ApprovalInstructionsOptions, approvalInstructions } from './approvalInstructions.js'
 
@@ -61,5 +69,38 @@ export function remoteBackend(options: RemoteBackendOptions): AgentWalletBackend
       const { count, approvals: list } = await client.listApprovals(parameters)
       return { count, approvals: list.map(withInstructions) }
     },
+    // Identity and ENS routes are not wrapped by the client yet: its `request` reaches them.
+    async registerIdentity(parameters, idempotency = {}) {
+      const body = await client.request<{ identity: RegisterIdentityReturnType }>('POST', '/identity/create', { body: parameters, ...idempotency })
+      return body.identity
+    },
+    async getIdentity(agentId, query = {}) {
+      const path = `/identity/${encodeURIComponent(agentId)}`
+      return (await client.request<{ identity: GetIdentityReturnType }>('GET', path, { query })).identity
+    },
+    listIdentities: async () => withoutSuccess(await client.request<ListIdentitiesReturnType & Envelope>('GET', '/identity/list')),
+    async checkEnsName(name, query = {}) {
+      const path = `/ens/check/${encodeURIComponent(name)}`
+      return withoutSuccess(await client.request<CheckEnsNameReturnType & Envelope>('GET', path, { query }))
+    },
+    async resolveEnsName(name, query = {}) {
+      return withoutSuccess(await client.request<ResolveEnsNameReturnType & Envelope>('GET', `/ens/${encodeURIComponent(name)}`, { query }))
+    },
+    async registerEnsName(parameters, idempotency = {}) {
+      const body = await client.request<{ registration: EnsRegistration }>('POST', '/ens/register', { body: parameters, ...idempotency })
+      return body.registration
+    },
+    async getEnsRegistration(registrationId) {
+      const path = `/ens/registration/${encodeURIComponent(registrationId)}`
+      return (await client.request<{ registration: EnsRegistration }>('GET', path)).registration
+    },
   }
+}
+
+type Envelope = { success?: true }
+
+/** The server's envelope flag is HTTP framing, not part of what the tool answers. */
+function withoutSuccess<T extends Envelope>(body: T): Omit<T, 'success'> {
+  const { success: _, ...rest } = body
+  return rest
 }

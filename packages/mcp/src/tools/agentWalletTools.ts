@@ -1,5 +1,7 @@
 import type { AgentWalletBackend } from '../backend/agentWalletBackend.js'
 import { approvalTools } from './approvalTools.js'
+import { ensTools } from './ensTools.js'
+import { identityTools } from './identityTools.js'
 import type { AgentWalletTool } from './defineTool.js'
 import { transactionTools } from './transactionTools.js'
 import { walletTools } from './walletTools.js'
@@ -12,5 +14,11 @@ import { walletTools } from './walletTools.js'
  * const result = await tools.find((tool) => tool.name === 'get_balance')!.handler({ address })
  */
 export function agentWalletTools(backend: AgentWalletBackend): AgentWalletTool[] {
-  return [...walletTools(backend), ...transactionTools(backend), ...approvalTools(backend)]
+  return [
+    ...walletTools(backend),
+    ...transactionTools(backend),
+    ...approvalTools(backend),
+    ...identityTools(backend),
+    ...ensTools(backend),
+  ]
 }

@@ -2,6 +2,7 @@ import { addressSchema, sendSchema } from '@agentwallet/core'
 import { z } from 'zod'
 import type { AgentWalletBackend } from '../backend/agentWalletBackend.js'
 import { type AgentWalletTool, defineTool } from './defineTool.js'
+import { idempotencyKeySchema } from './idempotencyKeySchema.js'
 
 /** A send names its wallet in `from`; the rest is the HTTP API's send body. */
 const fromSchema = addressSchema.describe('The managed wallet that sends and pays gas')
@@ -26,7 +27,7 @@ export function transactionTools(backend: AgentWalletBackend): AgentWalletTool[]
       inputSchema: z.strictObject({
         from: fromSchema,
         ...sendFields,
-        idempotencyKey: z.string().min(1).max(200).optional().describe('Any unique string per intended payment; a retry with the same key returns the first result'),
+        idempotencyKey: idempotencyKeySchema,
       }),
       readOnly: false,
       run: ({ from, idempotencyKey, ...send }) => backend.send(from, send, { idempotencyKey }),

@@ -24,7 +24,8 @@ export type Fixture = {
  * 0.5 wait for a human and above 1 are blocked (`max_per_tx`).
  */
 export async function startFixture(devnet?: Devnet): Promise<Fixture> {
-  const chain = devnet ?? (await createDevnet())
+  // A one-second ENS commitment age keeps commit/reveal registrations quick.
+  const chain = devnet ?? (await createDevnet({ ensMinCommitmentAge: 1 }))
   const aw = await createAgentWallet({
     chains: { devnet: { provider: chain.provider, chainId: chain.chain.id, contracts: chain.addressBook } },
     storage: memoryStorage(),
