@@ -10,7 +10,13 @@ export class AgentWalletHttpError extends Error {
   readonly details: Record<string, unknown> | undefined
   readonly requestId: string | undefined
 
-  constructor(parameters: { code: string; message: string; status: number; details?: Record<string, unknown> | undefined; requestId?: string | undefined }) {
+  constructor(parameters: {
+    code: string
+    message: string
+    status: number
+    details?: Record<string, unknown> | undefined
+    requestId?: string | undefined
+  }) {
     super(parameters.message)
     this.code = parameters.code
     this.status = parameters.status

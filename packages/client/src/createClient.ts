@@ -11,7 +11,11 @@ export type ClientOptions = {
   timeoutMs?: number | undefined
 }
 
-type RequestOptions = { body?: unknown; query?: Record<string, string | number | undefined>; idempotencyKey?: string | undefined }
+type RequestOptions = {
+  body?: unknown
+  query?: Record<string, string | number | undefined>
+  idempotencyKey?: string | undefined
+}
 
 /**
  * A typed client for the AgentWallet HTTP API: one method per endpoint, the server's envelopes as
@@ -25,9 +29,14 @@ export function createClient(options: ClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/$/, '')
   const doFetch = options.fetch ?? fetch
 
-  async function request<R>(method: string, path: string, { body, query, idempotencyKey }: RequestOptions = {}): Promise<R> {
+  async function request<R>(
+    method: string,
+    path: string,
+    { body, query, idempotencyKey }: RequestOptions = {},
+  ): Promise<R> {
     const url = new URL(`${baseUrl}${path}`)
-    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value))
+    for (const [name, value] of Object.entries(query ?? {}))
+      if (value !== undefined) url.searchParams.set(name, String(value))
     const headers: Record<string, string> = { 'x-api-key': options.apiKey, accept: 'application/json' }
     if (body !== undefined) headers['content-type'] = 'application/json'
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey
@@ -44,7 +53,9 @@ export function createClient(options: ClientOptions) {
     } catch {
       parsed = undefined
     }
-    const envelope = parsed as { success?: boolean; error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined
+    const envelope = parsed as
+      | { success?: boolean; error?: { code?: string; message?: string; details?: Record<string, unknown> } }
+      | undefined
     if (!response.ok || envelope?.success === false) {
       throw new AgentWalletHttpError({
         code: envelope?.error?.code ?? 'http_error',
@@ -65,24 +76,43 @@ export function createClient(options: ClientOptions) {
     importWallet: (body: T.ImportWalletParameters, opts: { idempotencyKey?: string } = {}) =>
       request<T.WalletResponse>('POST', '/wallet/import', { body, ...opts }),
     getBalance: (address: string, query: { chain?: string; tokens?: string[] } = {}) =>
-      request<T.BalanceResponse>('GET', `${at(address)}/balance`, { query: { chain: query.chain, tokens: query.tokens?.join(',') } }),
+      request<T.BalanceResponse>('GET', `${at(address)}/balance`, {
+        query: { chain: query.chain, tokens: query.tokens?.join(',') },
+      }),
     send: (address: string, body: T.SendParameters, opts: { idempotencyKey?: string } = {}) =>
       request<T.SendResponse>('POST', `${at(address)}/send`, { body, ...opts }),
     getTransaction: (hash: string, query: { chain?: string } = {}) =>
       request<T.TransactionResponse>('GET', `/wallet/tx/${encodeURIComponent(hash)}`, { query }),
     listHistory: (address: string, query: T.ListHistoryParameters = {}) =>
-      request<T.HistoryResponse>('GET', `${at(address)}/history`, { query: query as Record<string, number | undefined> }),
-    estimateGas: (body: T.EstimateGasParameters) => request<T.EstimateGasResponse>('POST', '/wallet/estimate-gas', { body }),
-    getPolicyRules: (query: { wallet?: string } = {}) => request<T.PolicyRulesResponse>('GET', '/policy/rules', { query }),
-    updatePolicyRules: (body: T.UpdatePolicyParameters) => request<T.PolicyRulesResponse>('POST', '/policy/update', { body }),
-    evaluatePolicy: (body: T.EstimateGasParameters) => request<T.EvaluateResponse>('POST', '/policy/evaluate', { body }),
+      request<T.HistoryResponse>('GET', `${at(address)}/history`, {
+        query: query as Record<string, number | undefined>,
+      }),
+    estimateGas: (body: T.EstimateGasParameters) =>
+      request<T.EstimateGasResponse>('POST', '/wallet/estimate-gas', { body }),
+    getPolicyRules: (query: { wallet?: string } = {}) =>
+      request<T.PolicyRulesResponse>('GET', '/policy/rules', { query }),
+    updatePolicyRules: (body: T.UpdatePolicyParameters) =>
+      request<T.PolicyRulesResponse>('POST', '/policy/update', { body }),
+    evaluatePolicy: (body: T.EstimateGasParameters) =>
+      request<T.EvaluateResponse>('POST', '/policy/evaluate', { body }),
     listApprovals: (query: T.ListApprovalsParameters = {}) =>
-      request<T.ApprovalListResponse>('GET', '/policy/approvals', { query: query as Record<string, string | number | undefined> }),
+      request<T.ApprovalListResponse>('GET', '/policy/approvals', {
+        query: query as Record<string, string | number | undefined>,
+      }),
     approve: (approvalId: string, body: { reason?: string } = {}) =>
-      request<T.ResolveApprovalResponse>('POST', `/policy/approvals/${encodeURIComponent(approvalId)}/approve`, { body }),
+      request<T.ResolveApprovalResponse>(
+        'POST',
+        `/policy/approvals/${encodeURIComponent(approvalId)}/approve`,
+        { body },
+      ),
     reject: (approvalId: string, body: { reason?: string } = {}) =>
-      request<T.ResolveApprovalResponse>('POST', `/policy/approvals/${encodeURIComponent(approvalId)}/reject`, { body }),
-    createApiKey: (body: T.CreateApiKeyParameters) => request<T.ApiKeyCreatedResponse>('POST', '/api-keys', { body }),
+      request<T.ResolveApprovalResponse>(
+        'POST',
+        `/policy/approvals/${encodeURIComponent(approvalId)}/reject`,
+        { body },
+      ),
+    createApiKey: (body: T.CreateApiKeyParameters) =>
+      request<T.ApiKeyCreatedResponse>('POST', '/api-keys', { body }),
     listApiKeys: () => request<T.ApiKeyListResponse>('GET', '/api-keys'),
     revokeApiKey: (id: string) => request<{ success: true }>('DELETE', `/api-keys/${encodeURIComponent(id)}`),
     createTenant: (body: { name: string }) => request<T.TenantCreatedResponse>('POST', '/tenants', { body }),

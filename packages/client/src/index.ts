@@ -1,3 +1,3 @@
 export { AgentWalletHttpError } from './agentWalletHttpError.js'
-export { createClient, type AgentWalletClient, type ClientOptions } from './createClient.js'
+export { type AgentWalletClient, type ClientOptions, createClient } from './createClient.js'
 export type * from './types.js'

@@ -27,14 +27,27 @@ export type {
   UpdatePolicyParameters,
 }
 
-export type TokenBalanceView = { address: string; symbol: string; decimals: number; balance: string; raw: string }
+export type TokenBalanceView = {
+  address: string
+  symbol: string
+  decimals: number
+  balance: string
+  raw: string
+}
 export type BalanceFigures = { chain: string; eth: string; wei: string; tokens: TokenBalanceView[] }
 
 export type WalletResponse = { success: true; wallet: Wallet }
 export type WalletListResponse = { success: true; count: number; wallets: Wallet[] }
-export type BalanceResponse = { success: true; address: string } & BalanceFigures & { balance: BalanceFigures }
+export type BalanceResponse = { success: true; address: string } & BalanceFigures & {
+    balance: BalanceFigures
+  }
 export type SendResponse =
-  | { success: true; status: Exclude<TransactionView['status'], 'pending_approval'>; hash: string | null; transaction: TransactionView }
+  | {
+      success: true
+      status: Exclude<TransactionView['status'], 'pending_approval'>
+      hash: string | null
+      transaction: TransactionView
+    }
   | {
       success: true
       status: 'pending_approval'
@@ -50,12 +63,22 @@ export type TransactionResponse = {
   confirmations: number
   transaction: GetTransactionReturnType
 }
-export type HistoryResponse = { success: true; count: number; limit: number; offset: number; transactions: TransactionView[] }
+export type HistoryResponse = {
+  success: true
+  count: number
+  limit: number
+  offset: number
+  transactions: TransactionView[]
+}
 export type EstimateGasResponse = { success: true; estimate: EstimateGasReturnType } & EstimateGasReturnType
 export type PolicyRulesResponse = { success: true } & PolicyRulesReturnType
 export type EvaluateResponse = { success: true; decision: PolicyDecision }
 export type ApprovalListResponse = { success: true; count: number; approvals: ApprovalRecord[] }
-export type ResolveApprovalResponse = { success: true; approval: ApprovalRecord; transaction: TransactionView }
+export type ResolveApprovalResponse = {
+  success: true
+  approval: ApprovalRecord
+  transaction: TransactionView
+}
 export type ApiKeyCreatedResponse = { success: true; apiKey: ApiKeyView; key: string }
 export type ApiKeyListResponse = { success: true; count: number; apiKeys: ApiKeyView[] }
 export type TenantCreatedResponse = { success: true; tenant: TenantRecord; apiKey: ApiKeyView; key: string }

@@ -73,10 +73,17 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
     return openApiDoc
   }
   const routes: RouteSpec[] = [
-    ...systemRoutes({ agentWallet: options.agentWallet, startedAt, version: serverVersion, adminKeyHint: options.adminKeyHint, openApi }),
+    ...systemRoutes({
+      agentWallet: options.agentWallet,
+      startedAt,
+      version: serverVersion,
+      adminKeyHint: options.adminKeyHint,
+      openApi,
+    }),
     ...resources,
   ]
-  const limit = options.rateLimit === false ? undefined : (options.rateLimit ?? { capacity: 120, refillPerSecond: 20 })
+  const limit =
+    options.rateLimit === false ? undefined : (options.rateLimit ?? { capacity: 120, refillPerSecond: 20 })
   const router = new Router<AppState>()
   mountRoutes(router, routes, {
     agentWallet: options.agentWallet,
@@ -113,7 +120,12 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
         heartbeatMs: options.heartbeatMs,
         maxBufferedBytes: options.wsMaxBufferedBytes,
       })
-      mountWebSocket(koa, { agentWallet: options.agentWallet, hub, logger, authTimeoutMs: options.wsAuthTimeoutMs ?? 10_000 })
+      mountWebSocket(koa, {
+        agentWallet: options.agentWallet,
+        hub,
+        logger,
+        authTimeoutMs: options.wsAuthTimeoutMs ?? 10_000,
+      })
       const server = await new Promise<Server>((resolve, reject) => {
         const started = koa.listen(port, host)
         // ws re-emits the HTTP server's errors (EADDRINUSE); the listen promise reports them instead.

@@ -1,11 +1,18 @@
-export { createApp, serverVersion, type AgentWalletApp, type CreateAppOptions, type RateLimitOptions, type RunningServer } from './createApp.js'
-export { createLogger, redactPaths, type CreateLoggerOptions } from './http/createLogger.js'
-export { statusByCode, type EdgeErrorCode, type HttpErrorCode } from './http/statusByCode.js'
-export { toErrorEnvelope, type ErrorEnvelope } from './http/errorEnvelope.js'
+export {
+  type AgentWalletApp,
+  type CreateAppOptions,
+  createApp,
+  type RateLimitOptions,
+  type RunningServer,
+  serverVersion,
+} from './createApp.js'
+export { type CreateLoggerOptions, createLogger, redactPaths } from './http/createLogger.js'
+export { type ErrorEnvelope, toErrorEnvelope } from './http/errorEnvelope.js'
 export { HttpError } from './http/httpError.js'
-export { tokenBucket, type TokenBucket, type TokenBucketOptions } from './http/tokenBucket.js'
-export { defineRoute, type RouteInput, type RouteResult, type RouteSpec } from './routes/defineRoute.js'
-export { defaultRoutes } from './routes/defaultRoutes.js'
-export { notImplemented } from './routes/notImplemented.js'
+export { type EdgeErrorCode, type HttpErrorCode, statusByCode } from './http/statusByCode.js'
+export { type TokenBucket, type TokenBucketOptions, tokenBucket } from './http/tokenBucket.js'
 export { buildOpenApi } from './openapi/buildOpenApi.js'
-export { eventHub, wsCloseCodes, type EventHub } from './ws/eventHub.js'
+export { defaultRoutes } from './routes/defaultRoutes.js'
+export { defineRoute, type RouteInput, type RouteResult, type RouteSpec } from './routes/defineRoute.js'
+export { notImplemented } from './routes/notImplemented.js'
+export { type EventHub, eventHub, wsCloseCodes } from './ws/eventHub.js'

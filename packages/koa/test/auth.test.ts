@@ -37,7 +37,11 @@ describe('API keys', () => {
     const created = await t.call('POST', '/api-keys', { body: { name: 'temp', role: 'agent' } })
     expect(created.status).toBe(201)
     expect(created.body.key).toMatch(/^aw_[A-Za-z0-9_-]{43}$/)
-    expect(created.body.apiKey).toMatchObject({ name: 'temp', role: 'agent', prefix: created.body.key.slice(0, 11) })
+    expect(created.body.apiKey).toMatchObject({
+      name: 'temp',
+      role: 'agent',
+      prefix: created.body.key.slice(0, 11),
+    })
     expect(created.body.apiKey.hash).toBeUndefined()
 
     const list = await t.call('GET', '/api-keys')
@@ -56,7 +60,9 @@ describe('API keys', () => {
 
   it('only admins manage keys; only the root admin creates tenants', async () => {
     for (const key of [agentKey, approverKey]) {
-      expect((await t.call('POST', '/api-keys', { key, body: { name: 'x', role: 'admin' } })).body.error.code).toBe('forbidden')
+      expect(
+        (await t.call('POST', '/api-keys', { key, body: { name: 'x', role: 'admin' } })).body.error.code,
+      ).toBe('forbidden')
       expect((await t.call('GET', '/api-keys', { key })).status).toBe(403)
     }
     const tenantAdmin = await t.call('POST', '/tenants', { key: tenantB.key, body: { name: 'nested' } })
@@ -75,26 +81,42 @@ describe('API keys', () => {
 
 describe('tenancy and roles', () => {
   it('hides another tenant’s wallets (404, no existence leak) and lists only one’s own', async () => {
-    const wallet = (await t.call('POST', '/wallet/create', { body: { agentName: 'default-tenant' } })).body.wallet
+    const wallet = (await t.call('POST', '/wallet/create', { body: { agentName: 'default-tenant' } })).body
+      .wallet
     const other = await t.call('GET', `/wallet/${wallet.address}/balance`, { key: tenantB.key })
     expect(other.status).toBe(404)
     expect(other.body.error.code).toBe('not_found')
-    const missing = await t.call('GET', '/wallet/0x000000000000000000000000000000000000dEaD/balance', { key: tenantB.key })
-    expect(missing.body.error).toEqual({ ...other.body.error, details: { address: '0x000000000000000000000000000000000000dEaD' } })
-    expect((await t.call('POST', `/wallet/${wallet.address}/send`, { key: tenantB.key, body: { to: wallet.address, value: '1' } })).status).toBe(404)
+    const missing = await t.call('GET', '/wallet/0x000000000000000000000000000000000000dEaD/balance', {
+      key: tenantB.key,
+    })
+    expect(missing.body.error).toEqual({
+      ...other.body.error,
+      details: { address: '0x000000000000000000000000000000000000dEaD' },
+    })
+    expect(
+      (
+        await t.call('POST', `/wallet/${wallet.address}/send`, {
+          key: tenantB.key,
+          body: { to: wallet.address, value: '1' },
+        })
+      ).status,
+    ).toBe(404)
     expect((await t.call('GET', `/wallet/${wallet.address}/history`, { key: tenantB.key })).status).toBe(404)
     const listB = await t.call('GET', '/wallet/list', { key: tenantB.key })
     expect(listB.body).toEqual({ success: true, count: 0, wallets: [] })
   })
 
   it('an agent sees only its own wallets; admins see the tenant’s', async () => {
-    const mine = (await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'mine' } })).body.wallet
+    const mine = (await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'mine' } })).body
+      .wallet
     const agentList = await t.call('GET', '/wallet/list', { key: agentKey })
     expect(agentList.body.wallets.map((w: { address: string }) => w.address)).toEqual([mine.address])
     const adminList = await t.call('GET', '/wallet/list')
     expect(adminList.body.wallets.map((w: { address: string }) => w.address)).toContain(mine.address)
     const adminWallet = adminList.body.wallets.find((w: { address: string }) => w.address !== mine.address)
-    expect((await t.call('GET', `/wallet/${adminWallet.address}/balance`, { key: agentKey })).status).toBe(404)
+    expect((await t.call('GET', `/wallet/${adminWallet.address}/balance`, { key: agentKey })).status).toBe(
+      404,
+    )
   })
 
   it('only admins change policy (403 for agent and approver)', async () => {
@@ -114,6 +136,7 @@ describe('logs', () => {
     await t.call('GET', `/wallet/list?apiKey=${bogus}`)
     const logs = t.logs.join('')
     expect(t.logs.length).toBeGreaterThan(10)
-    for (const secret of [t.adminKey, agentKey, approverKey, tenantB.key, bogus]) expect(logs).not.toContain(secret)
+    for (const secret of [t.adminKey, agentKey, approverKey, tenantB.key, bogus])
+      expect(logs).not.toContain(secret)
   })
 })

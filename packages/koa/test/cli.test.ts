@@ -12,14 +12,17 @@ const children: ChildProcess[] = []
 
 /** Runs the CLI from source (tsx), collecting output until `until` matches or it exits. */
 function run(args: string[], env: Record<string, string> = {}, until?: RegExp) {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, env: { ...process.env, ...env } })
+  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+  })
   children.push(child)
   let out = ''
   let err = ''
   child.stdout.on('data', (chunk) => (out += chunk))
   child.stderr.on('data', (chunk) => (err += chunk))
   return new Promise<{ out: string; err: string; code: number | null; child: ChildProcess }>((resolve) => {
-    const check = () => until && until.test(out) && resolve({ out, err, code: null, child })
+    const check = () => until?.test(out) && resolve({ out, err, code: null, child })
     child.stdout.on('data', check)
     child.on('exit', (code) => resolve({ out, err, code, child }))
   })
@@ -38,8 +41,15 @@ it('serve: prints the admin key once, writes it 0600, and the printed curl works
   expect(statSync(join(dataDir, 'admin.key')).mode & 0o777).toBe(0o600)
   expect(statSync(join(dataDir, 'master.key')).mode & 0o777).toBe(0o600)
   const url = /listening on (http:\/\/\S+)/.exec(first.out)![1]!
-  const curl = /curl -s -H "X-API-Key: (\S+)" -H "content-type: application\/json" -d '(\{[^']+\})' (\S+)/.exec(first.out)!
-  const created = await fetch(curl[3]!, { method: 'POST', headers: { 'x-api-key': curl[1]!, 'content-type': 'application/json' }, body: curl[2] })
+  const curl =
+    /curl -s -H "X-API-Key: (\S+)" -H "content-type: application\/json" -d '(\{[^']+\})' (\S+)/.exec(
+      first.out,
+    )!
+  const created = await fetch(curl[3]!, {
+    method: 'POST',
+    headers: { 'x-api-key': curl[1]!, 'content-type': 'application/json' },
+    body: curl[2],
+  })
   expect(created.status).toBe(201)
   const { wallet } = (await created.json()) as { wallet: { address: string } }
 
@@ -53,7 +63,9 @@ it('serve: prints the admin key once, writes it 0600, and the printed curl works
   const second = await run(['serve', '--port', '0', '--data-dir', dataDir], {}, /wallet\/list\n/)
   expect(second.out).not.toContain(key)
   const url2 = /listening on (http:\/\/\S+)/.exec(second.out)![1]!
-  const list = (await (await fetch(`${url2}/wallet/list`, { headers: { 'x-api-key': key! } })).json()) as { wallets: { address: string }[] }
+  const list = (await (await fetch(`${url2}/wallet/list`, { headers: { 'x-api-key': key! } })).json()) as {
+    wallets: { address: string }[]
+  }
   expect(list.wallets.map((w) => w.address)).toEqual([wallet.address])
   second.child.kill('SIGTERM')
   await new Promise((resolve) => second.child.once('exit', resolve))
@@ -61,7 +73,11 @@ it('serve: prints the admin key once, writes it 0600, and the printed curl works
 
 it('AGENTWALLET_ADMIN_KEY fixes the admin key (memory storage)', async () => {
   const adminKey = 'aw_fixed_admin_key_for_scripts_0123456789'
-  const started = await run(['serve', '--port', '0', '--storage', 'memory', '--data-dir', join(dataDir, 'mem')], { AGENTWALLET_ADMIN_KEY: adminKey }, /wallet\/list\n/)
+  const started = await run(
+    ['serve', '--port', '0', '--storage', 'memory', '--data-dir', join(dataDir, 'mem')],
+    { AGENTWALLET_ADMIN_KEY: adminKey },
+    /wallet\/list\n/,
+  )
   expect(started.out).not.toContain(adminKey)
   const url = /listening on (http:\/\/\S+)/.exec(started.out)![1]!
   expect((await fetch(`${url}/api-keys`, { headers: { 'x-api-key': adminKey } })).status).toBe(200)

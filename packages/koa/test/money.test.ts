@@ -37,7 +37,12 @@ describe('the reference SDK calls', () => {
 
     const balance = await client.getBalance(wallet.address)
     expect(balance.eth).toBe('3')
-    expect(balance.balance).toEqual({ chain: 'devnet', eth: '3', wei: parseEther('3').toString(), tokens: balance.tokens })
+    expect(balance.balance).toEqual({
+      chain: 'devnet',
+      eth: '3',
+      wei: parseEther('3').toString(),
+      tokens: balance.tokens,
+    })
 
     const to = fresh()
     const sent = await client.send(wallet.address, { to, value: '0.25', chain: 'devnet' })
@@ -76,7 +81,9 @@ describe('the reference SDK calls', () => {
     const error = await client.send(fresh(), { to: fresh(), value: '1' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AgentWalletHttpError)
     expect(error).toMatchObject({ code: 'not_found', status: 404 })
-    const bad = await createClient({ baseUrl: t.url, apiKey: 'aw_wrong' }).listWallets().catch((e: unknown) => e)
+    const bad = await createClient({ baseUrl: t.url, apiKey: 'aw_wrong' })
+      .listWallets()
+      .catch((e: unknown) => e)
     expect(bad).toMatchObject({ code: 'unauthorized', status: 401 })
   })
 })
@@ -102,26 +109,46 @@ describe('policy over HTTP', () => {
     const rules = await t.call('GET', `/policy/rules?wallet=${wallet.address}`, { key: agentKey })
     expect(rules.body.wallet.rules).toEqual(updated.body.wallet.rules)
 
-    const blocked = await t.call('POST', `/wallet/${wallet.address}/send`, { key: agentKey, body: { to: fresh(), value: '6' } })
+    const blocked = await t.call('POST', `/wallet/${wallet.address}/send`, {
+      key: agentKey,
+      body: { to: fresh(), value: '6' },
+    })
     expect(blocked.status).toBe(403)
     expect(blocked.body.error.code).toBe('policy_blocked')
     expect(blocked.body.error.details.ruleId).toBe(maxRule.id)
 
-    const dryRun = await t.call('POST', '/policy/evaluate', { key: agentKey, body: { from: wallet.address, to: fresh(), value: '2' } })
+    const dryRun = await t.call('POST', '/policy/evaluate', {
+      key: agentKey,
+      body: { from: wallet.address, to: fresh(), value: '2' },
+    })
     expect(dryRun.status).toBe(200)
     expect(dryRun.body.decision.decision).toBe('require_approval')
 
-    const paused = await t.call('POST', `/wallet/${wallet.address}/send`, { key: agentKey, body: { to: fresh(), value: '2' } })
+    const paused = await t.call('POST', `/wallet/${wallet.address}/send`, {
+      key: agentKey,
+      body: { to: fresh(), value: '2' },
+    })
     expect(paused.status).toBe(202)
-    expect(paused.body).toMatchObject({ success: true, status: 'pending_approval', transaction: { status: 'pending_approval' } })
+    expect(paused.body).toMatchObject({
+      success: true,
+      status: 'pending_approval',
+      transaction: { status: 'pending_approval' },
+    })
     const approvalId = paused.body.approval.id
-    expect(paused.body.approval).toMatchObject({ id: expect.any(String), expiresAt: expect.any(String), reason: expect.any(String) })
+    expect(paused.body.approval).toMatchObject({
+      id: expect.any(String),
+      expiresAt: expect.any(String),
+      reason: expect.any(String),
+    })
     expect(paused.body.transaction.id).toBeTypeOf('string')
 
     const pending = await t.call('GET', '/policy/approvals?status=pending', { key: approverKey })
     expect(pending.body.approvals.map((a: { id: string }) => a.id)).toContain(approvalId)
 
-    const byAgent = await t.call('POST', `/policy/approvals/${approvalId}/approve`, { key: agentKey, body: {} })
+    const byAgent = await t.call('POST', `/policy/approvals/${approvalId}/approve`, {
+      key: agentKey,
+      body: {},
+    })
     expect(byAgent.status).toBe(403)
     expect(byAgent.body.error.code).toBe('forbidden')
 
@@ -131,18 +158,36 @@ describe('policy over HTTP', () => {
     expect(approved.body.transaction.hash).toMatch(/^0x[0-9a-f]{64}$/)
     await waitFor(approved.body.transaction.hash, agentKey)
 
-    const twice = await t.call('POST', `/policy/approvals/${approvalId}/approve`, { key: approverKey, body: {} })
+    const twice = await t.call('POST', `/policy/approvals/${approvalId}/approve`, {
+      key: approverKey,
+      body: {},
+    })
     expect(twice.status).toBe(409)
     expect(twice.body.error.code).toBe('approval_not_pending')
 
-    const another = await t.call('POST', `/wallet/${wallet.address}/send`, { key: agentKey, body: { to: fresh(), value: '1.5' } })
-    const rejected = await t.call('POST', `/policy/approvals/${another.body.approval.id}/reject`, { key: approverKey, body: { reason: 'no' } })
-    expect(rejected.body).toMatchObject({ success: true, approval: { status: 'rejected' }, transaction: { status: 'rejected' } })
+    const another = await t.call('POST', `/wallet/${wallet.address}/send`, {
+      key: agentKey,
+      body: { to: fresh(), value: '1.5' },
+    })
+    const rejected = await t.call('POST', `/policy/approvals/${another.body.approval.id}/reject`, {
+      key: approverKey,
+      body: { reason: 'no' },
+    })
+    expect(rejected.body).toMatchObject({
+      success: true,
+      approval: { status: 'rejected' },
+      transaction: { status: 'rejected' },
+    })
   })
 
   it('turns insufficient funds into an enveloped 4xx', async () => {
-    const { wallet } = (await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'broke' } })).body
-    const response = await t.call('POST', `/wallet/${wallet.address}/send`, { key: agentKey, body: { to: fresh(), value: '0.5' } })
+    const { wallet } = (
+      await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'broke' } })
+    ).body
+    const response = await t.call('POST', `/wallet/${wallet.address}/send`, {
+      key: agentKey,
+      body: { to: fresh(), value: '0.5' },
+    })
     expect(response.status).toBe(422)
     expect(response.body.error.code).toBe('insufficient_funds')
   })
@@ -150,17 +195,31 @@ describe('policy over HTTP', () => {
 
 describe('idempotency', () => {
   it('replays a send with the same body and key, refuses another body (409)', async () => {
-    const { wallet } = (await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'idem' } })).body
+    const { wallet } = (
+      await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'idem' } })
+    ).body
     await t.devnet.faucet(wallet.address, parseEther('1'))
     const to = fresh()
     const headers = { 'idempotency-key': 'order-42' }
-    const first = await t.call('POST', `/wallet/${wallet.address}/send`, { key: agentKey, headers, body: { to, value: '0.1' } })
-    const replay = await t.call('POST', `/wallet/${wallet.address}/send`, { key: agentKey, headers, body: { value: '0.1', to } })
+    const first = await t.call('POST', `/wallet/${wallet.address}/send`, {
+      key: agentKey,
+      headers,
+      body: { to, value: '0.1' },
+    })
+    const replay = await t.call('POST', `/wallet/${wallet.address}/send`, {
+      key: agentKey,
+      headers,
+      body: { value: '0.1', to },
+    })
     expect(first.status).toBe(200)
     expect(replay.status).toBe(200)
     expect(replay.body.transaction.id).toBe(first.body.transaction.id)
     expect(replay.body.transaction.hash).toBe(first.body.transaction.hash)
-    const conflict = await t.call('POST', `/wallet/${wallet.address}/send`, { key: agentKey, headers, body: { to, value: '0.2' } })
+    const conflict = await t.call('POST', `/wallet/${wallet.address}/send`, {
+      key: agentKey,
+      headers,
+      body: { to, value: '0.2' },
+    })
     expect(conflict.status).toBe(409)
     expect(conflict.body.error.code).toBe('idempotency_conflict')
     const history = await t.call('GET', `/wallet/${wallet.address}/history`, { key: agentKey })
@@ -169,10 +228,22 @@ describe('idempotency', () => {
 
   it('replays a wallet creation', async () => {
     const headers = { 'idempotency-key': 'create-1' }
-    const first = await t.call('POST', '/wallet/create', { key: agentKey, headers, body: { agentName: 'once' } })
-    const second = await t.call('POST', '/wallet/create', { key: agentKey, headers, body: { agentName: 'once' } })
+    const first = await t.call('POST', '/wallet/create', {
+      key: agentKey,
+      headers,
+      body: { agentName: 'once' },
+    })
+    const second = await t.call('POST', '/wallet/create', {
+      key: agentKey,
+      headers,
+      body: { agentName: 'once' },
+    })
     expect(second.body.wallet).toEqual(first.body.wallet)
-    const conflict = await t.call('POST', '/wallet/create', { key: agentKey, headers, body: { agentName: 'twice' } })
+    const conflict = await t.call('POST', '/wallet/create', {
+      key: agentKey,
+      headers,
+      body: { agentName: 'twice' },
+    })
     expect(conflict.status).toBe(409)
     expect(conflict.body.error.code).toBe('idempotency_conflict')
   })

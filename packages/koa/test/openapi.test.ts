@@ -24,7 +24,24 @@ it('/openapi.json is a valid OpenAPI 3.1 document generated from the request sch
   expect(body.paths['/wallet/{address}/history'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
     expect.arrayContaining(['address', 'limit', 'offset']),
   )
-  for (const path of ['/wallet/list', '/wallet/create', '/wallet/import', '/wallet/tx/{hash}', '/wallet/estimate-gas', '/policy/rules', '/policy/update', '/policy/approvals/{id}/approve', '/api-keys', '/tenants', '/ens/list', '/ens/{name}', '/defi/swap', '/multisig/{address}/propose', '/webhooks/logs', '/identity/{agentId}']) {
+  for (const path of [
+    '/wallet/list',
+    '/wallet/create',
+    '/wallet/import',
+    '/wallet/tx/{hash}',
+    '/wallet/estimate-gas',
+    '/policy/rules',
+    '/policy/update',
+    '/policy/approvals/{id}/approve',
+    '/api-keys',
+    '/tenants',
+    '/ens/list',
+    '/ens/{name}',
+    '/defi/swap',
+    '/multisig/{address}/propose',
+    '/webhooks/logs',
+    '/identity/{agentId}',
+  ]) {
     expect(body.paths[path], path).toBeDefined()
   }
   expect(body.paths['/health'].get.security).toEqual([])
@@ -32,7 +49,11 @@ it('/openapi.json is a valid OpenAPI 3.1 document generated from the request sch
 
 it('/health and /onboarding answer without a key', async () => {
   const health = await t.call('GET', '/health', { key: '' })
-  expect(health.body).toMatchObject({ success: true, status: 'ok', chains: [{ name: 'devnet', chainId: 31337 }] })
+  expect(health.body).toMatchObject({
+    success: true,
+    status: 'ok',
+    chains: [{ name: 'devnet', chainId: 31337 }],
+  })
   const onboarding = await t.call('GET', '/onboarding', { key: '' })
   expect(onboarding.body.success).toBe(true)
   expect(onboarding.body.steps.length).toBeGreaterThan(3)
@@ -47,7 +68,10 @@ it('echoes a sane x-request-id and makes one otherwise', async () => {
 })
 
 it('rate-limits per key with Retry-After', async () => {
-  const limited = await startTestServer({ devnet: t.devnet, rateLimit: { capacity: 3, refillPerSecond: 0.5 } })
+  const limited = await startTestServer({
+    devnet: t.devnet,
+    rateLimit: { capacity: 3, refillPerSecond: 0.5 },
+  })
   try {
     const statuses = []
     for (let i = 0; i < 5; i++) statuses.push(await limited.call('GET', '/wallet/list'))

@@ -1,9 +1,9 @@
+import { EventBus } from '@agentwallet/core'
+import { eventHub, wsCloseCodes } from '@agentwallet/koa'
 import { parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { EventBus } from '@agentwallet/core'
-import { eventHub, wsCloseCodes } from '@agentwallet/koa'
 import { startTestServer, type TestServer } from './helpers/testServer.js'
 
 let t: TestServer
@@ -43,7 +43,10 @@ afterAll(async () => {
 describe('/ws', () => {
   it('authenticates by header, by ?apiKey= and by a first auth message', async () => {
     const byHeader = connect('', { 'x-api-key': t.adminKey })
-    expect((await byHeader.next((m) => m.type === 'ready')) as unknown).toMatchObject({ tenantId: 'default', role: 'admin' })
+    expect((await byHeader.next((m) => m.type === 'ready')) as unknown).toMatchObject({
+      tenantId: 'default',
+      role: 'admin',
+    })
     const byQuery = connect(`?apiKey=${t.adminKey}`)
     await byQuery.next((m) => m.type === 'ready')
     const byMessage = connect()
@@ -66,14 +69,24 @@ describe('/ws', () => {
     await theirs.next((m) => m.type === 'ready')
 
     const heartbeat = await mine.next((m) => m.type === 'agent.activity')
-    expect(heartbeat).toMatchObject({ id: expect.any(String), seq: expect.any(Number), timestamp: expect.any(String), data: expect.any(Object) })
+    expect(heartbeat).toMatchObject({
+      id: expect.any(String),
+      seq: expect.any(Number),
+      timestamp: expect.any(String),
+      data: expect.any(Object),
+    })
 
     const { wallet } = (await t.call('POST', '/wallet/create', { body: { agentName: 'ws' } })).body
     await t.devnet.faucet(wallet.address, parseEther('1'))
     const to = privateKeyToAccount(generatePrivateKey()).address
     const sent = await t.call('POST', `/wallet/${wallet.address}/send`, { body: { to, value: '0.1' } })
     const created = await mine.next((m) => m.type === 'wallet.created')
-    expect(created).toMatchObject({ id: expect.any(String), seq: expect.any(Number), timestamp: expect.any(String), data: { address: wallet.address } })
+    expect(created).toMatchObject({
+      id: expect.any(String),
+      seq: expect.any(Number),
+      timestamp: expect.any(String),
+      data: { address: wallet.address },
+    })
     const confirmed = await mine.next((m) => m.type === 'tx.confirmed')
     expect(confirmed.data).toMatchObject({ hash: sent.body.transaction.hash, status: 'confirmed' })
     expect(confirmed.seq!).toBeGreaterThan(created.seq!)
@@ -86,10 +99,17 @@ describe('/ws', () => {
     const mine = connect('', { 'x-api-key': t.adminKey })
     await mine.next((m) => m.type === 'ready')
     const agentKey = (await t.call('POST', '/api-keys', { body: { name: 'a', role: 'agent' } })).body.key
-    const { wallet } = (await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'hitl' } })).body
+    const { wallet } = (
+      await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'hitl' } })
+    ).body
     await t.devnet.faucet(wallet.address, parseEther('1'))
-    await t.call('POST', '/policy/update', { body: { wallet: wallet.address, rules: [{ type: 'require_approval', always: true }] } })
-    const paused = await t.call('POST', `/wallet/${wallet.address}/send`, { key: agentKey, body: { to: wallet.address, value: '0.01' } })
+    await t.call('POST', '/policy/update', {
+      body: { wallet: wallet.address, rules: [{ type: 'require_approval', always: true }] },
+    })
+    const paused = await t.call('POST', `/wallet/${wallet.address}/send`, {
+      key: agentKey,
+      body: { to: wallet.address, value: '0.01' },
+    })
     expect(paused.status).toBe(202)
     const hitl = await mine.next((m) => m.type === 'policy.hitl')
     expect(hitl.data).toMatchObject({ approvalId: paused.body.approval.id })
@@ -101,7 +121,14 @@ describe('/ws', () => {
     const fakeSocket = (bufferedAmount: number) => {
       const sent: string[] = []
       const closes: number[] = []
-      const socket = { OPEN: 1, readyState: 1, bufferedAmount, send: (m: string) => sent.push(m), close: (code: number) => closes.push(code), on: () => {} }
+      const socket = {
+        OPEN: 1,
+        readyState: 1,
+        bufferedAmount,
+        send: (m: string) => sent.push(m),
+        close: (code: number) => closes.push(code),
+        on: () => {},
+      }
       return { socket, sent, closes }
     }
     const slow = fakeSocket(5000)
@@ -109,7 +136,14 @@ describe('/ws', () => {
     const principal = { tenantId: 'default', id: 'k', role: 'admin' as const }
     hub.add(slow.socket as never, principal)
     hub.add(fast.socket as never, principal)
-    const event = { id: 'evt_1', type: 'agent.activity' as const, tenantId: 'default', seq: 1, timestamp: new Date().toISOString(), data: {} }
+    const event = {
+      id: 'evt_1',
+      type: 'agent.activity' as const,
+      tenantId: 'default',
+      seq: 1,
+      timestamp: new Date().toISOString(),
+      data: {},
+    }
     bus.publish(event)
     bus.publish({ ...event, id: 'evt_2', seq: 2 })
     expect(slow.closes).toEqual([wsCloseCodes.slowConsumer])

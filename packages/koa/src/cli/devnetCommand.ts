@@ -9,7 +9,9 @@ import type { Print } from './serve.js'
  * @example await devnetCommand({ ...config, port: 8545 }, console.log)
  */
 export async function devnetCommand(config: ServerConfig, print: Print): Promise<{ close(): Promise<void> }> {
-  const devnet = await createDevnet({ dataDir: config.storage === 'memory' ? undefined : join(config.dataDir, 'devnet') })
+  const devnet = await createDevnet({
+    dataDir: config.storage === 'memory' ? undefined : join(config.dataDir, 'devnet'),
+  })
   const server = await devnet.serve({ port: config.port, host: config.host })
   print(`Devnet JSON-RPC (chain id ${devnet.chain.id}) on ${server.url}`)
   print(`Serve with it: agentwallet serve --chain devnet=${server.url}`)

@@ -31,7 +31,11 @@ const options = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
-export type ParsedArgs = { command: string | undefined; rest: string[]; values: ReturnType<typeof parse>['values'] }
+export type ParsedArgs = {
+  command: string | undefined
+  rest: string[]
+  values: ReturnType<typeof parse>['values']
+}
 
 function parse(argv: string[]) {
   return parseArgs({ args: argv, options, allowPositionals: true, strict: true })
@@ -57,14 +61,17 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
   const file = readConfigFile(values.config ?? env.AGENTWALLET_CONFIG, dataDir)
   const port = parsePort(values.port ?? env.AGENTWALLET_PORT ?? env.PORT ?? file.port ?? 8080)
   const storage = String(values.storage ?? env.AGENTWALLET_STORAGE ?? file.storage ?? 'sqlite')
-  if (storage !== 'sqlite' && storage !== 'memory') throw new CliError(`--storage must be sqlite or memory, not "${storage}"`)
+  if (storage !== 'sqlite' && storage !== 'memory')
+    throw new CliError(`--storage must be sqlite or memory, not "${storage}"`)
   const chainSpecs = values.chain ?? (env.AGENTWALLET_CHAINS ? env.AGENTWALLET_CHAINS.split(',') : undefined)
   return {
     port,
     host: String(values.host ?? env.AGENTWALLET_HOST ?? file.host ?? '127.0.0.1'),
     dataDir,
     storage,
-    chains: chainSpecs ? parseChains(chainSpecs) : ((file.chains as Record<string, string> | undefined) ?? {}),
+    chains: chainSpecs
+      ? parseChains(chainSpecs)
+      : ((file.chains as Record<string, string> | undefined) ?? {}),
     logLevel: String(values['log-level'] ?? env.AGENTWALLET_LOG_LEVEL ?? file.logLevel ?? 'info'),
     adminKey: env.AGENTWALLET_ADMIN_KEY || undefined,
   }
@@ -75,7 +82,8 @@ function readConfigFile(path: string | undefined, dataDir: string): Record<strin
   if (!path && !existsSync(candidate)) return {}
   try {
     const parsed = JSON.parse(readFileSync(candidate, 'utf8')) as unknown
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object')
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('not a JSON object')
     return parsed as Record<string, unknown>
   } catch (error) {
     throw new CliError(`Cannot read config file ${candidate}: ${(error as Error).message}`)
@@ -84,7 +92,8 @@ function readConfigFile(path: string | undefined, dataDir: string): Record<strin
 
 function parsePort(value: unknown): number {
   const port = Number(value)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`Invalid port "${String(value)}" (0-65535)`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`Invalid port "${String(value)}" (0-65535)`)
   return port
 }
 

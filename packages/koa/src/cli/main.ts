@@ -31,12 +31,18 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   }
   const { command, rest, values } = parseCli(argv)
   if (values.help || command === undefined || command === 'help') return print(usage)
-  if (command === 'devnet' && values.port === undefined && env.AGENTWALLET_PORT === undefined) values.port = '8545'
+  if (command === 'devnet' && values.port === undefined && env.AGENTWALLET_PORT === undefined)
+    values.port = '8545'
   const config = loadConfig(values, env)
   if (command === 'keys') return keys(rest, values, config, print)
-  if (command !== 'serve' && command !== 'devnet' && command !== 'mcp') throw new CliError(`Unknown command "${command}"\n\n${usage}`)
+  if (command !== 'serve' && command !== 'devnet' && command !== 'mcp')
+    throw new CliError(`Unknown command "${command}"\n\n${usage}`)
   const running: { close(): Promise<void>; closed?: Promise<void> } =
-    command === 'serve' ? await serve(config, env, print) : command === 'mcp' ? await mcpCommand(config, env) : await devnetCommand(config, print)
+    command === 'serve'
+      ? await serve(config, env, print)
+      : command === 'mcp'
+        ? await mcpCommand(config, env)
+        : await devnetCommand(config, print)
   let stopping = false
   const stop = async () => {
     if (stopping) return
@@ -53,7 +59,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
 main(process.argv.slice(2), process.env).catch((error: unknown) => {
   // Operators get one clear line; stacks are for bugs, and even then never secrets.
   if (error instanceof CliError) process.stderr.write(`agentwallet: ${error.message}\n`)
-  else if (isAgentWalletError(error)) process.stderr.write(`agentwallet: ${error.code}: ${error.shortMessage}\n`)
+  else if (isAgentWalletError(error))
+    process.stderr.write(`agentwallet: ${error.code}: ${error.shortMessage}\n`)
   else process.stderr.write(`agentwallet: unexpected error: ${(error as Error)?.message ?? String(error)}\n`)
   process.exit(1)
 })

@@ -1,5 +1,11 @@
 import { join } from 'node:path'
-import { type AgentWallet, type ChainConfig, createAgentWallet, loadOrCreateMasterKey, masterKeyFromEnv } from '@agentwallet/core'
+import {
+  type AgentWallet,
+  type ChainConfig,
+  createAgentWallet,
+  loadOrCreateMasterKey,
+  masterKeyFromEnv,
+} from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { openStorage } from './openStorage.js'
@@ -15,11 +21,25 @@ export async function openAgentWallet(config: ServerConfig, env: Env): Promise<R
   const storage = openStorage(config)
   try {
     const masterKey =
-      config.storage === 'memory' ? masterKeyFromEnv(env) : (masterKeyFromEnv(env) ?? (await loadOrCreateMasterKey({ dataDir: config.dataDir })))
+      config.storage === 'memory'
+        ? masterKeyFromEnv(env)
+        : (masterKeyFromEnv(env) ?? (await loadOrCreateMasterKey({ dataDir: config.dataDir })))
     const named = Object.entries(config.chains)
-    const devnet = named.length === 0 ? await createDevnet({ dataDir: config.storage === 'memory' ? undefined : join(config.dataDir, 'devnet') }) : undefined
+    const devnet =
+      named.length === 0
+        ? await createDevnet({
+            dataDir: config.storage === 'memory' ? undefined : join(config.dataDir, 'devnet'),
+          })
+        : undefined
     const chains: Record<string, ChainConfig> = devnet
-      ? { devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook, pollingIntervalMs: 50 } }
+      ? {
+          devnet: {
+            provider: devnet.provider,
+            chainId: devnet.chain.id,
+            contracts: devnet.addressBook,
+            pollingIntervalMs: 50,
+          },
+        }
       : Object.fromEntries(named.map(([name, rpcUrl]) => [name, { rpcUrl }]))
     const agentWallet = await createAgentWallet({ chains, storage, masterKey })
     return {

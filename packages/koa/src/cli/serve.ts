@@ -13,7 +13,11 @@ export type Print = (line: string) => void
  * `<data-dir>/admin.key`, 0600; or fixed by AGENTWALLET_ADMIN_KEY), and serves HTTP + /ws until a signal.
  * @example await serve(config, process.env, console.log)
  */
-export async function serve(config: ServerConfig, env: Env, print: Print): Promise<{ url: string; close(): Promise<void> }> {
+export async function serve(
+  config: ServerConfig,
+  env: Env,
+  print: Print,
+): Promise<{ url: string; close(): Promise<void> }> {
   const runtime = await openAgentWallet(config, env)
   try {
     const boot = await runtime.agentWallet.bootstrapAdmin({ adminKey: config.adminKey })
@@ -24,16 +28,31 @@ export async function serve(config: ServerConfig, env: Env, print: Print): Promi
       logger: createLogger({ level: config.logLevel }),
       adminKeyHint: config.adminKey ? 'the value of AGENTWALLET_ADMIN_KEY' : `the file ${keyFile}`,
     })
-    const server = await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') throw new CliError(`Port ${config.port} on ${config.host} is already in use; choose another with --port`)
-      if (error.code === 'EACCES') throw new CliError(`No permission to listen on ${config.host}:${config.port}; use a port above 1023`)
-      if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') throw new CliError(`Cannot listen on host "${config.host}"`)
-      throw error
-    })
-    const chains = runtime.agentWallet.context.chains.list().map((chain) => `${chain.name} (${chain.chainId})`)
+    const server = await app
+      .listen({ port: config.port, host: config.host })
+      .catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE')
+          throw new CliError(
+            `Port ${config.port} on ${config.host} is already in use; choose another with --port`,
+          )
+        if (error.code === 'EACCES')
+          throw new CliError(
+            `No permission to listen on ${config.host}:${config.port}; use a port above 1023`,
+          )
+        if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+          throw new CliError(`Cannot listen on host "${config.host}"`)
+        throw error
+      })
+    const chains = runtime.agentWallet.context.chains
+      .list()
+      .map((chain) => `${chain.name} (${chain.chainId})`)
     print(`AgentWallet listening on ${server.url}`)
-    print(`  storage: ${config.storage === 'sqlite' ? join(config.dataDir, 'agentwallet.db') : 'memory (nothing survives a restart)'}`)
-    print(`  chains:  ${chains.join(', ')}${runtime.devnet ? ' — embedded devnet, state in the data dir' : ''}`)
+    print(
+      `  storage: ${config.storage === 'sqlite' ? join(config.dataDir, 'agentwallet.db') : 'memory (nothing survives a restart)'}`,
+    )
+    print(
+      `  chains:  ${chains.join(', ')}${runtime.devnet ? ' — embedded devnet, state in the data dir' : ''}`,
+    )
     // After the first start the key is only in the file: a command substitution keeps the example runnable.
     const keyShown = boot.status === 'created' ? boot.key : `$(cat ${keyFile})`
     if (boot.status === 'created') {
@@ -48,7 +67,9 @@ export async function serve(config: ServerConfig, env: Env, print: Print): Promi
     const key = config.adminKey ? '$AGENTWALLET_ADMIN_KEY' : keyShown
     print('')
     print('Try it:')
-    print(`  curl -s -H "X-API-Key: ${key}" -H "content-type: application/json" -d '{"agentName":"my-agent"}' ${server.url}/wallet/create`)
+    print(
+      `  curl -s -H "X-API-Key: ${key}" -H "content-type: application/json" -d '{"agentName":"my-agent"}' ${server.url}/wallet/create`,
+    )
     print(`  curl -s -H "X-API-Key: ${key}" ${server.url}/wallet/list`)
     print(`Docs: ${server.url}/onboarding  ${server.url}/openapi.json`)
     return {

@@ -1,5 +1,5 @@
-import type { Logger } from 'pino'
 import type { Middleware } from 'koa'
+import type { Logger } from 'pino'
 import type { AppState } from './types.js'
 
 /**

@@ -30,6 +30,10 @@ export type CreateLoggerOptions = { level?: string | undefined; destination?: De
  * @example const logger = createLogger({ level: 'info' })
  */
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
-  const settings = { level: options.level ?? 'info', redact: { paths: redactPaths, censor: '[redacted]' }, base: { service: 'agentwallet' } }
+  const settings = {
+    level: options.level ?? 'info',
+    redact: { paths: redactPaths, censor: '[redacted]' },
+    base: { service: 'agentwallet' },
+  }
   return options.destination ? pino(settings, options.destination) : pino(settings)
 }

@@ -1,7 +1,10 @@
 import { isCodedError } from './httpError.js'
 import { type HttpErrorCode, isExposed, statusByCode } from './statusByCode.js'
 
-export type ErrorEnvelope = { success: false; error: { code: HttpErrorCode; message: string; details?: Record<string, unknown> } }
+export type ErrorEnvelope = {
+  success: false
+  error: { code: HttpErrorCode; message: string; details?: Record<string, unknown> }
+}
 
 /**
  * The status and body of any thrown value. Unknown errors (and 5xx codes that could carry internal
@@ -15,5 +18,8 @@ export function toErrorEnvelope(error: unknown): { status: number; body: ErrorEn
     if (error.details && Object.keys(error.details).length > 0) body.error.details = error.details
     return { status: statusByCode[error.code], body }
   }
-  return { status: 500, body: { success: false, error: { code: 'internal', message: 'Internal server error' } } }
+  return {
+    status: 500,
+    body: { success: false, error: { code: 'internal', message: 'Internal server error' } },
+  }
 }

@@ -1,5 +1,5 @@
-import type { Logger } from 'pino'
 import type { Middleware } from 'koa'
+import type { Logger } from 'pino'
 import { toErrorEnvelope } from './errorEnvelope.js'
 import type { AppState } from './types.js'
 
@@ -25,7 +25,8 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       ctx.status = status
       ctx.body = body
       if (body.error.code === 'rate_limited') {
-        const retryAfter = (body.error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds
+        const retryAfter = (body.error.details as { retryAfterSeconds?: number } | undefined)
+          ?.retryAfterSeconds
         if (retryAfter !== undefined) ctx.set('retry-after', String(retryAfter))
       }
     }

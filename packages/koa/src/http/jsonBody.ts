@@ -1,5 +1,5 @@
-import type { Middleware } from 'koa'
 import { ValidationError } from '@agentwallet/core'
+import type { Middleware } from 'koa'
 import { HttpError } from './httpError.js'
 import type { AppState } from './types.js'
 
@@ -44,5 +44,7 @@ async function readLimited(stream: AsyncIterable<Buffer | string>, limitBytes: n
 }
 
 function tooLarge(limitBytes: number): HttpError {
-  return new HttpError('payload_too_large', `Request body exceeds ${limitBytes} bytes`, { details: { limitBytes } })
+  return new HttpError('payload_too_large', `Request body exceeds ${limitBytes} bytes`, {
+    details: { limitBytes },
+  })
 }

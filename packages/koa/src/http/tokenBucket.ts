@@ -31,14 +31,20 @@ export function tokenBucket(options: TokenBucketOptions): TokenBucket {
         lastSweep = t
       }
       const bucket = buckets.get(key) ?? { tokens: options.capacity, at: t }
-      bucket.tokens = Math.min(options.capacity, bucket.tokens + ((t - bucket.at) / 1000) * options.refillPerSecond)
+      bucket.tokens = Math.min(
+        options.capacity,
+        bucket.tokens + ((t - bucket.at) / 1000) * options.refillPerSecond,
+      )
       bucket.at = t
       buckets.set(key, bucket)
       if (bucket.tokens >= 1) {
         bucket.tokens -= 1
         return { ok: true }
       }
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / options.refillPerSecond)) }
+      return {
+        ok: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / options.refillPerSecond)),
+      }
     },
   }
 }

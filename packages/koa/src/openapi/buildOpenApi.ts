@@ -1,7 +1,7 @@
 import { errorCodes } from '@agentwallet/core'
 import { z } from 'zod'
-import type { RouteSpec } from '../routes/defineRoute.js'
 import { statusByCode } from '../http/statusByCode.js'
+import type { RouteSpec } from '../routes/defineRoute.js'
 
 export type OpenApiInfo = { title?: string | undefined; version: string }
 
@@ -19,7 +19,11 @@ export function buildOpenApi(routes: readonly RouteSpec[], info: OpenApiInfo): R
   }
   return {
     openapi: '3.1.0',
-    info: { title: info.title ?? 'AgentWallet API', version: info.version, description: 'Wallet infrastructure for AI agents.' },
+    info: {
+      title: info.title ?? 'AgentWallet API',
+      version: info.version,
+      description: 'Wallet infrastructure for AI agents.',
+    },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }],
     paths,
@@ -58,7 +62,9 @@ function operation(route: RouteSpec): Record<string, unknown> {
   if (route.query) {
     const schema = jsonSchema(route.query)
     const required = new Set((schema.required as string[] | undefined) ?? [])
-    for (const [name, property] of Object.entries((schema.properties as Record<string, unknown> | undefined) ?? {})) {
+    for (const [name, property] of Object.entries(
+      (schema.properties as Record<string, unknown> | undefined) ?? {},
+    )) {
       parameters.push({ name, in: 'query', required: required.has(name), schema: property })
     }
   }
@@ -67,17 +73,27 @@ function operation(route: RouteSpec): Record<string, unknown> {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Replays with the same body return the first response; another body under the key is a 409.',
+      description:
+        'Replays with the same body return the first response; another body under the key is a 409.',
       schema: { type: 'string', maxLength: 200 },
     })
   }
   const status = String(route.status ?? 200)
   const responses: Record<string, unknown> = {
-    [status]: { description: 'Success', content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } } },
-    default: { description: 'Error envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+    [status]: {
+      description: 'Success',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } },
+    },
+    default: {
+      description: 'Error envelope',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    },
   }
   if (route.path.endsWith('/send')) {
-    responses['202'] = { description: 'Paused for human approval', content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } } }
+    responses['202'] = {
+      description: 'Paused for human approval',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } },
+    }
   }
   return {
     summary: route.summary,
@@ -86,7 +102,14 @@ function operation(route: RouteSpec): Record<string, unknown> {
     ...(route.auth === 'public' ? { security: [] } : {}),
     ...(route.roles ? { description: `Roles: ${route.roles}.` } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.body ? { requestBody: { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(route.body) } } } } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: !route.body.safeParse(undefined).success,
+            content: { 'application/json': { schema: jsonSchema(route.body) } },
+          },
+        }
+      : {}),
     responses,
   }
 }
@@ -94,11 +117,16 @@ function operation(route: RouteSpec): Record<string, unknown> {
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   // Input side: what a client sends (before transforms such as checksumming); refinements cannot be
   // expressed and are left to the server's own validation.
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>
   return rest
 }
 
 function operationId(route: RouteSpec): string {
   const words = route.path.split(/[/:{}-]+/).filter(Boolean)
-  return [route.method, ...words].map((word, index) => (index === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join('')
+  return [route.method, ...words]
+    .map((word, index) => (index === 0 ? word : word[0]!.toUpperCase() + word.slice(1)))
+    .join('')
 }

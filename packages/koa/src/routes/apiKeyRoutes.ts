@@ -27,7 +27,9 @@ export const apiKeyRoutes = [
     path: '/api-keys/:id',
     summary: 'Revoke an API key of the caller’s tenant (admin)',
     roles: 'admin',
-    handler: async ({ session, params }) => ({ body: { success: true, apiKey: await session.revokeApiKey(params.id!) } }),
+    handler: async ({ session, params }) => ({
+      body: { success: true, apiKey: await session.revokeApiKey(params.id!) },
+    }),
   }),
   defineRoute({
     method: 'post',

@@ -1,4 +1,4 @@
-import { listApprovalsSchema, toTransactionView, type TransactionRecord } from '@agentwallet/core'
+import { listApprovalsSchema, type TransactionRecord, toTransactionView } from '@agentwallet/core'
 import { z } from 'zod'
 import { defineRoute } from './defineRoute.js'
 
@@ -11,18 +11,23 @@ export const approvalRoutes = [
     path: '/policy/approvals',
     summary: 'Approvals of the tenant, newest first (an agent sees the ones it asked for)',
     query: listApprovalsSchema,
-    handler: async ({ session, query }) => ({ body: { success: true, ...(await session.listApprovals(query)) } }),
+    handler: async ({ session, query }) => ({
+      body: { success: true, ...(await session.listApprovals(query)) },
+    }),
   }),
   defineRoute({
     method: 'get',
     path: '/policy/approvals/:id',
     summary: 'One approval',
-    handler: async ({ session, params }) => ({ body: { success: true, approval: await session.getApproval(params.id!) } }),
+    handler: async ({ session, params }) => ({
+      body: { success: true, approval: await session.getApproval(params.id!) },
+    }),
   }),
   defineRoute({
     method: 'post',
     path: '/policy/approvals/:id/approve',
-    summary: 'Approve a paused send: executes exactly that intent once (approver or admin; not the key that asked)',
+    summary:
+      'Approve a paused send: executes exactly that intent once (approver or admin; not the key that asked)',
     roles: 'approver, admin',
     body: resolveSchema,
     handler: async ({ session, params, body }) => {

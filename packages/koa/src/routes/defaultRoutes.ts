@@ -1,6 +1,6 @@
-import type { RouteSpec } from './defineRoute.js'
 import { apiKeyRoutes } from './apiKeyRoutes.js'
 import { approvalRoutes } from './approvalRoutes.js'
+import type { RouteSpec } from './defineRoute.js'
 import { defiRoutes } from './defiRoutes.js'
 import { ensRoutes } from './ensRoutes.js'
 import { identityRoutes } from './identityRoutes.js'

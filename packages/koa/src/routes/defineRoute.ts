@@ -38,12 +38,18 @@ export type RouteSpec = {
  * Declares an endpoint with a typed handler: parse (by the zod schemas) → one core call → status + body.
  * @example defineRoute({ method: 'post', path: '/wallet/create', body: createWalletSchema, handler: ... })
  */
-export function defineRoute<TBody extends z.ZodType | undefined = undefined, TQuery extends z.ZodType | undefined = undefined>(
+export function defineRoute<
+  TBody extends z.ZodType | undefined = undefined,
+  TQuery extends z.ZodType | undefined = undefined,
+>(
   spec: Omit<RouteSpec, 'handler' | 'body' | 'query'> & {
     body?: TBody
     query?: TQuery
     handler(
-      input: RouteInput<TBody extends z.ZodType ? z.output<TBody> : undefined, TQuery extends z.ZodType ? z.output<TQuery> : undefined>,
+      input: RouteInput<
+        TBody extends z.ZodType ? z.output<TBody> : undefined,
+        TQuery extends z.ZodType ? z.output<TQuery> : undefined
+      >,
     ): Promise<RouteResult>
   },
 ): RouteSpec {

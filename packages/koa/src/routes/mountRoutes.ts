@@ -16,17 +16,32 @@ export type MountOptions = {
  * query and body (strict) → the handler's one core call → status and body.
  * @example mountRoutes(router, walletRoutes, { agentWallet })
  */
-export function mountRoutes(router: Router<AppState>, specs: readonly RouteSpec[], options: MountOptions): void {
+export function mountRoutes(
+  router: Router<AppState>,
+  specs: readonly RouteSpec[],
+  options: MountOptions,
+): void {
   for (const spec of specs) {
     router[spec.method](spec.path, async (ctx) => {
       const principal = spec.auth === 'public' ? undefined : await authenticateRequest(ctx, options)
       const session = principal ? options.agentWallet.as(principal) : undefined
       ctx.state.principal = principal
       ctx.state.session = session
-      const query = spec.query ? parseInput(spec.query, { ...ctx.query }) : assertEmpty(ctx.query, 'query parameters')
-      const body = spec.body ? parseInput(spec.body, ctx.state.body) : assertEmpty(ctx.state.body, 'request body')
+      const query = spec.query
+        ? parseInput(spec.query, { ...ctx.query })
+        : assertEmpty(ctx.query, 'query parameters')
+      const body = spec.body
+        ? parseInput(spec.body, ctx.state.body)
+        : assertEmpty(ctx.state.body, 'request body')
       const idempotencyKey = spec.idempotent ? ctx.get('idempotency-key') || undefined : undefined
-      const result = await spec.handler({ session: session!, principal: principal!, body, query, params: ctx.params, idempotencyKey })
+      const result = await spec.handler({
+        session: session!,
+        principal: principal!,
+        body,
+        query,
+        params: ctx.params,
+        idempotencyKey,
+      })
       ctx.status = result.status ?? spec.status ?? 200
       ctx.body = result.body
     })
@@ -49,12 +64,15 @@ async function authenticateRequest(ctx: Koa.ParameterizedContext<AppState>, opti
 }
 
 function rateLimited(retryAfterSeconds: number): BaseError {
-  return new BaseError('rate_limited', 'Too many requests; retry after the Retry-After delay', { details: { retryAfterSeconds } })
+  return new BaseError('rate_limited', 'Too many requests; retry after the Retry-After delay', {
+    details: { retryAfterSeconds },
+  })
 }
 
 /** Strictness where a route declares no shape: unexpected input is refused, not ignored. */
 function assertEmpty(value: unknown, what: string): undefined {
-  const empty = value === undefined || (typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+  const empty =
+    value === undefined || (typeof value === 'object' && value !== null && Object.keys(value).length === 0)
   if (!empty) throw new BaseError('validation_failed', `This endpoint takes no ${what}`)
   return undefined
 }

@@ -1,12 +1,17 @@
 import { NotImplementedError } from '@agentwallet/core'
-import { type HttpMethod, type RouteSpec, defineRoute } from './defineRoute.js'
+import { defineRoute, type HttpMethod, type RouteSpec } from './defineRoute.js'
 
 /**
  * A placeholder endpoint for a capability core does not have yet: authenticated like the rest, and
  * answering 501 `not_implemented`, never a fake result. Replace the router file when it lands.
  * @example notImplemented('post', '/defi/swap', 'Swap tokens', 'DeFi swaps')
  */
-export function notImplemented(method: HttpMethod, path: string, summary: string, feature: string): RouteSpec {
+export function notImplemented(
+  method: HttpMethod,
+  path: string,
+  summary: string,
+  feature: string,
+): RouteSpec {
   return defineRoute({
     method,
     path,

@@ -13,7 +13,8 @@ export type SystemRouteOptions = {
 
 /** Public endpoints: health, onboarding and the OpenAPI document (no API key). */
 export function systemRoutes(options: SystemRouteOptions): RouteSpec[] {
-  const chains = () => options.agentWallet.context.chains.list().map(({ name, chainId }) => ({ name, chainId }))
+  const chains = () =>
+    options.agentWallet.context.chains.list().map(({ name, chainId }) => ({ name, chainId }))
   return [
     defineRoute({
       method: 'get',
@@ -57,19 +58,35 @@ function onboarding(chains: { name: string; chainId: number }[], adminKeyHint: s
     chains,
     auth: {
       header: 'X-API-Key',
-      roles: { agent: 'its own wallets', approver: 'approvals of its tenant', admin: 'keys, policy, everything in its tenant' },
+      roles: {
+        agent: 'its own wallets',
+        approver: 'approvals of its tenant',
+        admin: 'keys, policy, everything in its tenant',
+      },
       adminKey: adminKeyHint ?? 'printed once by the server on first start',
     },
     steps: [
-      { title: 'Point your shell at the server', command: 'export AGENTWALLET_URL=http://127.0.0.1:8080 AGENTWALLET_API_KEY=<admin key>' },
-      { title: 'Create an agent key', command: `curl -s ${auth} ${json} -d '{"name":"my-agent","role":"agent"}' ${base}/api-keys` },
-      { title: 'Create a wallet', command: `curl -s ${auth} ${json} -d '{"agentName":"my-agent"}' ${base}/wallet/create` },
+      {
+        title: 'Point your shell at the server',
+        command: 'export AGENTWALLET_URL=http://127.0.0.1:8080 AGENTWALLET_API_KEY=<admin key>',
+      },
+      {
+        title: 'Create an agent key',
+        command: `curl -s ${auth} ${json} -d '{"name":"my-agent","role":"agent"}' ${base}/api-keys`,
+      },
+      {
+        title: 'Create a wallet',
+        command: `curl -s ${auth} ${json} -d '{"agentName":"my-agent"}' ${base}/wallet/create`,
+      },
       { title: 'Read its balance', command: `curl -s ${auth} ${base}/wallet/<address>/balance` },
       {
         title: 'Require approval above 1 ETH',
         command: `curl -s ${auth} ${json} -d '{"rules":[{"type":"require_approval","asset":"native","above":"1"}]}' ${base}/policy/update`,
       },
-      { title: 'Send', command: `curl -s ${auth} ${json} -d '{"to":"0x…","value":"0.01"}' ${base}/wallet/<address>/send` },
+      {
+        title: 'Send',
+        command: `curl -s ${auth} ${json} -d '{"to":"0x…","value":"0.01"}' ${base}/wallet/<address>/send`,
+      },
       { title: 'Stream events', command: `websocat "ws://127.0.0.1:8080/ws?apiKey=$AGENTWALLET_API_KEY"` },
     ],
     docs: { openapi: '/openapi.json', health: '/health' },

@@ -12,7 +12,8 @@ export const transactionRoutes = [
   defineRoute({
     method: 'post',
     path: '/wallet/:address/send',
-    summary: 'Send native value, an ERC-20 transfer or a call through the policy engine (202 when paused for approval)',
+    summary:
+      'Send native value, an ERC-20 transfer or a call through the policy engine (202 when paused for approval)',
     body: sendSchema,
     idempotent: true,
     handler: async ({ session, params, body, idempotencyKey }) => {
@@ -22,7 +23,12 @@ export const transactionRoutes = [
         const { id, expiresAt, ruleId, reason } = result.approval
         return {
           status: 202,
-          body: { success: true, status: 'pending_approval', approval: { id, expiresAt, ruleId: ruleId ?? null, reason }, transaction },
+          body: {
+            success: true,
+            status: 'pending_approval',
+            approval: { id, expiresAt, ruleId: ruleId ?? null, reason },
+            transaction,
+          },
         }
       }
       return { body: { success: true, status: transaction.status, hash: transaction.hash, transaction } }

@@ -54,7 +54,9 @@ export const walletRoutes = [
     query: balanceHttpQuerySchema,
     handler: async ({ session, params, query }) => {
       const { address, chain, eth, wei, tokens } = await session.getBalance(params.address!, query)
-      return { body: { success: true, address, chain, eth, wei, tokens, balance: { chain, eth, wei, tokens } } }
+      return {
+        body: { success: true, address, chain, eth, wei, tokens, balance: { chain, eth, wei, tokens } },
+      }
     },
   }),
 ]

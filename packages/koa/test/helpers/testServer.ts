@@ -11,17 +11,25 @@ export type TestServer = {
   adminKey: string
   /** Every log line the server wrote, as text. */
   logs: string[]
-  call(method: string, path: string, options?: { key?: string | undefined; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>
+  call(
+    method: string,
+    path: string,
+    options?: { key?: string | undefined; body?: unknown; headers?: Record<string, string>; raw?: string },
+  ): Promise<{ status: number; body: any; headers: Headers }>
   close(): Promise<void>
 }
 
 export const testAdminKey = 'aw_test_root_admin_key_0123456789abcdef'
 
 /** A real server on 127.0.0.1:0 over a fresh devnet and memory storage, with its logs captured. */
-export async function startTestServer(options: Partial<CreateAppOptions> & { devnet?: Devnet } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: Partial<CreateAppOptions> & { devnet?: Devnet } = {},
+): Promise<TestServer> {
   const devnet = options.devnet ?? (await createDevnet())
   const agentWallet = await createAgentWallet({
-    chains: { devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook } },
+    chains: {
+      devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
+    },
     storage: memoryStorage(),
     defaultTenantRules: [],
     trackerIntervalMs: 20,
@@ -34,9 +42,19 @@ export async function startTestServer(options: Partial<CreateAppOptions> & { dev
       done()
     },
   })
-  const app = createApp({ agentWallet, logger: createLogger({ destination }), rateLimit: false, heartbeatMs: 200, ...options })
+  const app = createApp({
+    agentWallet,
+    logger: createLogger({ destination }),
+    rateLimit: false,
+    heartbeatMs: 200,
+    ...options,
+  })
   const server = await app.listen({ port: 0 })
-  const call: TestServer['call'] = async (method, path, { key = testAdminKey, body, headers = {}, raw } = {}) => {
+  const call: TestServer['call'] = async (
+    method,
+    path,
+    { key = testAdminKey, body, headers = {}, raw } = {},
+  ) => {
     const response = await fetch(`${server.url}${path}`, {
       method,
       headers: {
