@@ -24,12 +24,23 @@ afterAll(async () => {
 async function independentQuotes(amountIn: bigint, from: Address, to: Address) {
   const client = publicClientOf(devnet)
   const { weth } = devnet.addressBook
-  const paths = from === weth || to === weth ? [[from, to]] : [[from, to], [from, weth, to]]
+  const paths =
+    from === weth || to === weth
+      ? [[from, to]]
+      : [
+          [from, to],
+          [from, weth, to],
+        ]
   const quotes: Record<string, bigint> = {}
   for (const venue of devnet.addressBook.uniswapV2) {
     for (const path of paths) {
       const amounts = await client
-        .readContract({ address: venue.router, abi: uniswapV2RouterAbi, functionName: 'getAmountsOut', args: [amountIn, path] })
+        .readContract({
+          address: venue.router,
+          abi: uniswapV2RouterAbi,
+          functionName: 'getAmountsOut',
+          args: [amountIn, path],
+        })
         .catch(() => undefined)
       const out = amounts?.[amounts.length - 1]
       if (out !== undefined && out > (quotes[venue.name] ?? 0n)) quotes[venue.name] = out
@@ -43,7 +54,12 @@ function bestOf(quotes: Record<string, bigint>): [string, bigint] {
 }
 
 const balanceOf = (token: Address, owner: Address) =>
-  publicClientOf(devnet).readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+  publicClientOf(devnet).readContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
 
 describe('swap', () => {
   it('swaps ETH for a token at the best venue, through WETH, and reports every quote', async () => {
@@ -64,7 +80,11 @@ describe('swap', () => {
     expect(result.amountOutRaw).toBe(amountOut.toString())
     expect(result.minAmountOutRaw).toBe(((amountOut * 9950n) / 10000n).toString())
     expect(result.allowanceTransaction).toBeUndefined()
-    expect(result.transaction).toMatchObject({ kind: 'swap', status: 'confirmed', amount: parseEther('1').toString() })
+    expect(result.transaction).toMatchObject({
+      kind: 'swap',
+      status: 'confirmed',
+      amount: parseEther('1').toString(),
+    })
     expect(result.transaction?.asset.address).toBe('native')
     expect(await balanceOf(usdc, wallet.address)).toBe(amountOut)
   })
@@ -78,7 +98,11 @@ describe('swap', () => {
     const first = await aw.swap({ fromToken: usdc, toToken: 'DAI', amount: '100', wallet: wallet.address })
     expect(first.venue).toBe(venue)
     expect(first.amountOutRaw).toBe(amountOut.toString())
-    expect(first.allowanceTransaction).toMatchObject({ kind: 'contract_call', status: 'confirmed', amount: '0' })
+    expect(first.allowanceTransaction).toMatchObject({
+      kind: 'contract_call',
+      status: 'confirmed',
+      amount: '0',
+    })
     expect(first.transaction).toMatchObject({ kind: 'swap', amount: parseUnits('100', 6).toString() })
     expect(first.transaction?.asset.address).toBe(usdc)
     expect(await balanceOf(dai, wallet.address)).toBe(amountOut)
@@ -99,7 +123,12 @@ describe('swap', () => {
     const expected = await independentQuotes(parseUnits('3000', 6), usdc, devnet.addressBook.weth)
     const [venue, amountOut] = bestOf(expected)
     const before = await client.getBalance({ address: wallet.address })
-    const result = await aw.swap({ fromToken: usdc, toToken: 'native', amount: '3000', wallet: wallet.address })
+    const result = await aw.swap({
+      fromToken: usdc,
+      toToken: 'native',
+      amount: '3000',
+      wallet: wallet.address,
+    })
     expect(result.venue).toBe(venue)
     expect(result.amountOutRaw).toBe(amountOut.toString())
     expect(result.toToken.address).toBe('native')
@@ -113,8 +142,17 @@ describe('swap', () => {
     const [, amountOut] = bestOf(await independentQuotes(parseEther('1'), devnet.addressBook.weth, usdc))
     const tooMuch = (Number(amountOut / 1_000_000n) + 1).toString()
     await expect(
-      aw.swap({ fromToken: 'ETH', toToken: usdc, amount: '1', minAmountOut: tooMuch, wallet: wallet.address }),
-    ).rejects.toMatchObject({ code: 'slippage_exceeded', details: { venue: 'sushiswap', minAmountOut: tooMuch } })
+      aw.swap({
+        fromToken: 'ETH',
+        toToken: usdc,
+        amount: '1',
+        minAmountOut: tooMuch,
+        wallet: wallet.address,
+      }),
+    ).rejects.toMatchObject({
+      code: 'slippage_exceeded',
+      details: { venue: 'sushiswap', minAmountOut: tooMuch },
+    })
     expect((await aw.listHistory(wallet.address)).count).toBe(0)
   })
 
@@ -125,13 +163,19 @@ describe('swap', () => {
       wallet: wallet.address,
       rules: [{ type: 'spend_limit', asset: usdc, max: '100', window: '24h' }],
     })
-    expect((await aw.swap({ fromToken: usdc, toToken: dai, amount: '60', wallet: wallet.address })).status).toBe('confirmed')
-    await expect(aw.swap({ fromToken: usdc, toToken: dai, amount: '50', wallet: wallet.address })).rejects.toMatchObject({
+    expect(
+      (await aw.swap({ fromToken: usdc, toToken: dai, amount: '60', wallet: wallet.address })).status,
+    ).toBe('confirmed')
+    await expect(
+      aw.swap({ fromToken: usdc, toToken: dai, amount: '50', wallet: wallet.address }),
+    ).rejects.toMatchObject({
       code: 'policy_blocked',
       details: { ruleType: 'spend_limit', spent: '60', requested: '50' },
     })
     // The rule is on USDC: spending ETH is not limited by it.
-    expect((await aw.swap({ fromToken: 'ETH', toToken: usdc, amount: '1', wallet: wallet.address })).status).toBe('confirmed')
+    expect(
+      (await aw.swap({ fromToken: 'ETH', toToken: usdc, amount: '1', wallet: wallet.address })).status,
+    ).toBe('confirmed')
   })
 
   it('needs the acting wallet named when the caller has several, and refuses unknown or identical tokens', async () => {
@@ -141,7 +185,9 @@ describe('swap', () => {
       details: { issues: [{ path: 'wallet' }] },
     })
     const wallet = await fundedWallet(aw, devnet, '1')
-    await expect(aw.swap({ fromToken: 'ETH', toToken: 'NOPE', amount: '1', wallet: wallet.address })).rejects.toMatchObject({
+    await expect(
+      aw.swap({ fromToken: 'ETH', toToken: 'NOPE', amount: '1', wallet: wallet.address }),
+    ).rejects.toMatchObject({
       code: 'validation_failed',
     })
     await expect(
@@ -160,22 +206,44 @@ describe('quote sources', () => {
     const optimistic: QuoteSource = {
       name: 'optimistic-aggregator',
       async quote(request) {
-        const [venueQuote] = await uniswapV2QuoteSource.quote({ ...request, chain: { ...request.chain, contracts: { ...request.chain.contracts, uniswapV2: [devnet.addressBook.uniswapV2[0]!] } } })
+        const [venueQuote] = await uniswapV2QuoteSource.quote({
+          ...request,
+          chain: {
+            ...request.chain,
+            contracts: { ...request.chain.contracts, uniswapV2: [devnet.addressBook.uniswapV2[0]!] },
+          },
+        })
         if (!venueQuote) return []
-        return [{ ...venueQuote, source: 'optimistic-aggregator', venue: 'optimistic', amountOut: (venueQuote.amountOut * 11n) / 10n, spender: router, trustedSpender: false }]
+        return [
+          {
+            ...venueQuote,
+            source: 'optimistic-aggregator',
+            venue: 'optimistic',
+            amountOut: (venueQuote.amountOut * 11n) / 10n,
+            spender: router,
+            trustedSpender: false,
+          },
+        ]
       },
     }
-    const broken: QuoteSource = { name: 'offline-aggregator', quote: () => Promise.reject(new Error('socket hang up')) }
+    const broken: QuoteSource = {
+      name: 'offline-aggregator',
+      quote: () => Promise.reject(new Error('socket hang up')),
+    }
     const withSources = await agentWalletOn(devnet, { quoteSources: [optimistic, broken] })
     try {
       const wallet = await fundedWallet(withSources, devnet, '5')
       const quote = await withSources.quoteSwap({ fromToken: 'ETH', toToken: usdc, amount: '1' })
       expect(quote.best.venue).toBe('optimistic')
       expect(quote.quotes.map((q) => q.venue).sort()).toEqual(['optimistic', 'sushiswap', 'uniswap-v2'])
-      expect(quote.unavailable).toEqual([{ source: 'offline-aggregator', code: 'internal', message: 'The quote source failed' }])
+      expect(quote.unavailable).toEqual([
+        { source: 'offline-aggregator', code: 'internal', message: 'The quote source failed' },
+      ])
 
       // amountOutMin comes from the promise; the real router gives less, so the swap would revert: nothing is signed.
-      await expect(withSources.swap({ fromToken: 'ETH', toToken: usdc, amount: '1', wallet: wallet.address })).rejects.toMatchObject({
+      await expect(
+        withSources.swap({ fromToken: 'ETH', toToken: usdc, amount: '1', wallet: wallet.address }),
+      ).rejects.toMatchObject({
         code: 'transaction_failed',
       })
       expect((await withSources.listHistory(wallet.address)).count).toBe(0)

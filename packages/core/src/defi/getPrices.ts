@@ -1,6 +1,6 @@
 import { type Address, formatUnits, zeroAddress } from 'viem'
-import type { ChainHandle } from '../chain/types.js'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { parseInput } from '../schemas/parseInput.js'
@@ -40,7 +40,10 @@ export type GetPricesReturnType = { chain: string; prices: TokenPrice[] }
  * own error entry (`not_found`, `no_price_source`, `invalid_price`): never a made-up price.
  * @example const { prices } = await getPrices(ctx, { tokens: ['ETH', 'USDC'] })
  */
-export async function getPrices(ctx: AgentWalletContext, parameters: PricesParameters): Promise<GetPricesReturnType> {
+export async function getPrices(
+  ctx: AgentWalletContext,
+  parameters: PricesParameters,
+): Promise<GetPricesReturnType> {
   const input = parseInput(pricesSchema, parameters)
   const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain)
   const prices = await Promise.all(input.tokens.map((token) => priceOf(chain, token)))
@@ -53,7 +56,10 @@ async function priceOf(chain: ChainHandle, input: string): Promise<TokenPrice> {
     token = await resolveSwapToken(chain, input)
   } catch (error) {
     if (error instanceof BaseError && error.code === 'validation_failed') {
-      return { token: input, error: { code: 'not_found', message: `Unknown token "${input}" on ${chain.name}` } }
+      return {
+        token: input,
+        error: { code: 'not_found', message: `Unknown token "${input}" on ${chain.name}` },
+      }
     }
     throw error
   }
@@ -62,7 +68,10 @@ async function priceOf(chain: ChainHandle, input: string): Promise<TokenPrice> {
       (await fromFeed(chain, input, token)) ??
       (await fromDex(chain, input, token)) ?? {
         token: input,
-        error: { code: 'no_price_source', message: `No price feed or USD pool for ${token.symbol} on ${chain.name}` },
+        error: {
+          code: 'no_price_source',
+          message: `No price feed or USD pool for ${token.symbol} on ${chain.name}`,
+        },
       }
     )
   } catch (error) {
@@ -71,10 +80,18 @@ async function priceOf(chain: ChainHandle, input: string): Promise<TokenPrice> {
   }
 }
 
-async function fromFeed(chain: ChainHandle, input: string, token: SwapToken): Promise<TokenPrice | undefined> {
+async function fromFeed(
+  chain: ChainHandle,
+  input: string,
+  token: SwapToken,
+): Promise<TokenPrice | undefined> {
   const feeds = chain.contracts.priceFeeds ?? {}
-  const symbols = [token.symbol, ...(isWrappedNative(chain, token) ? [chain.nativeSymbol] : [])].map((s) => s.toUpperCase())
-  const entry = Object.entries(feeds).find(([pair]) => symbols.some((symbol) => pair.toUpperCase() === `${symbol}/USD`))
+  const symbols = [token.symbol, ...(isWrappedNative(chain, token) ? [chain.nativeSymbol] : [])].map((s) =>
+    s.toUpperCase(),
+  )
+  const entry = Object.entries(feeds).find(([pair]) =>
+    symbols.some((symbol) => pair.toUpperCase() === `${symbol}/USD`),
+  )
   if (!entry) return undefined
   const [pair, feed] = entry
   const [decimals, [roundId, answer, , updatedAt]] = await Promise.all([
@@ -97,7 +114,9 @@ async function fromFeed(chain: ChainHandle, input: string, token: SwapToken): Pr
 
 async function fromDex(chain: ChainHandle, input: string, token: SwapToken): Promise<TokenPrice | undefined> {
   const quotes = (chain.contracts.tokens ?? []).filter(
-    (candidate) => usdLike.includes(candidate.symbol.toUpperCase()) && candidate.address.toLowerCase() !== token.route.toLowerCase(),
+    (candidate) =>
+      usdLike.includes(candidate.symbol.toUpperCase()) &&
+      candidate.address.toLowerCase() !== token.route.toLowerCase(),
   )
   for (const venue of chain.contracts.uniswapV2 ?? []) {
     for (const quote of quotes) {
@@ -125,7 +144,13 @@ async function fromDex(chain: ChainHandle, input: string, token: SwapToken): Pro
         address: token.address,
         price: formatUnits(scaled, midPriceDecimals),
         currency: 'USD',
-        source: { type: 'dex_mid_price', venue: venue.name, pair, quoteToken: quote.address, quoteSymbol: quote.symbol },
+        source: {
+          type: 'dex_mid_price',
+          venue: venue.name,
+          pair,
+          quoteToken: quote.address,
+          quoteSymbol: quote.symbol,
+        },
         updatedAt: new Date(timestamp * 1000).toISOString(),
       }
     }

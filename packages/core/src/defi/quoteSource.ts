@@ -29,7 +29,11 @@ export type SwapQuote = {
   spender: Address
   /** True when `spender` is a contract of the chain's address book (it may get an unlimited allowance). */
   trustedSpender: boolean
-  buildCall(parameters: { recipient: Address; amountOutMin: bigint; deadline: bigint }): SwapCall | Promise<SwapCall>
+  buildCall(parameters: {
+    recipient: Address
+    amountOutMin: bigint
+    deadline: bigint
+  }): SwapCall | Promise<SwapCall>
 }
 
 /**

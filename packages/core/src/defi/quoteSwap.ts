@@ -50,7 +50,9 @@ export async function quoteSwap(
   parameters: QuoteSwapParameters,
 ): Promise<QuoteSwapReturnType> {
   const input = parseInput(quoteSwapSchema, parameters)
-  const wallet = input.wallet ? await actingWallet(ctx, principal, input.wallet) : await optionalWallet(ctx, principal)
+  const wallet = input.wallet
+    ? await actingWallet(ctx, principal, input.wallet)
+    : await optionalWallet(ctx, principal)
   const chain = ctx.chains.get(input.chain ?? wallet?.chain ?? ctx.chains.defaultChain)
   const plan = await planSwap(ctx, chain, input, wallet?.address, defaultSlippageBps)
   return quoteView(chain, plan)
@@ -100,13 +102,20 @@ export async function planSwap(
   quotes.sort((a, b) => (a.amountOut === b.amountOut ? 0 : a.amountOut > b.amountOut ? -1 : 1))
   const best = quotes[0]
   const unreachable = answers.find(
-    (answer) => answer.status === 'rejected' && answer.reason instanceof BaseError && answer.reason.code === 'chain_unavailable',
+    (answer) =>
+      answer.status === 'rejected' &&
+      answer.reason instanceof BaseError &&
+      answer.reason.code === 'chain_unavailable',
   )
   if (!best && unreachable?.status === 'rejected') throw unreachable.reason
   if (!best) {
-    throw new BaseError('no_route', `No venue quotes ${tokenIn.symbol} → ${tokenOut.symbol} on ${chain.name}`, {
-      details: { chain: chain.name, fromToken: tokenIn.address, toToken: tokenOut.address, unavailable },
-    })
+    throw new BaseError(
+      'no_route',
+      `No venue quotes ${tokenIn.symbol} → ${tokenOut.symbol} on ${chain.name}`,
+      {
+        details: { chain: chain.name, fromToken: tokenIn.address, toToken: tokenOut.address, unavailable },
+      },
+    )
   }
   return { tokenIn, tokenOut, amountIn, quotes, best, unavailable }
 }
@@ -136,7 +145,10 @@ export function tokenView({ address, symbol, decimals }: SwapToken): TokenView {
   return { address, symbol, decimals }
 }
 
-async function optionalWallet(ctx: AgentWalletContext, principal: Principal): Promise<WalletRecord | undefined> {
+async function optionalWallet(
+  ctx: AgentWalletContext,
+  principal: Principal,
+): Promise<WalletRecord | undefined> {
   // A quote needs no wallet; the caller's only wallet, when there is one, is the taker.
   return actingWallet(ctx, principal, undefined).catch(() => undefined)
 }

@@ -3,8 +3,8 @@ import { resolveAsset } from '../chain/resolveAsset.js'
 import type { ChainHandle } from '../chain/types.js'
 import { ValidationError } from '../errors/errors.js'
 import type { IntentAsset } from '../policy/types.js'
-import { addressSchema } from '../schemas/primitives.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { addressSchema } from '../schemas/primitives.js'
 
 /** The pseudo-address many aggregators use for the native coin. */
 export const nativeTokenAddress: Address = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
@@ -17,10 +17,20 @@ export type SwapToken = IntentAsset & { route: Address }
  * symbol, the zero address or 0xEeee…EeE), a token address, or a symbol of the chain's address book.
  * @example await resolveSwapToken(chain, 'ETH') // { address: 'native', route: <WETH>, ... }
  */
-export async function resolveSwapToken(chain: ChainHandle, input: string, field = 'token'): Promise<SwapToken> {
+export async function resolveSwapToken(
+  chain: ChainHandle,
+  input: string,
+  field = 'token',
+): Promise<SwapToken> {
   if (isNativeToken(chain, input)) {
     const weth = chain.contracts.weth
-    if (!weth) throw unknownToken(chain, input, field, 'This chain has no WETH in its address book to route the native coin')
+    if (!weth)
+      throw unknownToken(
+        chain,
+        input,
+        field,
+        'This chain has no WETH in its address book to route the native coin',
+      )
     return { address: 'native', symbol: chain.nativeSymbol, decimals: chain.nativeDecimals, route: weth }
   }
   if (input.startsWith('0x')) {
@@ -30,12 +40,18 @@ export async function resolveSwapToken(chain: ChainHandle, input: string, field 
   }
   const upper = input.toUpperCase()
   const known = chain.contracts.tokens?.find((token) => token.symbol.toUpperCase() === upper)
-  if (known) return { address: known.address, symbol: known.symbol, decimals: known.decimals, route: known.address }
+  if (known)
+    return { address: known.address, symbol: known.symbol, decimals: known.decimals, route: known.address }
   if (upper === `W${chain.nativeSymbol.toUpperCase()}` && chain.contracts.weth) {
     const asset = await resolveAsset(chain, chain.contracts.weth)
     return { ...asset, route: chain.contracts.weth }
   }
-  throw unknownToken(chain, input, field, `Unknown token "${input}" on ${chain.name}: use a token address or a known symbol`)
+  throw unknownToken(
+    chain,
+    input,
+    field,
+    `Unknown token "${input}" on ${chain.name}: use a token address or a known symbol`,
+  )
 }
 
 /** True for every spelling of the native coin a request may use. */

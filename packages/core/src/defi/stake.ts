@@ -7,13 +7,13 @@ import { BaseError } from '../errors/baseError.js'
 import type { IntentAsset } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { submitIntent } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
 import { type StakeParameters, stakeSchema } from './defiSchemas.js'
 import { lidoAbi } from './lidoAbi.js'
-import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 
 /** Staking protocols core knows, and where each lives in a chain's address book. */
 export const stakingProtocols = ['lido'] as const
@@ -38,7 +38,11 @@ export type StakeReturnType = {
  * (the stETH Transfer events to it in the receipt). An unknown protocol is `unsupported_protocol`.
  * @example const { received } = await stake(ctx, principal, { protocol: 'lido', amount: '1' })
  */
-export async function stake(ctx: AgentWalletContext, principal: Principal, parameters: StakeParameters): Promise<StakeReturnType> {
+export async function stake(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  parameters: StakeParameters,
+): Promise<StakeReturnType> {
   const input = parseInput(stakeSchema, parameters)
   const protocol = input.protocol.toLowerCase()
   if (!isStakingProtocol(protocol)) {
@@ -61,23 +65,46 @@ export async function stake(ctx: AgentWalletContext, principal: Principal, param
     to: lido,
     asset,
     amount,
-    call: { to: lido, value: amount, data: encodeFunctionData({ abi: lidoAbi, functionName: 'submit', args: [zeroAddress] }) },
+    call: {
+      to: lido,
+      value: amount,
+      data: encodeFunctionData({ abi: lidoAbi, functionName: 'submit', args: [zeroAddress] }),
+    },
     meta: { protocol },
   })
-  const base = { protocol, chain: chain.name, wallet: wallet.address, amount: formatAmount(amount, asset.decimals), amountRaw: amount.toString() }
+  const base = {
+    protocol,
+    chain: chain.name,
+    wallet: wallet.address,
+    amount: formatAmount(amount, asset.decimals),
+    amountRaw: amount.toString(),
+  }
   if (submitted.status === 'pending_approval') {
-    return { ...base, status: 'pending_approval', transaction: submitted.transaction, approval: submitted.approval }
+    return {
+      ...base,
+      status: 'pending_approval',
+      transaction: submitted.transaction,
+      approval: submitted.approval,
+    }
   }
   const mined = await awaitConfirmed(ctx, submitted, 'stake')
   const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash! })
   const minted = parseEventLogs({ abi: lidoAbi, logs: receipt.logs, eventName: 'Transfer' })
-    .filter((log) => log.address.toLowerCase() === lido.toLowerCase() && log.args.to.toLowerCase() === wallet.address.toLowerCase())
+    .filter(
+      (log) =>
+        log.address.toLowerCase() === lido.toLowerCase() &&
+        log.args.to.toLowerCase() === wallet.address.toLowerCase(),
+    )
     .reduce((sum, log) => sum + log.args.value, 0n)
   const stToken = await resolveAsset(chain, lido)
   return {
     ...base,
     status: 'confirmed',
-    received: { asset: stToken, amount: formatAmount(minted, stToken.decimals), amountRaw: minted.toString() },
+    received: {
+      asset: stToken,
+      amount: formatAmount(minted, stToken.decimals),
+      amountRaw: minted.toString(),
+    },
     transaction: mined,
   }
 }

@@ -1,19 +1,25 @@
-import { type Address, type Hex, encodeFunctionData, erc20Abi, maxUint256, parseEventLogs } from 'viem'
-import type { ChainHandle } from '../chain/types.js'
+import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, parseEventLogs } from 'viem'
+import type { ApprovalRecord } from '../approvals/types.js'
 import { toChainError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
-import type { ApprovalRecord } from '../approvals/types.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
-import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { type SwapParameters, swapSchema } from './defiSchemas.js'
-import { defaultSlippageBps, planSwap, type QuoteSwapReturnType, quoteView, type SwapPlan } from './quoteSwap.js'
+import {
+  defaultSlippageBps,
+  planSwap,
+  type QuoteSwapReturnType,
+  quoteView,
+  type SwapPlan,
+} from './quoteSwap.js'
 
 /** How long a signed swap stays valid on chain, from the latest block's time. */
 const deadlineSeconds = 20n * 60n
@@ -47,7 +53,11 @@ export type SwapReturnType = QuoteSwapReturnType & {
  * `minAmountOut` is refused before anything is sent (`slippage_exceeded`). Resolves once mined.
  * @example const result = await swap(ctx, principal, { fromToken: 'ETH', toToken: 'USDC', amount: '0.5' })
  */
-export async function swap(ctx: AgentWalletContext, principal: Principal, parameters: SwapParameters): Promise<SwapReturnType> {
+export async function swap(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  parameters: SwapParameters,
+): Promise<SwapReturnType> {
   const input = parseInput(swapSchema, parameters)
   const wallet = await actingWallet(ctx, principal, input.wallet)
   const chain = ctx.chains.get(input.chain ?? wallet.chain)
@@ -59,14 +69,18 @@ export async function swap(ctx: AgentWalletContext, principal: Principal, parame
       ? parseAmount(input.minAmountOut, tokenOut.decimals)
       : (best.amountOut * BigInt(10_000 - slippageBps)) / 10_000n
   if (best.amountOut < minAmountOut) {
-    throw new BaseError('slippage_exceeded', 'The best quote is below the minimum amount out: nothing was sent', {
-      details: {
-        venue: best.venue,
-        quoted: formatAmount(best.amountOut, tokenOut.decimals),
-        minAmountOut: formatAmount(minAmountOut, tokenOut.decimals),
-        symbol: tokenOut.symbol,
+    throw new BaseError(
+      'slippage_exceeded',
+      'The best quote is below the minimum amount out: nothing was sent',
+      {
+        details: {
+          venue: best.venue,
+          quoted: formatAmount(best.amountOut, tokenOut.decimals),
+          minAmountOut: formatAmount(minAmountOut, tokenOut.decimals),
+          symbol: tokenOut.symbol,
+        },
       },
-    })
+    )
   }
   const deadline = (await latestTimestamp(chain)) + deadlineSeconds
   const base = {
@@ -82,7 +96,12 @@ export async function swap(ctx: AgentWalletContext, principal: Principal, parame
 
   const allowance = await ensureAllowance(ctx, principal, wallet, chain, plan)
   if (allowance?.status === 'pending_approval') {
-    return { ...base, status: 'pending_approval', allowanceTransaction: allowance.transaction, approval: allowance.approval }
+    return {
+      ...base,
+      status: 'pending_approval',
+      allowanceTransaction: allowance.transaction,
+      approval: allowance.approval,
+    }
   }
   const call = await best.buildCall({ recipient: wallet.address, amountOutMin: minAmountOut, deadline })
   const submitted = await submitIntent(ctx, principal, wallet, {
@@ -102,7 +121,13 @@ export async function swap(ctx: AgentWalletContext, principal: Principal, parame
   })
   const allowanceTransaction = allowance?.transaction
   if (submitted.status === 'pending_approval') {
-    return { ...base, status: 'pending_approval', allowanceTransaction, transaction: submitted.transaction, approval: submitted.approval }
+    return {
+      ...base,
+      status: 'pending_approval',
+      allowanceTransaction,
+      transaction: submitted.transaction,
+      approval: submitted.approval,
+    }
   }
   const mined = await awaitConfirmed(ctx, submitted, 'swap')
   const received = await receivedAmount(chain, plan, wallet.address, mined)
@@ -127,13 +152,22 @@ async function ensureAllowance(
   const { tokenIn, amountIn, best } = plan
   if (tokenIn.address === 'native') return undefined
   const current = await chain.client
-    .readContract({ address: tokenIn.address, abi: erc20Abi, functionName: 'allowance', args: [wallet.address, best.spender] })
+    .readContract({
+      address: tokenIn.address,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [wallet.address, best.spender],
+    })
     .catch((error: unknown) => {
       throw toChainError(error, chain.name)
     })
   if (current >= amountIn) return undefined
   const allowance = best.trustedSpender ? maxUint256 : amountIn
-  const data: Hex = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [best.spender, allowance] })
+  const data: Hex = encodeFunctionData({
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [best.spender, allowance],
+  })
   const submitted = await submitIntent(ctx, principal, wallet, {
     kind: 'contract_call',
     chain: chain.name,
@@ -141,7 +175,12 @@ async function ensureAllowance(
     asset: { address: tokenIn.address, symbol: tokenIn.symbol, decimals: tokenIn.decimals },
     amount: 0n,
     call: { to: tokenIn.address, value: 0n, data },
-    meta: { purpose: 'swap_allowance', spender: best.spender, venue: best.venue, allowance: allowance.toString() },
+    meta: {
+      purpose: 'swap_allowance',
+      spender: best.spender,
+      venue: best.venue,
+      allowance: allowance.toString(),
+    },
   })
   if (submitted.status === 'pending_approval') return submitted
   return { status: 'confirmed', transaction: await awaitConfirmed(ctx, submitted, 'approve') }
@@ -168,7 +207,9 @@ async function receivedAmount(
     const token = tokenOut.address.toLowerCase()
     const transfers = parseEventLogs({ abi: erc20Abi, logs: receipt.logs, eventName: 'Transfer' })
     return transfers
-      .filter((log) => log.address.toLowerCase() === token && log.args.to.toLowerCase() === recipient.toLowerCase())
+      .filter(
+        (log) => log.address.toLowerCase() === token && log.args.to.toLowerCase() === recipient.toLowerCase(),
+      )
       .reduce((sum, log) => sum + log.args.value, 0n)
   }
   const [before, after] = await Promise.all([

@@ -8,7 +8,9 @@ export const uniswapV2RouterAbi = parseAbi([
   'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
 ])
 
-export const uniswapV2FactoryAbi = parseAbi(['function getPair(address tokenA, address tokenB) view returns (address pair)'])
+export const uniswapV2FactoryAbi = parseAbi([
+  'function getPair(address tokenA, address tokenB) view returns (address pair)',
+])
 
 export const uniswapV2PairAbi = parseAbi([
   'function token0() view returns (address)',

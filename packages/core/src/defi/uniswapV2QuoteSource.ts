@@ -14,9 +14,12 @@ export const uniswapV2QuoteSource: QuoteSource = {
     const venues = request.chain.contracts.uniswapV2 ?? []
     const quotes = await Promise.all(
       venues.map(async (venue) => {
-        const amounts = await Promise.all(pathsOf(request).map((path) => amountOut(request, venue.router, path)))
+        const amounts = await Promise.all(
+          pathsOf(request).map((path) => amountOut(request, venue.router, path)),
+        )
         let best: { path: readonly Address[]; out: bigint } | undefined
-        for (const candidate of amounts) if (candidate && (!best || candidate.out > best.out)) best = candidate
+        for (const candidate of amounts)
+          if (candidate && (!best || candidate.out > best.out)) best = candidate
         return best ? toQuote(request, venue.name, venue.router, best.path, best.out) : undefined
       }),
     )
@@ -48,7 +51,13 @@ async function amountOut(request: QuoteRequest, router: Address, path: Address[]
   }
 }
 
-function toQuote(request: QuoteRequest, venue: string, router: Address, path: readonly Address[], out: bigint): SwapQuote {
+function toQuote(
+  request: QuoteRequest,
+  venue: string,
+  router: Address,
+  path: readonly Address[],
+  out: bigint,
+): SwapQuote {
   const { tokenIn, tokenOut, amountIn } = request
   return {
     source: 'uniswap-v2',
@@ -67,7 +76,8 @@ function toQuote(request: QuoteRequest, venue: string, router: Address, path: re
         })
         return { to: router, value: amountIn, data }
       }
-      const functionName = tokenOut.address === 'native' ? 'swapExactTokensForETH' : 'swapExactTokensForTokens'
+      const functionName =
+        tokenOut.address === 'native' ? 'swapExactTokensForETH' : 'swapExactTokensForTokens'
       const data = encodeFunctionData({
         abi: uniswapV2RouterAbi,
         functionName,

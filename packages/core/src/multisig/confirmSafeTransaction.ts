@@ -69,7 +69,11 @@ export async function confirmSafeTransaction(
       })
     }
     if (!proposal.signatures.some((existing) => existing.owner.toLowerCase() === entry.owner.toLowerCase())) {
-      proposal = { ...proposal, signatures: [...proposal.signatures, entry], updatedAt: ctx.now().toISOString() }
+      proposal = {
+        ...proposal,
+        signatures: [...proposal.signatures, entry],
+        updatedAt: ctx.now().toISOString(),
+      }
       const saved = proposal
       await ctx.storage.transaction([], (tx) => tx.put('multisig_proposals', saved))
     }
@@ -91,10 +95,15 @@ export async function finishExecution(
   if (submitted && submitted.status !== 'pending_approval') {
     transaction = await waitForTransaction(ctx, submitted.transaction.id)
     const current = proposal
-    proposal = await withLock(ctx.storage, [proposalLockKey(current.safeAddress, current.safeTxHash)], async () => {
-      const latest = (await ctx.storage.get<SafeProposalRecord>('multisig_proposals', current.id)) ?? current
-      return settleProposal(ctx, chain, latest)
-    })
+    proposal = await withLock(
+      ctx.storage,
+      [proposalLockKey(current.safeAddress, current.safeTxHash)],
+      async () => {
+        const latest =
+          (await ctx.storage.get<SafeProposalRecord>('multisig_proposals', current.id)) ?? current
+        return settleProposal(ctx, chain, latest)
+      },
+    )
   }
   const state = await readSafe(chain, proposal.safeAddress)
   return {
@@ -107,7 +116,12 @@ export async function finishExecution(
   }
 }
 
-async function findProposal(ctx: AgentWalletContext, principal: Principal, safe: string, hash: string): Promise<SafeProposalRecord> {
+async function findProposal(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  safe: string,
+  hash: string,
+): Promise<SafeProposalRecord> {
   const [proposal] = await ctx.storage.query<SafeProposalRecord>('multisig_proposals', {
     where: { tenantId: principal.tenantId, safeAddress: safe, safeTxHash: hash },
     limit: 1,
@@ -123,11 +137,22 @@ async function managedSignature(
   proposal: SafeProposalRecord,
   wallet: WalletRecord,
 ): Promise<SafeSignature> {
-  const existing = proposal.signatures.find((entry) => entry.owner.toLowerCase() === wallet.address.toLowerCase())
+  const existing = proposal.signatures.find(
+    (entry) => entry.owner.toLowerCase() === wallet.address.toLowerCase(),
+  )
   if (existing) return existing
   const signer = await ctx.vault.getSigner(wallet.address)
-  const signature = await signer.signTypedData(safeTxTypedData(chain.chainId, proposal.safeAddress, proposal.tx))
-  return { owner: wallet.address, signature, source: 'managed', walletId: wallet.id, addedBy: principal.id, addedAt: ctx.now().toISOString() }
+  const signature = await signer.signTypedData(
+    safeTxTypedData(chain.chainId, proposal.safeAddress, proposal.tx),
+  )
+  return {
+    owner: wallet.address,
+    signature,
+    source: 'managed',
+    walletId: wallet.id,
+    addedBy: principal.id,
+    addedAt: ctx.now().toISOString(),
+  }
 }
 
 async function externalSignature(
@@ -142,6 +167,7 @@ async function externalSignature(
 
 async function proposerWallet(ctx: AgentWalletContext, proposal: SafeProposalRecord): Promise<WalletRecord> {
   const wallet = await ctx.storage.get<WalletRecord>('wallets', proposal.proposerWalletId)
-  if (!wallet || wallet.tenantId !== proposal.tenantId) throw new NotFoundError('Wallet', { details: { walletId: proposal.proposerWalletId } })
+  if (!wallet || wallet.tenantId !== proposal.tenantId)
+    throw new NotFoundError('Wallet', { details: { walletId: proposal.proposerWalletId } })
   return wallet
 }

@@ -3,9 +3,9 @@ import type { ApprovalRecord } from '../approvals/types.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
-import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { submitIntent } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import { actingWallet } from '../wallets/actingWallet.js'
@@ -25,7 +25,13 @@ export type DeploySafeReturnType =
       transaction: TransactionRecord
       approval?: undefined
     }
-  | { status: 'pending_approval'; chain: string; transaction: TransactionRecord; approval: ApprovalRecord; address?: undefined }
+  | {
+      status: 'pending_approval'
+      chain: string
+      transaction: TransactionRecord
+      approval: ApprovalRecord
+      address?: undefined
+    }
 
 /** Chains where Safe deploys the L1 singleton (no extra events); elsewhere SafeL2, as Safe's own tools do. */
 const l1ChainIds = new Set([1, 11155111])
@@ -50,7 +56,16 @@ export async function deploySafe(
   const initializer = encodeFunctionData({
     abi: safeAbi,
     functionName: 'setup',
-    args: [input.owners, BigInt(input.threshold), zeroAddress, '0x', safe.fallbackHandler, zeroAddress, 0n, zeroAddress],
+    args: [
+      input.owners,
+      BigInt(input.threshold),
+      zeroAddress,
+      '0x',
+      safe.fallbackHandler,
+      zeroAddress,
+      0n,
+      zeroAddress,
+    ],
   })
   const saltNonce = randomSalt()
   const submitted = await submitIntent(ctx, principal, wallet, {
@@ -62,18 +77,34 @@ export async function deploySafe(
     call: {
       to: safe.proxyFactory,
       value: 0n,
-      data: encodeFunctionData({ abi: safeProxyFactoryAbi, functionName: 'createProxyWithNonce', args: [singleton, initializer, saltNonce] }),
+      data: encodeFunctionData({
+        abi: safeProxyFactoryAbi,
+        functionName: 'createProxyWithNonce',
+        args: [singleton, initializer, saltNonce],
+      }),
     },
-    meta: { purpose: 'safe_deploy', owners: input.owners, threshold: input.threshold, saltNonce: saltNonce.toString() },
+    meta: {
+      purpose: 'safe_deploy',
+      owners: input.owners,
+      threshold: input.threshold,
+      saltNonce: saltNonce.toString(),
+    },
   })
   if (submitted.status === 'pending_approval') {
-    return { status: 'pending_approval', chain: chain.name, transaction: submitted.transaction, approval: submitted.approval }
+    return {
+      status: 'pending_approval',
+      chain: chain.name,
+      transaction: submitted.transaction,
+      approval: submitted.approval,
+    }
   }
   const mined = await awaitConfirmed(ctx, submitted, 'Safe deployment')
   const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash! })
-  const [creation] = parseEventLogs({ abi: safeProxyFactoryAbi, logs: receipt.logs, eventName: 'ProxyCreation' }).filter(
-    (log) => log.address.toLowerCase() === safe.proxyFactory.toLowerCase(),
-  )
+  const [creation] = parseEventLogs({
+    abi: safeProxyFactoryAbi,
+    logs: receipt.logs,
+    eventName: 'ProxyCreation',
+  }).filter((log) => log.address.toLowerCase() === safe.proxyFactory.toLowerCase())
   if (!creation) {
     throw new BaseError('transaction_failed', 'The deployment was mined without a ProxyCreation event', {
       details: { transactionId: mined.id, hash: mined.hash },
@@ -98,7 +129,15 @@ export async function deploySafe(
     createdAt: ctx.now().toISOString(),
   }
   await ctx.storage.transaction([], (tx) => tx.insert('multisig_wallets', record))
-  return { status: 'deployed', address, chain: chain.name, owners: state.owners, threshold: state.threshold, hash: mined.hash!, transaction: mined }
+  return {
+    status: 'deployed',
+    address,
+    chain: chain.name,
+    owners: state.owners,
+    threshold: state.threshold,
+    hash: mined.hash!,
+    transaction: mined,
+  }
 }
 
 function safeContracts(chain: ChainHandle) {

@@ -45,7 +45,18 @@ export async function executeIfReady(
   const data = encodeFunctionData({
     abi: safeAbi,
     functionName: 'execTransaction',
-    args: [t.to, BigInt(t.value), t.data, t.operation, BigInt(t.safeTxGas), BigInt(t.baseGas), BigInt(t.gasPrice), t.gasToken, t.refundReceiver, signatures],
+    args: [
+      t.to,
+      BigInt(t.value),
+      t.data,
+      t.operation,
+      BigInt(t.safeTxGas),
+      BigInt(t.baseGas),
+      BigInt(t.gasPrice),
+      t.gasToken,
+      t.refundReceiver,
+      signatures,
+    ],
   })
   let submitted: SubmitResult
   try {
@@ -59,8 +70,13 @@ export async function executeIfReady(
       meta: { safeAddress: proposal.safeAddress, safeTxHash: proposal.safeTxHash, proposalId: proposal.id },
     })
   } catch (error) {
-    const lastError = error instanceof BaseError ? { code: error.code, message: error.shortMessage } : { code: 'internal', message: 'Execution failed' }
-    await ctx.storage.transaction([], (tx) => tx.put('multisig_proposals', { ...proposal, lastError, updatedAt: ctx.now().toISOString() }))
+    const lastError =
+      error instanceof BaseError
+        ? { code: error.code, message: error.shortMessage }
+        : { code: 'internal', message: 'Execution failed' }
+    await ctx.storage.transaction([], (tx) =>
+      tx.put('multisig_proposals', { ...proposal, lastError, updatedAt: ctx.now().toISOString() }),
+    )
     throw error
   }
   const executing: SafeProposalRecord = {
@@ -79,7 +95,11 @@ export async function executeIfReady(
  * safeTxHash → `executed`; reverted, or ExecutionFailure → `failed` (both emit `multisig.executed`);
  * rejected/expired/blocked approval → back to `pending`. The caller holds the proposal's lock.
  */
-export async function settleProposal(ctx: AgentWalletContext, chain: ChainHandle, proposal: SafeProposalRecord): Promise<SafeProposalRecord> {
+export async function settleProposal(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  proposal: SafeProposalRecord,
+): Promise<SafeProposalRecord> {
   if (proposal.status !== 'executing') return proposal
   const record = await ctx.storage.get<TransactionRecord>('transactions', proposal.transactionId)
   if (!record) return proposal
@@ -101,13 +121,27 @@ export async function settleProposal(ctx: AgentWalletContext, chain: ChainHandle
           ...proposal,
           status: 'failed',
           executionHash: record.hash,
-          reason: events.length > 0 ? 'The Safe reported ExecutionFailure' : 'The receipt carries no ExecutionSuccess for this safeTxHash',
+          reason:
+            events.length > 0
+              ? 'The Safe reported ExecutionFailure'
+              : 'The receipt carries no ExecutionSuccess for this safeTxHash',
           updatedAt: now,
         }
   } else if (record.status === 'failed') {
-    next = { ...proposal, status: 'failed', executionHash: record.hash, reason: record.error?.message ?? 'The execTransaction reverted', updatedAt: now }
+    next = {
+      ...proposal,
+      status: 'failed',
+      executionHash: record.hash,
+      reason: record.error?.message ?? 'The execTransaction reverted',
+      updatedAt: now,
+    }
   } else if (record.status === 'rejected' || record.status === 'expired' || record.status === 'blocked') {
-    next = { ...base, status: 'pending', lastError: { code: record.status, message: `The execution was ${record.status}` }, updatedAt: now }
+    next = {
+      ...base,
+      status: 'pending',
+      lastError: { code: record.status, message: `The execution was ${record.status}` },
+      updatedAt: now,
+    }
   } else {
     return proposal
   }
@@ -130,8 +164,12 @@ export async function settleProposal(ctx: AgentWalletContext, chain: ChainHandle
 }
 
 /** Signatures of current owners, one per owner, sorted by owner address ascending (Safe's order). */
-export function ownerSignatures(signatures: readonly SafeSignature[], owners: readonly Address[]): SafeSignature[] {
+export function ownerSignatures(
+  signatures: readonly SafeSignature[],
+  owners: readonly Address[],
+): SafeSignature[] {
   const byOwner = new Map<string, SafeSignature>()
-  for (const entry of signatures) if (isOwner(owners, entry.owner)) byOwner.set(entry.owner.toLowerCase(), entry)
+  for (const entry of signatures)
+    if (isOwner(owners, entry.owner)) byOwner.set(entry.owner.toLowerCase(), entry)
   return [...byOwner.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry)
 }

@@ -36,22 +36,34 @@ export async function getSafe(
   const { safe, chain, record } = await locateSafe(ctx, principal, safeAddress, input.chain)
   const state = await readSafe(chain, safe)
   const open = await ctx.storage.query<SafeProposalRecord>('multisig_proposals', {
-    where: { tenantId: principal.tenantId, safeAddress: safe, chain: chain.name, status: ['pending', 'executing'] },
+    where: {
+      tenantId: principal.tenantId,
+      safeAddress: safe,
+      chain: chain.name,
+      status: ['pending', 'executing'],
+    },
     orderBy: 'createdAt',
   })
   const settled = await Promise.all(
     open.map((proposal) =>
       proposal.status === 'executing'
         ? withLock(ctx.storage, [proposalLockKey(safe, proposal.safeTxHash)], async () => {
-            const latest = (await ctx.storage.get<SafeProposalRecord>('multisig_proposals', proposal.id)) ?? proposal
+            const latest =
+              (await ctx.storage.get<SafeProposalRecord>('multisig_proposals', proposal.id)) ?? proposal
             return settleProposal(ctx, chain, latest)
           })
         : proposal,
     ),
   )
   const pending = settled
-    .filter((proposal) => (proposal.status === 'pending' || proposal.status === 'executing') && BigInt(proposal.tx.nonce) >= state.nonce)
-    .sort((a, b) => (BigInt(a.tx.nonce) < BigInt(b.tx.nonce) ? -1 : BigInt(a.tx.nonce) > BigInt(b.tx.nonce) ? 1 : 0))
+    .filter(
+      (proposal) =>
+        (proposal.status === 'pending' || proposal.status === 'executing') &&
+        BigInt(proposal.tx.nonce) >= state.nonce,
+    )
+    .sort((a, b) =>
+      BigInt(a.tx.nonce) < BigInt(b.tx.nonce) ? -1 : BigInt(a.tx.nonce) > BigInt(b.tx.nonce) ? 1 : 0,
+    )
   return {
     address: safe,
     chain: chain.name,

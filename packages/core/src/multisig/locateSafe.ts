@@ -2,8 +2,8 @@ import type { Address } from 'viem'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
-import { addressSchema } from '../schemas/primitives.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { addressSchema } from '../schemas/primitives.js'
 import type { MultisigWalletRecord } from './multisigTypes.js'
 
 /**

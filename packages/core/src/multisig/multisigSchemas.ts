@@ -14,11 +14,16 @@ export const deploySafeSchema = z
   .superRefine((input, ctx) => {
     const seen = new Set<string>()
     input.owners.forEach((owner, index) => {
-      if (seen.has(owner)) ctx.addIssue({ code: 'custom', path: ['owners', index], message: 'Owners must be unique' })
+      if (seen.has(owner))
+        ctx.addIssue({ code: 'custom', path: ['owners', index], message: 'Owners must be unique' })
       seen.add(owner)
     })
     if (input.threshold > input.owners.length) {
-      ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'Threshold cannot exceed the number of owners' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['threshold'],
+        message: 'Threshold cannot exceed the number of owners',
+      })
     }
   })
 export type DeploySafeParameters = z.input<typeof deploySafeSchema>
@@ -35,14 +40,19 @@ export const proposeSafeSchema = z.strictObject({
 })
 export type ProposeSafeParameters = z.input<typeof proposeSafeSchema>
 
-const safeTxHashSchema = z.string().regex(/^0x[0-9a-fA-F]{64}$/, { message: 'safeTxHash must be 0x followed by 64 hex characters' }).transform((value) => value.toLowerCase() as `0x${string}`)
+const safeTxHashSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, { message: 'safeTxHash must be 0x followed by 64 hex characters' })
+  .transform((value) => value.toLowerCase() as `0x${string}`)
 
 /** Confirm as a managed owner (`from`) or with an outside owner's 65-byte ECDSA `signature`. */
 export const confirmSafeSchema = z.union([
   z.strictObject({ safeTxHash: safeTxHashSchema, from: addressSchema, chain: chainSchema.optional() }),
   z.strictObject({
     safeTxHash: safeTxHashSchema,
-    signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, { message: 'signature must be 65 bytes of hex (r, s, v)' }),
+    signature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{130}$/, { message: 'signature must be 65 bytes of hex (r, s, v)' }),
     chain: chainSchema.optional(),
   }),
 ])

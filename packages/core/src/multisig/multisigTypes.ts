@@ -55,7 +55,13 @@ type ProposalBase = {
 export type SafeProposalRecord =
   | (ProposalBase & { status: 'pending'; lastError?: { code: string; message: string } | undefined })
   | (ProposalBase & { status: 'executing'; executor: Address; transactionId: string })
-  | (ProposalBase & { status: 'executed'; executor: Address; transactionId: string; executionHash: Hex; executedAt: string })
+  | (ProposalBase & {
+      status: 'executed'
+      executor: Address
+      transactionId: string
+      executionHash: Hex
+      executedAt: string
+    })
   | (ProposalBase & {
       status: 'failed'
       executor?: Address | undefined

@@ -40,7 +40,8 @@ export function toProposalView(record: SafeProposalRecord): SafeProposalView {
     proposer: record.proposer,
     confirmations: record.signatures.map(({ owner, source, addedAt }) => ({ owner, source, addedAt })),
     transactionId: record.status === 'pending' ? null : (record.transactionId ?? null),
-    executionHash: record.status === 'executed' || record.status === 'failed' ? (record.executionHash ?? null) : null,
+    executionHash:
+      record.status === 'executed' || record.status === 'failed' ? (record.executionHash ?? null) : null,
     error:
       record.status === 'failed'
         ? { code: 'execution_failed', message: record.reason }

@@ -58,7 +58,16 @@ export async function proposeSafeTransaction(
     proposerWalletId: wallet.id,
     proposer: wallet.address,
     proposedBy: principal.id,
-    signatures: [{ owner: wallet.address, signature, source: 'managed', walletId: wallet.id, addedBy: principal.id, addedAt: now }],
+    signatures: [
+      {
+        owner: wallet.address,
+        signature,
+        source: 'managed',
+        walletId: wallet.id,
+        addedBy: principal.id,
+        addedAt: now,
+      },
+    ],
     status: 'pending',
     createdAt: now,
     updatedAt: now,

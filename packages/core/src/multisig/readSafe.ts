@@ -1,6 +1,6 @@
 import { type Address, getAddress } from 'viem'
-import type { ChainHandle } from '../chain/types.js'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
 import { NotFoundError } from '../errors/errors.js'
 import { safeAbi } from './safeAbi.js'
 

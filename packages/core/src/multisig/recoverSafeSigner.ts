@@ -1,4 +1,13 @@
-import { type Address, concat, getAddress, type Hex, recoverAddress, recoverMessageAddress, slice, toHex } from 'viem'
+import {
+  type Address,
+  concat,
+  getAddress,
+  type Hex,
+  recoverAddress,
+  recoverMessageAddress,
+  slice,
+  toHex,
+} from 'viem'
 import { ValidationError } from '../errors/errors.js'
 
 /**
@@ -8,22 +17,33 @@ import { ValidationError } from '../errors/errors.js'
  * signature types are not accepted here.
  * @example const { owner, signature } = await recoverSafeSigner(safeTxHash, '0x…')
  */
-export async function recoverSafeSigner(safeTxHash: Hex, signature: Hex): Promise<{ owner: Address; signature: Hex }> {
+export async function recoverSafeSigner(
+  safeTxHash: Hex,
+  signature: Hex,
+): Promise<{ owner: Address; signature: Hex }> {
   const rs = slice(signature, 0, 64)
   const v = Number.parseInt(signature.slice(130, 132), 16)
   try {
     if (v === 0 || v === 1 || v === 27 || v === 28) {
       const normalised = concat([rs, toHex(v < 27 ? v + 27 : v, { size: 1 })])
-      return { owner: getAddress(await recoverAddress({ hash: safeTxHash, signature: normalised })), signature: normalised }
+      return {
+        owner: getAddress(await recoverAddress({ hash: safeTxHash, signature: normalised })),
+        signature: normalised,
+      }
     }
     if (v === 31 || v === 32) {
-      const owner = await recoverMessageAddress({ message: { raw: safeTxHash }, signature: concat([rs, toHex(v - 4, { size: 1 })]) })
+      const owner = await recoverMessageAddress({
+        message: { raw: safeTxHash },
+        signature: concat([rs, toHex(v - 4, { size: 1 })]),
+      })
       return { owner: getAddress(owner), signature }
     }
   } catch (cause) {
     throw invalid('The signature does not recover to an address', cause)
   }
-  throw invalid(`Unsupported signature type (v = ${v}): give an ECDSA signature with v 27/28 (EIP-712) or 31/32 (eth_sign)`)
+  throw invalid(
+    `Unsupported signature type (v = ${v}): give an ECDSA signature with v 27/28 (EIP-712) or 31/32 (eth_sign)`,
+  )
 }
 
 function invalid(message: string, cause?: unknown): ValidationError {

@@ -31,7 +31,13 @@ export type StoredSafeTx = {
 }
 
 /** A SafeTx with no gas refund (the executor pays gas), as Safe's own UI builds by default. */
-export function newSafeTx(fields: { to: Address; value: bigint; data: Hex; operation: 0 | 1; nonce: bigint }): StoredSafeTx {
+export function newSafeTx(fields: {
+  to: Address
+  value: bigint
+  data: Hex
+  operation: 0 | 1
+  nonce: bigint
+}): StoredSafeTx {
   return {
     to: fields.to,
     value: fields.value.toString(),

@@ -9,7 +9,11 @@ import { waitForTransaction } from './waitForTransaction.js'
  * (for actions that read the receipt next: swap, stake, Safe deployment).
  * @example const mined = await awaitConfirmed(ctx, submitted, 'stake')
  */
-export async function awaitConfirmed(ctx: AgentWalletContext, submitted: SubmitResult, step: string): Promise<TransactionRecord> {
+export async function awaitConfirmed(
+  ctx: AgentWalletContext,
+  submitted: SubmitResult,
+  step: string,
+): Promise<TransactionRecord> {
   const done = await waitForTransaction(ctx, submitted.transaction.id)
   if (done.status === 'confirmed') return done
   throw new BaseError('transaction_failed', `The ${step} transaction did not succeed on chain`, {
