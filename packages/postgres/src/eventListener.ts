@@ -26,8 +26,9 @@ const maxBackoffMs = 5_000
 
 /**
  * One dedicated LISTEN connection per storage, reconnected when it drops. Batches are read and
- * delivered one after another, in notification order. After a reconnect, streams this storage has
- * seen are read past the last seq seen, so a short outage loses nothing on them.
+ * delivered one after another, in notification order. After a reconnect, the streams this storage
+ * had seen are read past their last seq before the drop, skipping what was delivered meanwhile;
+ * streams it had never seen are not (readers that must miss nothing resume with `readEvents`).
  * @example const listener = eventListener({ config, channel, origin, read, deliver, wanted }); await listener.start()
  */
 export const eventListener = (options: EventListenerOptions): EventListener => {
@@ -37,23 +38,48 @@ export const eventListener = (options: EventListenerOptions): EventListener => {
   let timer: NodeJS.Timeout | undefined
   let queue: Promise<void> = Promise.resolve()
   const lastSeen = new Map<string, number>()
+  /** From a drop until its catch-up ran: the last seqs before the drop, and what was delivered since. */
+  let gap: { before: Map<string, number>; delivered: Set<string> } | undefined
+  /** What the last catch-up delivered, so a late notification of the same events is not delivered twice. */
+  let caughtUp = new Set<string>()
+  const keyOf = (stream: string, seq: number) => `${stream}\u0000${seq}`
 
   const saw = (stream: string, seq: number) => {
     if ((lastSeen.get(stream) ?? 0) < seq) lastSeen.set(stream, seq)
+    gap?.delivered.add(keyOf(stream, seq))
   }
 
   // Serialized so batches reach listeners in the order Postgres sent the notifications.
-  const enqueue = (ranges: readonly SeqRange[]) => {
-    queue = queue
-      .then(async () => {
-        if (!options.wanted() || ranges.length === 0) return
-        const events = await options.read(ranges)
+  const enqueue = (task: () => Promise<void>) => {
+    // A failed read must not stop later batches; readers catch up with readEvents.
+    queue = queue.then(task).catch(() => {})
+  }
+
+  const notified = (ranges: readonly SeqRange[]) =>
+    enqueue(async () => {
+      if (!options.wanted() || ranges.length === 0) return
+      const events = (await options.read(ranges)).filter((event) => !caughtUp.has(keyOf(event.stream, event.seq)))
+      for (const event of events) saw(event.stream, event.seq)
+      if (events.length > 0) options.deliver(events)
+    })
+
+  const catchUp = () =>
+    enqueue(async () => {
+      const missed = gap
+      if (!missed) return
+      try {
+        if (!options.wanted()) return
+        const ranges = [...missed.before].map(([stream, seq]): SeqRange => [stream, seq + 1, Number.MAX_SAFE_INTEGER])
+        const events = (await options.read(ranges)).filter(
+          (event) => !missed.delivered.has(keyOf(event.stream, event.seq)),
+        )
+        caughtUp = new Set(events.map((event) => keyOf(event.stream, event.seq)))
         for (const event of events) saw(event.stream, event.seq)
         if (events.length > 0) options.deliver(events)
-      })
-      // A failed read must not stop later batches; readers catch up with readEvents.
-      .catch(() => {})
-  }
+      } finally {
+        gap = undefined
+      }
+    })
 
   const connect = async () => {
     const next = new pg.Client(options.config)
@@ -64,7 +90,7 @@ export const eventListener = (options: EventListenerOptions): EventListener => {
       if (message.channel !== options.channel) return
       const notification = decodeNotification(message.payload)
       if (!notification || notification.origin === options.origin) return
-      enqueue(notification.ranges)
+      notified(notification.ranges)
     })
     try {
       await next.connect()
@@ -83,7 +109,7 @@ export const eventListener = (options: EventListenerOptions): EventListener => {
       try {
         await connect()
         backoff = 100
-        enqueue([...lastSeen].map(([stream, seq]): SeqRange => [stream, seq + 1, Number.MAX_SAFE_INTEGER]))
+        catchUp()
       } catch {
         backoff = Math.min(backoff * 2, maxBackoffMs)
         scheduleReconnect()
@@ -96,6 +122,7 @@ export const eventListener = (options: EventListenerOptions): EventListener => {
     if (client !== lost) return
     client = undefined
     lost.end().catch(() => {})
+    gap ??= { before: new Map(lastSeen), delivered: new Set() }
     scheduleReconnect()
   }
 

@@ -1,0 +1,56 @@
+import { migrate, postgresStorage } from '@agentwallet/postgres'
+import pg from 'pg'
+import { afterAll, describe, expect, it } from 'vitest'
+import { testSchemas, testUrl } from './testDatabase.js'
+
+const schemas = testSchemas()
+afterAll(() => schemas.cleanup())
+
+describe('migrate', () => {
+  it('creates the schema once and is a no-op the second time', async () => {
+    const schema = schemas.next()
+    const first = await migrate({ connectionString: testUrl, schema })
+    expect(first).toMatchObject({ from: 0, to: 1, applied: [1] })
+    expect(first.indexes.created.length).toBeGreaterThan(10)
+    const second = await migrate({ connectionString: testUrl, schema })
+    expect(second).toEqual({ from: 1, to: 1, applied: [], indexes: { created: [], dropped: [] } })
+  })
+
+  it('is safe when five processes start at once', async () => {
+    const schema = schemas.next()
+    const results = await Promise.all(Array.from({ length: 5 }, () => migrate({ connectionString: testUrl, schema })))
+    expect(results.flatMap((result) => result.applied)).toEqual([1])
+    expect(results.every((result) => result.to === 1)).toBe(true)
+    const storages = await Promise.all(
+      Array.from({ length: 3 }, () => postgresStorage({ connectionString: testUrl, schema, poolSize: 1 })),
+    )
+    await storages[0]!.transaction([], async (tx) => tx.put('things', { id: 'a' }))
+    expect(await storages[2]!.get('things', 'a')).toEqual({ id: 'a' })
+    await Promise.all(storages.map((storage) => storage.close()))
+  })
+
+  it('follows the index table: new fields get indexes, stale ones are dropped', async () => {
+    const schema = schemas.next()
+    await migrate({ connectionString: testUrl, schema, indexes: { things: { indexes: ['color'] } } })
+    const changed = await migrate({ connectionString: testUrl, schema, indexes: { things: { indexes: ['size'] } } })
+    expect(changed.indexes.created).toHaveLength(1)
+    expect(changed.indexes.created[0]).toMatch(/^aw_things_size_/)
+    expect(changed.indexes.dropped[0]).toMatch(/^aw_things_color_/)
+  })
+
+  it('refuses a schema written by a newer release', async () => {
+    const schema = schemas.next()
+    await migrate({ connectionString: testUrl, schema })
+    const client = new pg.Client({ connectionString: testUrl })
+    await client.connect()
+    await client.query(`INSERT INTO "${schema}".schema_migrations (version, name) VALUES (99, 'future')`)
+    await client.end()
+    await expect(migrate({ connectionString: testUrl, schema })).rejects.toMatchObject({ code: 'internal' })
+  })
+
+  it('fails loudly, with the driver error, when the database is unreachable', async () => {
+    await expect(
+      postgresStorage({ connectionString: 'postgres://postgres@127.0.0.1:1/test', schema: schemas.next() }),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' })
+  })
+})
