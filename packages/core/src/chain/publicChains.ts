@@ -58,6 +58,14 @@ export const publicChains: Record<string, KnownChain> = {
           router: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
         },
       ],
+      uniswapV3: [
+        {
+          name: 'uniswap-v3',
+          factory: '0x1F98431c8aD98523631AE4a59f267346ea31F984',
+          router: '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45',
+          quoter: '0x61fFE014bA17989E743c5F6cB21bF9697530B21e',
+        },
+      ],
       safe: safe141,
       ens: {
         registry: ensRegistry,
@@ -79,6 +87,13 @@ export const publicChains: Record<string, KnownChain> = {
     contracts: {
       weth: '0xfFf9976782d46CC05630D1f6eBAb18b2324d6B14',
       tokens: [{ address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', symbol: 'USDC', decimals: 6 }],
+      uniswapV2: [
+        {
+          name: 'uniswap-v2',
+          factory: '0xF62c03E08ada871A0bEb309762E260a7a6a880E6',
+          router: '0xeE567Fe1712Faf6149d80dA1E6934E354124CfE3',
+        },
+      ],
       safe: safe141,
       ens: {
         registry: ensRegistry,
@@ -98,6 +113,21 @@ export const publicChains: Record<string, KnownChain> = {
     contracts: {
       weth: '0x4200000000000000000000000000000000000006',
       tokens: [{ address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 }],
+      uniswapV2: [
+        {
+          name: 'uniswap-v2',
+          factory: '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6',
+          router: '0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24',
+        },
+      ],
+      uniswapV3: [
+        {
+          name: 'uniswap-v3',
+          factory: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
+          router: '0x2626664c2603336E57B271c5C0b26F421741e481',
+          quoter: '0x3d4e44Eb1374240CE5F1B871ab261CD16335B76a',
+        },
+      ],
       safe: safe141,
       erc8004: erc8004Mainnets,
     },
