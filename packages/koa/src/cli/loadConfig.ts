@@ -12,6 +12,8 @@ export type ServerConfig = {
   chains: Record<string, string>
   logLevel: string
   adminKey: string | undefined
+  /** Deliver webhooks to private/loopback addresses (refused by default: SSRF). */
+  allowPrivateWebhooks: boolean
 }
 
 export type Env = Record<string, string | undefined>
@@ -74,6 +76,7 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
       : ((file.chains as Record<string, string> | undefined) ?? {}),
     logLevel: String(values['log-level'] ?? env.AGENTWALLET_LOG_LEVEL ?? file.logLevel ?? 'info'),
     adminKey: env.AGENTWALLET_ADMIN_KEY || undefined,
+    allowPrivateWebhooks: (env.AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS ?? String(file.allowPrivateWebhooks ?? false)) === 'true',
   }
 }
 

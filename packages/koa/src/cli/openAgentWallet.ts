@@ -41,7 +41,12 @@ export async function openAgentWallet(config: ServerConfig, env: Env): Promise<R
           },
         }
       : Object.fromEntries(named.map(([name, rpcUrl]) => [name, { rpcUrl }]))
-    const agentWallet = await createAgentWallet({ chains, storage, masterKey })
+    const agentWallet = await createAgentWallet({
+      chains,
+      storage,
+      masterKey,
+      webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
+    })
     return {
       agentWallet,
       devnet,
