@@ -1,14 +1,32 @@
-export type { AgentWalletBackend, ApprovalStatus, PendingApproval, SendOutcome } from './backend/agentWalletBackend.js'
-export { approvalInstructions, type ApprovalInstructions, type ApprovalInstructionsOptions } from './backend/approvalInstructions.js'
-export { inProcessBackend, type InProcessBackendOptions } from './backend/inProcessBackend.js'
-export { remoteBackend, type RemoteBackendOptions } from './backend/remoteBackend.js'
-export { agentWalletTools } from './tools/agentWalletTools.js'
-export { defineTool, type AgentWalletTool } from './tools/defineTool.js'
-export { toToolError, type ToolError } from './tools/toToolError.js'
-export { createMcpServer, mcpServerName, mcpServerVersion, type CreateMcpServerOptions } from './server/createMcpServer.js'
+export type {
+  AgentWalletBackend,
+  ApprovalStatus,
+  PendingApproval,
+  SendOutcome,
+} from './backend/agentWalletBackend.js'
+export {
+  type ApprovalInstructions,
+  type ApprovalInstructionsOptions,
+  approvalInstructions,
+} from './backend/approvalInstructions.js'
+export { type InProcessBackendOptions, inProcessBackend } from './backend/inProcessBackend.js'
+export { type RemoteBackendOptions, remoteBackend } from './backend/remoteBackend.js'
+export {
+  type CreateMcpServerOptions,
+  createMcpServer,
+  mcpServerName,
+  mcpServerVersion,
+} from './server/createMcpServer.js'
+export { type McpEnv, readMcpEnv } from './server/readMcpEnv.js'
+export { type RunMcpServerOptions, type RunningMcpServer, runMcpServer } from './server/runMcpServer.js'
 export { serveStdio } from './server/serveStdio.js'
-export { serveStreamableHttp, type RunningMcpHttp, type ServeStreamableHttpOptions } from './server/serveStreamableHttp.js'
-export { runMcpServer, type RunMcpServerOptions, type RunningMcpServer } from './server/runMcpServer.js'
-export { readMcpEnv, type McpEnv } from './server/readMcpEnv.js'
-export { toJsonInputSchema, type JsonInputSchema } from './server/toJsonInputSchema.js'
+export {
+  type RunningMcpHttp,
+  type ServeStreamableHttpOptions,
+  serveStreamableHttp,
+} from './server/serveStreamableHttp.js'
 export { toCallToolResult, toErrorResult } from './server/toCallToolResult.js'
+export { type JsonInputSchema, toJsonInputSchema } from './server/toJsonInputSchema.js'
+export { agentWalletTools } from './tools/agentWalletTools.js'
+export { type AgentWalletTool, defineTool } from './tools/defineTool.js'
+export { type ToolError, toToolError } from './tools/toToolError.js'

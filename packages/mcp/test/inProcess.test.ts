@@ -3,7 +3,14 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentWalletTools, createMcpServer, inProcessBackend } from '../src/index.js'
-import { approver, callTool, type Fixture, forbiddenToolName, freshAddress, startFixture } from './helpers/mcpFixture.js'
+import {
+  approver,
+  callTool,
+  type Fixture,
+  forbiddenToolName,
+  freshAddress,
+  startFixture,
+} from './helpers/mcpFixture.js'
 
 let fixture: Fixture
 let client: Client
@@ -46,13 +53,20 @@ describe('MCP server, in-process backend', () => {
     ])
     expect(names.filter((name) => forbiddenToolName.test(name))).toEqual([])
     const send = tools.find((tool) => tool.name === 'send')!
-    expect(send.inputSchema).toMatchObject({ type: 'object', required: ['from', 'to', 'value'], additionalProperties: false })
+    expect(send.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['from', 'to', 'value'],
+      additionalProperties: false,
+    })
     expect(send.annotations).toMatchObject({ readOnlyHint: false })
   })
 
   it('lists the wallets and reads a balance', async () => {
     const listed = await callTool(client, 'list_wallets')
-    expect(listed).toMatchObject({ isError: false, data: { count: 1, wallets: [{ address: fixture.wallet }] } })
+    expect(listed).toMatchObject({
+      isError: false,
+      data: { count: 1, wallets: [{ address: fixture.wallet }] },
+    })
     const balance = await callTool(client, 'get_balance', { address: fixture.wallet })
     expect(balance.isError).toBe(false)
     expect(balance.data).toMatchObject({ address: fixture.wallet, chain: 'devnet', eth: '10' })
@@ -67,11 +81,17 @@ describe('MCP server, in-process backend', () => {
     await expect
       .poll(async () => (await callTool(client, 'get_transaction', { hash: sent.data.hash })).data.status)
       .toBe('confirmed')
-    expect(await fixture.devnet.provider.request({ method: 'eth_getBalance', params: [to, 'latest'] })).toBe('0x16345785d8a0000')
+    expect(await fixture.devnet.provider.request({ method: 'eth_getBalance', params: [to, 'latest'] })).toBe(
+      '0x16345785d8a0000',
+    )
   })
 
   it('estimates gas without sending', async () => {
-    const estimate = await callTool(client, 'estimate_gas', { from: fixture.wallet, to: freshAddress(), value: '0.1' })
+    const estimate = await callTool(client, 'estimate_gas', {
+      from: fixture.wallet,
+      to: freshAddress(),
+      value: '0.1',
+    })
     expect(estimate.isError).toBe(false)
     // A plain transfer: 21,000 gas (the devnet's estimator may add one unit of headroom).
     expect(Number(estimate.data.gasLimit)).toBeGreaterThanOrEqual(21_000)
@@ -90,7 +110,12 @@ describe('MCP server, in-process backend', () => {
     const bad = await callTool(client, 'send', { from: fixture.wallet, to: freshAddress(), value: '1e3' })
     expect(bad.isError).toBe(true)
     expect(bad.data.error.code).toBe('validation_failed')
-    const typo = await callTool(client, 'send', { from: fixture.wallet, to: freshAddress(), value: '0.1', vaule: '9' })
+    const typo = await callTool(client, 'send', {
+      from: fixture.wallet,
+      to: freshAddress(),
+      value: '0.1',
+      vaule: '9',
+    })
     expect(typo.data.error.code).toBe('validation_failed')
   })
 
@@ -98,7 +123,11 @@ describe('MCP server, in-process backend', () => {
     const to = freshAddress()
     const paused = await callTool(client, 'send', { from: fixture.wallet, to, value: '0.8' })
     expect(paused.isError).toBe(false)
-    expect(paused.data).toMatchObject({ status: 'pending_approval', hash: null, transaction: { status: 'pending_approval' } })
+    expect(paused.data).toMatchObject({
+      status: 'pending_approval',
+      hash: null,
+      transaction: { status: 'pending_approval' },
+    })
     const approvalId: string = paused.data.approval.id
     expect(paused.data.approval.howToApprove).toMatchObject({
       approveUrl: `http://wallets.example/policy/approvals/${approvalId}/approve`,
@@ -107,7 +136,11 @@ describe('MCP server, in-process backend', () => {
     expect(paused.data.approval.howToApprove.curl).toContain(`-X POST`)
 
     const pending = await callTool(client, 'get_approval', { approvalId })
-    expect(pending.data).toMatchObject({ id: approvalId, status: 'pending', transactionId: paused.data.transaction.id })
+    expect(pending.data).toMatchObject({
+      id: approvalId,
+      status: 'pending',
+      transactionId: paused.data.transaction.id,
+    })
     const listed = await callTool(client, 'list_approvals', { status: 'pending' })
     expect(listed.data.approvals.map((approval: { id: string }) => approval.id)).toContain(approvalId)
 
@@ -116,19 +149,31 @@ describe('MCP server, in-process backend', () => {
     expect(approved.data).toMatchObject({ id: approvalId, status: 'approved' })
     expect(approved.data.howToApprove).toBeUndefined()
     await expect
-      .poll(async () => (await callTool(client, 'get_transaction', { hash: paused.data.transaction.id })).data.status)
+      .poll(
+        async () =>
+          (await callTool(client, 'get_transaction', { hash: paused.data.transaction.id })).data.status,
+      )
       .toBe('confirmed')
-    expect(BigInt(await fixture.devnet.provider.request({ method: 'eth_getBalance', params: [to, 'latest'] }) as string)).toBe(parseEther('0.8'))
+    expect(
+      BigInt(
+        (await fixture.devnet.provider.request({
+          method: 'eth_getBalance',
+          params: [to, 'latest'],
+        })) as string,
+      ),
+    ).toBe(parseEther('0.8'))
   })
 
-  it('does not let an agent see another agent\'s wallet', async () => {
+  it("does not let an agent see another agent's wallet", async () => {
     const other = await fixture.aw.createWallet({ agentName: 'someone-else' })
     const balance = await callTool(client, 'get_balance', { address: other.address })
     expect(balance.data.error.code).toBe('not_found')
   })
 
   it('refuses to build on a non-agent session', () => {
-    expect(() => inProcessBackend({ session: fixture.aw.as(approver) })).toThrow(expect.objectContaining({ code: 'forbidden' }))
+    expect(() => inProcessBackend({ session: fixture.aw.as(approver) })).toThrow(
+      expect.objectContaining({ code: 'forbidden' }),
+    )
   })
 
   it('registers an ERC-8004 identity for its wallet and reads it back from chain', async () => {
@@ -142,7 +187,12 @@ describe('MCP server, in-process backend', () => {
     const agentId: string = created.data.agentId
     expect(agentId).toMatch(/^\d+$/)
     const read = await callTool(client, 'get_identity', { agentId })
-    expect(read.data).toMatchObject({ agentId, status: 'active', walletAddress: fixture.wallet, capabilities: ['pay'] })
+    expect(read.data).toMatchObject({
+      agentId,
+      status: 'active',
+      walletAddress: fixture.wallet,
+      capabilities: ['pay'],
+    })
     const listed = await callTool(client, 'list_identities')
     expect(listed.data.identities.map((identity: { agentId: string }) => identity.agentId)).toEqual([agentId])
     const bad = await callTool(client, 'get_identity', { agentId: '-1' })
@@ -155,11 +205,17 @@ describe('MCP server, in-process backend', () => {
     const invalid = await callTool(client, 'check_ens_name', { name: 'ab.eth' })
     expect(invalid.data.error.code).toBe('validation_failed')
 
-    const started = await callTool(client, 'register_ens_name', { name: 'mcp-agent.eth', wallet: fixture.wallet })
+    const started = await callTool(client, 'register_ens_name', {
+      name: 'mcp-agent.eth',
+      wallet: fixture.wallet,
+    })
     expect(started.isError).toBe(false)
     const registrationId: string = started.data.id
     await expect
-      .poll(async () => (await callTool(client, 'get_ens_registration', { registrationId })).data.status, { timeout: 30_000, interval: 200 })
+      .poll(async () => (await callTool(client, 'get_ens_registration', { registrationId })).data.status, {
+        timeout: 30_000,
+        interval: 200,
+      })
       .toBe('registered')
     const resolved = await callTool(client, 'resolve_ens_name', { name: 'mcp-agent.eth' })
     expect(resolved.data).toMatchObject({ name: 'mcp-agent.eth', address: fixture.wallet })

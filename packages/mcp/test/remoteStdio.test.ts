@@ -2,7 +2,13 @@ import { Writable } from 'node:stream'
 import { createApp, createLogger, type RunningServer } from '@agentwallet/koa'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { callTool, type Fixture, forbiddenToolName, freshAddress, startFixture } from './helpers/mcpFixture.js'
+import {
+  callTool,
+  type Fixture,
+  forbiddenToolName,
+  freshAddress,
+  startFixture,
+} from './helpers/mcpFixture.js'
 import { type SpawnedMcp, spawnMcp } from './helpers/spawnMcp.js'
 
 let fixture: Fixture
@@ -13,7 +19,11 @@ let approverKey: string
 beforeAll(async () => {
   fixture = await startFixture()
   const quiet = new Writable({ write: (_chunk, _encoding, done) => done() })
-  server = await createApp({ agentWallet: fixture.aw, logger: createLogger({ destination: quiet }), rateLimit: false }).listen({ port: 0 })
+  server = await createApp({
+    agentWallet: fixture.aw,
+    logger: createLogger({ destination: quiet }),
+    rateLimit: false,
+  }).listen({ port: 0 })
   approverKey = (await fixture.aw.createApiKey({ name: 'human', role: 'approver' })).key
   mcp = await spawnMcp({ AGENTWALLET_URL: server.url, AGENTWALLET_API_KEY: fixture.agentKey })
 }, 120_000)
@@ -27,12 +37,22 @@ describe('agentwallet mcp over stdio, remote backend against a real server', () 
   it('lists the agent tools and none that approves, changes policy or touches keys', async () => {
     const { tools } = await mcp.client.listTools()
     const names = tools.map((tool) => tool.name)
-    expect(names).toEqual(expect.arrayContaining(['list_wallets', 'get_balance', 'send', 'estimate_gas', 'get_transaction', 'get_approval', 'list_approvals']))
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'list_wallets',
+        'get_balance',
+        'send',
+        'estimate_gas',
+        'get_transaction',
+        'get_approval',
+        'list_approvals',
+      ]),
+    )
     expect(names.filter((name) => forbiddenToolName.test(name))).toEqual([])
     expect(mcp.stderr()).toContain('remote backend')
   })
 
-  it('lists the agent\'s wallet and its balance through the server', async () => {
+  it("lists the agent's wallet and its balance through the server", async () => {
     const listed = await callTool(mcp.client, 'list_wallets')
     expect(listed.data).toMatchObject({ count: 1, wallets: [{ address: fixture.wallet }] })
     const balance = await callTool(mcp.client, 'get_balance', { address: fixture.wallet })
@@ -41,20 +61,41 @@ describe('agentwallet mcp over stdio, remote backend against a real server', () 
 
   it('sends and reads the transaction until confirmed', async () => {
     const to = freshAddress()
-    const sent = await callTool(mcp.client, 'send', { from: fixture.wallet, to, value: '0.1', idempotencyKey: 'pay-1' })
+    const sent = await callTool(mcp.client, 'send', {
+      from: fixture.wallet,
+      to,
+      value: '0.1',
+      idempotencyKey: 'pay-1',
+    })
     expect(sent.isError).toBe(false)
     expect(sent.data.hash).toMatch(/^0x[0-9a-f]{64}$/)
     // A retry under the same idempotency key answers the first send instead of paying twice.
-    const retried = await callTool(mcp.client, 'send', { from: fixture.wallet, to, value: '0.1', idempotencyKey: 'pay-1' })
+    const retried = await callTool(mcp.client, 'send', {
+      from: fixture.wallet,
+      to,
+      value: '0.1',
+      idempotencyKey: 'pay-1',
+    })
     expect(retried.data.transaction.id).toBe(sent.data.transaction.id)
     await expect
       .poll(async () => (await callTool(mcp.client, 'get_transaction', { hash: sent.data.hash })).data.status)
       .toBe('confirmed')
-    expect(BigInt((await fixture.devnet.provider.request({ method: 'eth_getBalance', params: [to, 'latest'] })) as string)).toBe(parseEther('0.1'))
+    expect(
+      BigInt(
+        (await fixture.devnet.provider.request({
+          method: 'eth_getBalance',
+          params: [to, 'latest'],
+        })) as string,
+      ),
+    ).toBe(parseEther('0.1'))
   })
 
   it('answers a send over max_per_tx with a tool error carrying policy_blocked and the rule', async () => {
-    const blocked = await callTool(mcp.client, 'send', { from: fixture.wallet, to: freshAddress(), value: '2' })
+    const blocked = await callTool(mcp.client, 'send', {
+      from: fixture.wallet,
+      to: freshAddress(),
+      value: '2',
+    })
     expect(blocked.isError).toBe(true)
     expect(blocked.data.error).toMatchObject({ code: 'policy_blocked', details: { ruleType: 'max_per_tx' } })
   })
@@ -68,12 +109,18 @@ describe('agentwallet mcp over stdio, remote backend against a real server', () 
   it('pauses for a human; the curl it hands out approves with an approver key; the agent reads the outcome', async () => {
     const to = freshAddress()
     const paused = await callTool(mcp.client, 'send', { from: fixture.wallet, to, value: '0.8' })
-    expect(paused.data).toMatchObject({ status: 'pending_approval', transaction: { status: 'pending_approval' } })
+    expect(paused.data).toMatchObject({
+      status: 'pending_approval',
+      transaction: { status: 'pending_approval' },
+    })
     const approvalId: string = paused.data.approval.id
     const { approveUrl, curl } = paused.data.approval.howToApprove
     expect(approveUrl).toBe(`${server.url}/policy/approvals/${approvalId}/approve`)
     expect(curl).toBe(`curl -X POST -H "X-API-Key: $AGENTWALLET_APPROVER_KEY" ${approveUrl}`)
-    expect((await callTool(mcp.client, 'get_approval', { approvalId })).data).toMatchObject({ id: approvalId, status: 'pending' })
+    expect((await callTool(mcp.client, 'get_approval', { approvalId })).data).toMatchObject({
+      id: approvalId,
+      status: 'pending',
+    })
 
     // The agent's own key cannot approve, even at the URL it was given.
     const self = await fetch(approveUrl, { method: 'POST', headers: { 'x-api-key': fixture.agentKey } })
@@ -82,26 +129,58 @@ describe('agentwallet mcp over stdio, remote backend against a real server', () 
 
     const human = await fetch(approveUrl, { method: 'POST', headers: { 'x-api-key': approverKey } })
     expect(human.status).toBe(200)
-    expect((await callTool(mcp.client, 'get_approval', { approvalId })).data).toMatchObject({ id: approvalId, status: 'approved' })
+    expect((await callTool(mcp.client, 'get_approval', { approvalId })).data).toMatchObject({
+      id: approvalId,
+      status: 'approved',
+    })
     await expect
-      .poll(async () => (await callTool(mcp.client, 'get_transaction', { hash: paused.data.transaction.id })).data.status)
+      .poll(
+        async () =>
+          (await callTool(mcp.client, 'get_transaction', { hash: paused.data.transaction.id })).data.status,
+      )
       .toBe('confirmed')
-    expect(BigInt((await fixture.devnet.provider.request({ method: 'eth_getBalance', params: [to, 'latest'] })) as string)).toBe(parseEther('0.8'))
+    expect(
+      BigInt(
+        (await fixture.devnet.provider.request({
+          method: 'eth_getBalance',
+          params: [to, 'latest'],
+        })) as string,
+      ),
+    ).toBe(parseEther('0.8'))
   })
 
   it('registers an identity and a .eth name through the server', async () => {
-    const created = await callTool(mcp.client, 'register_identity', { walletAddress: fixture.wallet, agentName: 'remote-agent', agentType: 'assistant' })
+    const created = await callTool(mcp.client, 'register_identity', {
+      walletAddress: fixture.wallet,
+      agentName: 'remote-agent',
+      agentType: 'assistant',
+    })
     expect(created.isError).toBe(false)
-    expect((await callTool(mcp.client, 'get_identity', { agentId: created.data.agentId })).data).toMatchObject({ agentId: created.data.agentId, status: 'active' })
+    expect(
+      (await callTool(mcp.client, 'get_identity', { agentId: created.data.agentId })).data,
+    ).toMatchObject({ agentId: created.data.agentId, status: 'active' })
     expect((await callTool(mcp.client, 'list_identities')).data.count).toBe(1)
 
-    expect((await callTool(mcp.client, 'check_ens_name', { name: 'remote-agent.eth' })).data).toMatchObject({ available: true })
-    const started = await callTool(mcp.client, 'register_ens_name', { name: 'remote-agent.eth', wallet: fixture.wallet, idempotencyKey: 'ens-1' })
+    expect((await callTool(mcp.client, 'check_ens_name', { name: 'remote-agent.eth' })).data).toMatchObject({
+      available: true,
+    })
+    const started = await callTool(mcp.client, 'register_ens_name', {
+      name: 'remote-agent.eth',
+      wallet: fixture.wallet,
+      idempotencyKey: 'ens-1',
+    })
     expect(started.isError).toBe(false)
     await expect
-      .poll(async () => (await callTool(mcp.client, 'get_ens_registration', { registrationId: started.data.id })).data.status, { timeout: 30_000, interval: 200 })
+      .poll(
+        async () =>
+          (await callTool(mcp.client, 'get_ens_registration', { registrationId: started.data.id })).data
+            .status,
+        { timeout: 30_000, interval: 200 },
+      )
       .toBe('registered')
-    expect((await callTool(mcp.client, 'resolve_ens_name', { name: 'remote-agent.eth' })).data).toMatchObject({ address: fixture.wallet })
+    expect((await callTool(mcp.client, 'resolve_ens_name', { name: 'remote-agent.eth' })).data).toMatchObject(
+      { address: fixture.wallet },
+    )
     const unknown = await callTool(mcp.client, 'resolve_ens_name', { name: 'nobody-here.eth' })
     expect(unknown.data.error.code).toBe('not_found')
   })

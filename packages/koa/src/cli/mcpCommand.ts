@@ -1,4 +1,11 @@
-import { type AgentWalletBackend, inProcessBackend, readMcpEnv, remoteBackend, runMcpServer, toToolError } from '@agentwallet/mcp'
+import {
+  type AgentWalletBackend,
+  inProcessBackend,
+  readMcpEnv,
+  remoteBackend,
+  runMcpServer,
+  toToolError,
+} from '@agentwallet/mcp'
 import { CliError } from './cliError.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { openAgentWallet, type Runtime } from './openAgentWallet.js'
@@ -15,7 +22,8 @@ const keyHint = 'create one with `agentwallet keys create --name <name> --role a
  */
 export async function mcpCommand(config: ServerConfig, env: Env): Promise<RunningMcp> {
   const settings = readMcpEnv(env)
-  if (!settings.apiKey) throw new CliError(`agentwallet mcp needs AGENTWALLET_API_KEY, an agent key: ${keyHint}`)
+  if (!settings.apiKey)
+    throw new CliError(`agentwallet mcp needs AGENTWALLET_API_KEY, an agent key: ${keyHint}`)
   const approvals = { serverUrl: settings.approvalServerUrl, dashboardUrl: settings.dashboardUrl }
   let runtime: Runtime | undefined
   try {
@@ -28,7 +36,13 @@ export async function mcpCommand(config: ServerConfig, env: Env): Promise<Runnin
       const principal = await runtime.agentWallet.authenticate(settings.apiKey)
       backend = inProcessBackend({ session: runtime.agentWallet.as(principal), approvals })
     }
-    const running = await runMcpServer({ backend, transport: settings.transport, port: settings.port, host: settings.host, token: settings.token })
+    const running = await runMcpServer({
+      backend,
+      transport: settings.transport,
+      port: settings.port,
+      host: settings.host,
+      token: settings.token,
+    })
     const opened = runtime
     return {
       closed: running.closed,
@@ -39,7 +53,8 @@ export async function mcpCommand(config: ServerConfig, env: Env): Promise<Runnin
     }
   } catch (error) {
     await runtime?.close()
-    if (toToolError(error).code === 'unauthorized') throw new CliError(`AGENTWALLET_API_KEY is not a valid key here: ${keyHint}`)
+    if (toToolError(error).code === 'unauthorized')
+      throw new CliError(`AGENTWALLET_API_KEY is not a valid key here: ${keyHint}`)
     throw error
   }
 }
@@ -48,7 +63,9 @@ export async function mcpCommand(config: ServerConfig, env: Env): Promise<Runnin
 async function checkKey(backend: AgentWalletBackend): Promise<void> {
   await backend.listWallets().catch((error: unknown) => {
     if (toToolError(error).code === 'server_unavailable') {
-      process.stderr.write('agentwallet mcp: the AgentWallet server does not answer yet; tools will retry per call\n')
+      process.stderr.write(
+        'agentwallet mcp: the AgentWallet server does not answer yet; tools will retry per call\n',
+      )
       return
     }
     throw error

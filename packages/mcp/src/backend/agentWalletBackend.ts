@@ -3,18 +3,18 @@ import type {
   CheckEnsNameOptions,
   CheckEnsNameReturnType,
   EnsRegistration,
+  EstimateGasReturnType,
+  GetBalanceParameters,
+  GetBalanceReturnType,
   GetIdentityReturnType,
+  GetTransactionReturnType,
+  ListApprovalsParameters,
   ListIdentitiesReturnType,
   RegisterEnsNameParameters,
   RegisterIdentityParameters,
   RegisterIdentityReturnType,
   ResolveEnsNameOptions,
   ResolveEnsNameReturnType,
-  EstimateGasReturnType,
-  GetBalanceParameters,
-  GetBalanceReturnType,
-  GetTransactionReturnType,
-  ListApprovalsParameters,
   SendParameters,
   TransactionView,
   Wallet,
@@ -34,7 +34,11 @@ export type PendingApproval = {
 /** What a send answers through either backend: the transaction, and the approval when paused. */
 export type SendOutcome =
   | { status: 'pending_approval'; hash: null; transaction: TransactionView; approval: PendingApproval }
-  | { status: Exclude<TransactionView['status'], 'pending_approval'>; hash: string | null; transaction: TransactionView }
+  | {
+      status: Exclude<TransactionView['status'], 'pending_approval'>
+      hash: string | null
+      transaction: TransactionView
+    }
 
 /** One approval as an agent sees it; `howToApprove` while it still waits for a human. */
 export type ApprovalStatus = ApprovalRecord & { howToApprove?: ApprovalInstructions | undefined }
@@ -53,12 +57,18 @@ export type AgentWalletBackend = {
   getTransaction(hashOrId: string): Promise<GetTransactionReturnType>
   getApproval(approvalId: string): Promise<ApprovalStatus>
   listApprovals(parameters?: ListApprovalsParameters): Promise<{ count: number; approvals: ApprovalStatus[] }>
-  registerIdentity(parameters: RegisterIdentityParameters, options?: IdempotencyOption): Promise<RegisterIdentityReturnType>
+  registerIdentity(
+    parameters: RegisterIdentityParameters,
+    options?: IdempotencyOption,
+  ): Promise<RegisterIdentityReturnType>
   getIdentity(agentId: string, options?: { chain?: string | undefined }): Promise<GetIdentityReturnType>
   listIdentities(): Promise<ListIdentitiesReturnType>
   checkEnsName(name: string, options?: CheckEnsNameOptions): Promise<CheckEnsNameReturnType>
   resolveEnsName(name: string, options?: ResolveEnsNameOptions): Promise<ResolveEnsNameReturnType>
-  registerEnsName(parameters: RegisterEnsNameParameters, options?: IdempotencyOption): Promise<EnsRegistration>
+  registerEnsName(
+    parameters: RegisterEnsNameParameters,
+    options?: IdempotencyOption,
+  ): Promise<EnsRegistration>
   getEnsRegistration(registrationId: string): Promise<EnsRegistration>
 }
 

@@ -19,7 +19,10 @@ export type ApprovalInstructionsOptions = {
  * The instructions an agent relays to its human for approval `approvalId`.
  * @example approvalInstructions('apr_1', { serverUrl: 'http://127.0.0.1:8080' }).curl
  */
-export function approvalInstructions(approvalId: string, options: ApprovalInstructionsOptions = {}): ApprovalInstructions {
+export function approvalInstructions(
+  approvalId: string,
+  options: ApprovalInstructionsOptions = {},
+): ApprovalInstructions {
   const id = encodeURIComponent(approvalId)
   const dashboardUrl = options.dashboardUrl?.replaceAll('{id}', id)
   const base = options.serverUrl?.replace(/\/$/, '')

@@ -1,4 +1,9 @@
-import { type AgentWalletSession, type ApprovalRecord, ForbiddenError, toTransactionView } from '@agentwallet/core'
+import {
+  type AgentWalletSession,
+  type ApprovalRecord,
+  ForbiddenError,
+  toTransactionView,
+} from '@agentwallet/core'
 import type { AgentWalletBackend, ApprovalStatus, SendOutcome } from './agentWalletBackend.js'
 import { type ApprovalInstructionsOptions, approvalInstructions } from './approvalInstructions.js'
 
@@ -22,7 +27,9 @@ export function inProcessBackend(options: InProcessBackendOptions): AgentWalletB
     })
   }
   const withInstructions = (approval: ApprovalRecord): ApprovalStatus =>
-    approval.status === 'pending' ? { ...approval, howToApprove: approvalInstructions(approval.id, options.approvals) } : approval
+    approval.status === 'pending'
+      ? { ...approval, howToApprove: approvalInstructions(approval.id, options.approvals) }
+      : approval
   return {
     kind: 'in-process',
     listWallets: () => session.listWallets(),
@@ -30,13 +37,21 @@ export function inProcessBackend(options: InProcessBackendOptions): AgentWalletB
     async send(address, parameters, sendOptions = {}): Promise<SendOutcome> {
       const result = await session.send(address, parameters, { idempotencyKey: sendOptions.idempotencyKey })
       const transaction = toTransactionView(result.transaction)
-      if (result.status !== 'pending_approval') return { status: result.status, hash: transaction.hash, transaction }
+      if (result.status !== 'pending_approval')
+        return { status: result.status, hash: transaction.hash, transaction }
       const { id, status, expiresAt, ruleId, reason } = result.approval
       return {
         status: 'pending_approval',
         hash: null,
         transaction,
-        approval: { id, status, expiresAt, ruleId: ruleId ?? null, reason, howToApprove: approvalInstructions(id, options.approvals) },
+        approval: {
+          id,
+          status,
+          expiresAt,
+          ruleId: ruleId ?? null,
+          reason,
+          howToApprove: approvalInstructions(id, options.approvals),
+        },
       }
     },
     estimateGas: (parameters) => session.estimateGas(parameters),

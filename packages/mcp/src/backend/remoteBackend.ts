@@ -35,24 +35,42 @@ export function remoteBackend(options: RemoteBackendOptions): AgentWalletBackend
   })
   const approvals = { serverUrl: options.url, ...options.approvals }
   const withInstructions = (approval: ApprovalRecord): ApprovalStatus =>
-    approval.status === 'pending' ? { ...approval, howToApprove: approvalInstructions(approval.id, approvals) } : approval
+    approval.status === 'pending'
+      ? { ...approval, howToApprove: approvalInstructions(approval.id, approvals) }
+      : approval
   return {
     kind: 'remote',
     listWallets: async () => (await client.listWallets()).wallets,
     async getBalance(address, parameters = {}) {
       const { address: wallet, chain, eth, wei, tokens } = await client.getBalance(address, parameters)
       // The server sends the addresses core produced: checksummed hex.
-      return { address: wallet as `0x${string}`, chain, eth, wei, tokens: tokens.map((token) => ({ ...token, address: token.address as `0x${string}` })) }
+      return {
+        address: wallet as `0x${string}`,
+        chain,
+        eth,
+        wei,
+        tokens: tokens.map((token) => ({ ...token, address: token.address as `0x${string}` })),
+      }
     },
     async send(address, parameters, sendOptions = {}): Promise<SendOutcome> {
-      const response = await client.send(address, parameters, { ...(sendOptions.idempotencyKey ? { idempotencyKey: sendOptions.idempotencyKey } : {}) })
-      if (response.status !== 'pending_approval') return { status: response.status, hash: response.hash, transaction: response.transaction }
+      const response = await client.send(address, parameters, {
+        ...(sendOptions.idempotencyKey ? { idempotencyKey: sendOptions.idempotencyKey } : {}),
+      })
+      if (response.status !== 'pending_approval')
+        return { status: response.status, hash: response.hash, transaction: response.transaction }
       const { id, expiresAt, ruleId, reason } = response.approval
       return {
         status: 'pending_approval',
         hash: null,
         transaction: response.transaction,
-        approval: { id, status: 'pending', expiresAt, ruleId, reason, howToApprove: approvalInstructions(id, approvals) },
+        approval: {
+          id,
+          status: 'pending',
+          expiresAt,
+          ruleId,
+          reason,
+          howToApprove: approvalInstructions(id, approvals),
+        },
       }
     },
     async estimateGas(parameters) {
@@ -62,7 +80,10 @@ export function remoteBackend(options: RemoteBackendOptions): AgentWalletBackend
     getTransaction: async (hashOrId) => (await client.getTransaction(hashOrId)).transaction,
     async getApproval(approvalId) {
       // The client wraps no single-approval read yet; its escape hatch reaches the route.
-      const { approval } = await client.request<{ approval: ApprovalRecord }>('GET', `/policy/approvals/${encodeURIComponent(approvalId)}`)
+      const { approval } = await client.request<{ approval: ApprovalRecord }>(
+        'GET',
+        `/policy/approvals/${encodeURIComponent(approvalId)}`,
+      )
       return withInstructions(approval)
     },
     async listApprovals(parameters) {
@@ -71,23 +92,35 @@ export function remoteBackend(options: RemoteBackendOptions): AgentWalletBackend
     },
     // Identity and ENS routes are not wrapped by the client yet: its `request` reaches them.
     async registerIdentity(parameters, idempotency = {}) {
-      const body = await client.request<{ identity: RegisterIdentityReturnType }>('POST', '/identity/create', { body: parameters, ...idempotency })
+      const body = await client.request<{ identity: RegisterIdentityReturnType }>(
+        'POST',
+        '/identity/create',
+        { body: parameters, ...idempotency },
+      )
       return body.identity
     },
     async getIdentity(agentId, query = {}) {
       const path = `/identity/${encodeURIComponent(agentId)}`
       return (await client.request<{ identity: GetIdentityReturnType }>('GET', path, { query })).identity
     },
-    listIdentities: async () => withoutSuccess(await client.request<ListIdentitiesReturnType & Envelope>('GET', '/identity/list')),
+    listIdentities: async () =>
+      withoutSuccess(await client.request<ListIdentitiesReturnType & Envelope>('GET', '/identity/list')),
     async checkEnsName(name, query = {}) {
       const path = `/ens/check/${encodeURIComponent(name)}`
       return withoutSuccess(await client.request<CheckEnsNameReturnType & Envelope>('GET', path, { query }))
     },
     async resolveEnsName(name, query = {}) {
-      return withoutSuccess(await client.request<ResolveEnsNameReturnType & Envelope>('GET', `/ens/${encodeURIComponent(name)}`, { query }))
+      return withoutSuccess(
+        await client.request<ResolveEnsNameReturnType & Envelope>('GET', `/ens/${encodeURIComponent(name)}`, {
+          query,
+        }),
+      )
     },
     async registerEnsName(parameters, idempotency = {}) {
-      const body = await client.request<{ registration: EnsRegistration }>('POST', '/ens/register', { body: parameters, ...idempotency })
+      const body = await client.request<{ registration: EnsRegistration }>('POST', '/ens/register', {
+        body: parameters,
+        ...idempotency,
+      })
       return body.registration
     },
     async getEnsRegistration(registrationId) {

@@ -2,7 +2,12 @@
 // with a protocol error without our `validation_failed` code; here every failure is a tool error
 // with a code, and tools/list carries the JSON Schema of the very zod schema the handler parses.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js'
 import type { AgentWalletTool } from '../tools/defineTool.js'
 import { toToolError } from '../tools/toToolError.js'
 import { toCallToolResult, toErrorResult } from './toCallToolResult.js'
@@ -20,7 +25,10 @@ export type CreateMcpServerOptions = {
  * An MCP server serving `tools` (usually `agentWalletTools(backend)`); connect it to a transport.
  * @example const server = createMcpServer(agentWalletTools(backend)); await server.connect(new StdioServerTransport())
  */
-export function createMcpServer(tools: readonly AgentWalletTool[], options: CreateMcpServerOptions = {}): Server {
+export function createMcpServer(
+  tools: readonly AgentWalletTool[],
+  options: CreateMcpServerOptions = {},
+): Server {
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
   const listed = tools.map((tool) => ({
     name: tool.name,

@@ -26,11 +26,17 @@ export type McpEnv = {
 export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   const transport = env.AGENTWALLET_MCP_TRANSPORT ?? 'stdio'
   if (transport !== 'stdio' && transport !== 'http') {
-    throw new BaseError('validation_failed', `AGENTWALLET_MCP_TRANSPORT must be stdio or http, not "${transport}"`)
+    throw new BaseError(
+      'validation_failed',
+      `AGENTWALLET_MCP_TRANSPORT must be stdio or http, not "${transport}"`,
+    )
   }
   const port = Number(env.AGENTWALLET_MCP_PORT ?? 3333)
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new BaseError('validation_failed', `AGENTWALLET_MCP_PORT must be a port (0-65535), not "${env.AGENTWALLET_MCP_PORT}"`)
+    throw new BaseError(
+      'validation_failed',
+      `AGENTWALLET_MCP_PORT must be a port (0-65535), not "${env.AGENTWALLET_MCP_PORT}"`,
+    )
   }
   const url = env.AGENTWALLET_URL || undefined
   return {

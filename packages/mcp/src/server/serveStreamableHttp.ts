@@ -35,7 +35,8 @@ export async function serveStreamableHttp(options: ServeStreamableHttpOptions): 
     })
   })
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return reply(response, 404, -32601, 'Not found')
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path)
+      return reply(response, 404, -32601, 'Not found')
     if (options.token !== undefined && !bearerMatches(request.headers.authorization, options.token)) {
       return reply(response, 401, -32001, 'Unauthorized')
     }

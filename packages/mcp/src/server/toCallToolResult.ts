@@ -19,7 +19,9 @@ export function toErrorResult(error: ToolError): CallToolResult {
 }
 
 function toJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item), 2) ?? 'null'
+  return (
+    JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item), 2) ?? 'null'
+  )
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

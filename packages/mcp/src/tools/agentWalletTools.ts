@@ -1,8 +1,8 @@
 import type { AgentWalletBackend } from '../backend/agentWalletBackend.js'
 import { approvalTools } from './approvalTools.js'
+import type { AgentWalletTool } from './defineTool.js'
 import { ensTools } from './ensTools.js'
 import { identityTools } from './identityTools.js'
-import type { AgentWalletTool } from './defineTool.js'
 import { transactionTools } from './transactionTools.js'
 import { walletTools } from './walletTools.js'
 

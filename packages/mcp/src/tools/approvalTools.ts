@@ -14,7 +14,9 @@ export function approvalTools(backend: AgentWalletBackend): AgentWalletTool[] {
       title: 'Approval status',
       description:
         'Status of an approval this agent asked for (pending, approved, rejected, expired), with its transaction id; while pending, how a human approves it. Once approved, read the transaction with get_transaction.',
-      inputSchema: z.strictObject({ approvalId: z.string().min(1).max(100).describe('The approval id a paused send returned') }),
+      inputSchema: z.strictObject({
+        approvalId: z.string().min(1).max(100).describe('The approval id a paused send returned'),
+      }),
       readOnly: true,
       run: ({ approvalId }) => backend.getApproval(approvalId),
     }),

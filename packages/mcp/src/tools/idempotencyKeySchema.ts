@@ -6,4 +6,6 @@ export const idempotencyKeySchema = z
   .min(1)
   .max(200)
   .optional()
-  .describe('Any unique string per intended action; a retry with the same key returns the first result instead of acting twice')
+  .describe(
+    'Any unique string per intended action; a retry with the same key returns the first result instead of acting twice',
+  )

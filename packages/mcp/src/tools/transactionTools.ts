@@ -9,7 +9,9 @@ const fromSchema = addressSchema.describe('The managed wallet that sends and pay
 const sendFields = {
   ...sendSchema.shape,
   to: sendSchema.shape.to.describe('Recipient address (0x + 40 hex)'),
-  value: sendSchema.shape.value.describe('Amount as a decimal string in the asset\'s units: "0.1" ETH, or "25" of the ERC-20 in `token`'),
+  value: sendSchema.shape.value.describe(
+    'Amount as a decimal string in the asset\'s units: "0.1" ETH, or "25" of the ERC-20 in `token`',
+  ),
   token: sendSchema.shape.token.describe('ERC-20 contract address; omit to send the native coin'),
 }
 
@@ -35,7 +37,8 @@ export function transactionTools(backend: AgentWalletBackend): AgentWalletTool[]
     defineTool({
       name: 'estimate_gas',
       title: 'Estimate gas',
-      description: 'Dry run of a send: gas limit, EIP-1559 fees and the most it can cost in gas (ETH and wei). Nothing is signed or sent; policy is not applied.',
+      description:
+        'Dry run of a send: gas limit, EIP-1559 fees and the most it can cost in gas (ETH and wei). Nothing is signed or sent; policy is not applied.',
       inputSchema: z.strictObject({ from: fromSchema, ...sendFields }),
       readOnly: true,
       run: (parameters) => backend.estimateGas(parameters),
@@ -45,7 +48,9 @@ export function transactionTools(backend: AgentWalletBackend): AgentWalletTool[]
       title: 'Transaction status',
       description:
         'A transaction by hash (0x…) or id (tx_…): status (pending_approval, rejected, expired, blocked, queued, submitted, confirmed, failed), block number, confirmations, explorer link.',
-      inputSchema: z.strictObject({ hash: z.string().min(1).max(100).describe('Transaction hash 0x… or id tx_…') }),
+      inputSchema: z.strictObject({
+        hash: z.string().min(1).max(100).describe('Transaction hash 0x… or id tx_…'),
+      }),
       readOnly: true,
       run: ({ hash }) => backend.getTransaction(hash),
     }),

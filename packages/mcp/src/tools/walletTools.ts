@@ -24,8 +24,10 @@ export function walletTools(backend: AgentWalletBackend): AgentWalletTool[] {
       name: 'get_balance',
       title: 'Get balance',
       description:
-        'Native (ETH) and ERC-20 balances of one of this agent\'s wallets, as decimal strings plus raw base units. The chain\'s known tokens are always included; add others by address in `tokens`.',
-      inputSchema: balanceQuerySchema.extend({ address: addressSchema.describe('The wallet address (0x + 40 hex)') }),
+        "Native (ETH) and ERC-20 balances of one of this agent's wallets, as decimal strings plus raw base units. The chain's known tokens are always included; add others by address in `tokens`.",
+      inputSchema: balanceQuerySchema.extend({
+        address: addressSchema.describe('The wallet address (0x + 40 hex)'),
+      }),
       readOnly: true,
       run: ({ address, ...query }) => backend.getBalance(address, query),
     }),

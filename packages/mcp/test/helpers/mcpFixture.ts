@@ -39,7 +39,11 @@ export async function startFixture(devnet?: Devnet): Promise<Fixture> {
 }
 
 /** Adds the agent key, its funded wallet and the test policy to an existing AgentWallet. */
-export async function withAgent(devnet: Devnet, aw: AgentWallet, close: () => Promise<void>): Promise<Fixture> {
+export async function withAgent(
+  devnet: Devnet,
+  aw: AgentWallet,
+  close: () => Promise<void>,
+): Promise<Fixture> {
   const { key: agentKey } = await aw.createApiKey({ name: 'mcp-agent', role: 'agent' })
   const agent = await aw.authenticate(agentKey)
   const wallet = await aw.as(agent).createWallet({ agentName: 'mcp-agent' })
