@@ -248,17 +248,3 @@ describe('idempotency', () => {
     expect(conflict.body.error.code).toBe('idempotency_conflict')
   })
 })
-
-// Identity, ENS and webhooks have real routers now; DeFi and multisig still answer 501 until theirs land.
-describe('not yet implemented capabilities', () => {
-  it.each([
-    ['POST', '/defi/swap'],
-    ['GET', '/defi/prices'],
-    ['POST', '/multisig/deploy'],
-  ])('%s %s → 501 not_implemented (authenticated)', async (method, path) => {
-    expect((await t.call(method, path, { key: '' })).status).toBe(401)
-    const response = await t.call(method, path, { key: agentKey })
-    expect(response.status).toBe(501)
-    expect(response.body.error.code).toBe('not_implemented')
-  })
-})

@@ -1,8 +1,76 @@
-import { notImplemented } from './notImplemented.js'
+import {
+  type ApprovalRecord,
+  pricesSchema,
+  quoteSwapSchema,
+  stakeSchema,
+  swapSchema,
+  type TransactionRecord,
+  toTransactionView,
+} from '@agentwallet/core'
+import { defineRoute } from './defineRoute.js'
 
-/** Swaps, staking and prices: 501 until core's DeFi issue lands (replace this file). */
+/** Swaps (best of every venue), a quote dry run, staking and prices. */
 export const defiRoutes = [
-  notImplemented('post', '/defi/swap', 'Swap tokens through the best venue', 'DeFi swaps'),
-  notImplemented('post', '/defi/stake', 'Stake native or liquid-staking tokens', 'DeFi staking'),
-  notImplemented('get', '/defi/prices', 'Token prices', 'DeFi prices'),
+  defineRoute({
+    method: 'post',
+    path: '/defi/swap',
+    summary:
+      'Swap exactly `amount` of fromToken for toToken at the best venue (allowance, slippage bound and deadline handled; 202 when paused for approval)',
+    body: swapSchema,
+    idempotent: true,
+    handler: async ({ session, body, idempotencyKey }) => {
+      const { transaction, allowanceTransaction, approval, ...swap } = await session.swap(body, {
+        idempotencyKey,
+      })
+      return paused(approval, {
+        success: true,
+        ...swap,
+        allowanceTransaction: view(allowanceTransaction),
+        transaction: view(transaction),
+        hash: transaction?.hash ?? null,
+      })
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/defi/quote',
+    summary: 'Quote a swap on every venue without sending anything (dry run of /defi/swap)',
+    query: quoteSwapSchema,
+    handler: async ({ session, query }) => ({ body: { success: true, ...(await session.quoteSwap(query)) } }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/defi/stake',
+    summary: 'Stake native coin with a liquid-staking protocol (lido); reports what was received',
+    body: stakeSchema,
+    idempotent: true,
+    handler: async ({ session, body, idempotencyKey }) => {
+      const { transaction, approval, ...stake } = await session.stake(body, { idempotencyKey })
+      return paused(approval, {
+        success: true,
+        ...stake,
+        transaction: view(transaction),
+        hash: transaction.hash ?? null,
+      })
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/defi/prices',
+    summary:
+      'USD prices from Chainlink-style feeds (DEX mid-price where no feed); per-token errors, never a made-up price',
+    query: pricesSchema,
+    handler: async ({ session, query }) => ({ body: { success: true, ...(await session.getPrices(query)) } }),
+  }),
 ]
+
+function view(record: TransactionRecord | undefined) {
+  return record ? toTransactionView(record) : null
+}
+
+/** 202 with the approval when a step waits for a human, as a paused send answers. */
+function paused(approval: ApprovalRecord | undefined, body: Record<string, unknown>) {
+  if (!approval) return { body }
+  const { id, expiresAt, ruleId, reason } = approval
+  return { status: 202, body: { ...body, approval: { id, expiresAt, ruleId: ruleId ?? null, reason } } }
+}
