@@ -26,10 +26,7 @@ export async function executeIfReady(
   state: SafeState,
   executor: WalletRecord,
 ): Promise<{ proposal: SafeProposalRecord; submitted?: SubmitResult | undefined }> {
-  const valid = ownerSignatures(proposal.signatures, state.owners)
-  if (valid.length < state.threshold) return { proposal }
   const nonce = BigInt(proposal.tx.nonce)
-  if (nonce > state.nonce) return { proposal }
   if (nonce < state.nonce) {
     const failed: SafeProposalRecord = {
       ...proposal,
@@ -40,6 +37,8 @@ export async function executeIfReady(
     await ctx.storage.transaction([], (tx) => tx.put('multisig_proposals', failed))
     return { proposal: failed }
   }
+  const valid = ownerSignatures(proposal.signatures, state.owners)
+  if (valid.length < state.threshold || nonce > state.nonce) return { proposal }
   const signatures = concat(valid.slice(0, state.threshold).map((entry) => entry.signature))
   const t = proposal.tx
   const data = encodeFunctionData({
