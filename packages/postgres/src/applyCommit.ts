@@ -21,7 +21,10 @@ export const applyCommit = async (
 ): Promise<StoredEvent[]> => {
   for (const write of unit.writes()) {
     if (write.text === null) {
-      await client.query(`DELETE FROM ${tables.records} WHERE collection = $1 AND id = $2`, [write.collection, write.id])
+      await client.query(`DELETE FROM ${tables.records} WHERE collection = $1 AND id = $2`, [
+        write.collection,
+        write.id,
+      ])
     } else if (write.strict) {
       // DO NOTHING keeps the SQL transaction usable; an insert racing ours is the conflict to report.
       const result = await client.query(

@@ -13,7 +13,13 @@ import { serializeRecord } from './serializeRecord.js'
 /** A buffered write: the record's JSON text, or null for a delete; `strict` for an insert to re-check. */
 export type Write = { collection: string; id: string; text: string | null; strict: boolean }
 /** An appended event with its payload already copied to JSON text (null when `data` was undefined). */
-export type PendingEvent = { stream: string; id: string; type: string; timestamp: string; data: string | null }
+export type PendingEvent = {
+  stream: string
+  id: string
+  type: string
+  timestamp: string
+  data: string | null
+}
 
 export type BufferedTransaction = {
   tx: StorageTx
@@ -129,7 +135,9 @@ export const bufferedTransaction = (committed: RecordReader): BufferedTransactio
     writes: () =>
       [...pending]
         .flatMap(([collection, own]) => [...own].map(([id, write]) => ({ collection, id, ...write })))
-        .sort((a, b) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : a.id < b.id ? -1 : 1)),
+        .sort((a, b) =>
+          a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : a.id < b.id ? -1 : 1,
+        ),
     events: () => events,
     finish() {
       open = false

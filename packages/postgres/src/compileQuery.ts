@@ -1,6 +1,6 @@
 import type { QueryOptions, Scalar } from '@agentwallet/core'
 import { fieldSql } from './fieldSql.js'
-import { type Params, params as newParams, sqlString } from './sqlText.js'
+import { params as newParams, type Params, sqlString } from './sqlText.js'
 
 /** An SQL text and the values bound to its `$n` placeholders. */
 export type SqlQuery = { text: string; values: unknown[] }

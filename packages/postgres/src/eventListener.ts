@@ -58,7 +58,9 @@ export const eventListener = (options: EventListenerOptions): EventListener => {
   const notified = (ranges: readonly SeqRange[]) =>
     enqueue(async () => {
       if (!options.wanted() || ranges.length === 0) return
-      const events = (await options.read(ranges)).filter((event) => !caughtUp.has(keyOf(event.stream, event.seq)))
+      const events = (await options.read(ranges)).filter(
+        (event) => !caughtUp.has(keyOf(event.stream, event.seq)),
+      )
       for (const event of events) saw(event.stream, event.seq)
       if (events.length > 0) options.deliver(events)
     })
@@ -69,7 +71,9 @@ export const eventListener = (options: EventListenerOptions): EventListener => {
       if (!missed) return
       try {
         if (!options.wanted()) return
-        const ranges = [...missed.before].map(([stream, seq]): SeqRange => [stream, seq + 1, Number.MAX_SAFE_INTEGER])
+        const ranges = [...missed.before].map(
+          ([stream, seq]): SeqRange => [stream, seq + 1, Number.MAX_SAFE_INTEGER],
+        )
         const events = (await options.read(ranges)).filter(
           (event) => !missed.delivered.has(keyOf(event.stream, event.seq)),
         )

@@ -1,6 +1,12 @@
-export { type AdvisoryLock, type WithLeaderLockOptions } from './advisoryLock.js'
-export { type ClaimOptions } from './claimRecords.js'
-export { type PostgresConnectionOptions } from './connectionConfig.js'
-export { defaultSchema, migrate, migrateClient, type MigrateOptions, type MigrateReturnType } from './migrate.js'
+export type { AdvisoryLock, WithLeaderLockOptions } from './advisoryLock.js'
+export type { ClaimOptions } from './claimRecords.js'
+export type { PostgresConnectionOptions } from './connectionConfig.js'
+export {
+  defaultSchema,
+  type MigrateOptions,
+  type MigrateReturnType,
+  migrate,
+  migrateClient,
+} from './migrate.js'
 export { type Migration, migrations } from './migrations.js'
-export { postgresStorage, type PostgresStorage, type PostgresStorageOptions } from './postgresStorage.js'
+export { type PostgresStorage, type PostgresStorageOptions, postgresStorage } from './postgresStorage.js'

@@ -3,7 +3,7 @@ import pg from 'pg'
 import { connectionConfig, type PostgresConnectionOptions } from './connectionConfig.js'
 import { indexDefinitions } from './indexDefinitions.js'
 import { lockId } from './lockId.js'
-import { type Migration, migrations as defaultMigrations } from './migrations.js'
+import { migrations as defaultMigrations, type Migration } from './migrations.js'
 import { sqlIdent } from './sqlText.js'
 import { type SyncIndexesReturnType, syncIndexes } from './syncIndexes.js'
 
@@ -55,9 +55,13 @@ export const migrateClient = async (
     const latest = migrations.reduce((most, migration) => Math.max(most, migration.version), 0)
     // A schema written by a newer release may hold data this code would misread; refuse to touch it.
     if (from > latest) {
-      throw new BaseError('internal', `Database schema version ${from} is newer than this release knows (${latest})`, {
-        details: { schema, version: from, latest },
-      })
+      throw new BaseError(
+        'internal',
+        `Database schema version ${from} is newer than this release knows (${latest})`,
+        {
+          details: { schema, version: from, latest },
+        },
+      )
     }
     const applied: number[] = []
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {

@@ -10,7 +10,12 @@ import {
   type StoredRecord,
 } from '@agentwallet/core'
 import pg from 'pg'
-import { type AdvisoryLock, tryAdvisoryLock, type WithLeaderLockOptions, withLeaderLock } from './advisoryLock.js'
+import {
+  type AdvisoryLock,
+  tryAdvisoryLock,
+  type WithLeaderLockOptions,
+  withLeaderLock,
+} from './advisoryLock.js'
 import { applyCommit } from './applyCommit.js'
 import { bufferedTransaction } from './bufferedTransaction.js'
 import { type ClaimOptions, claimRecords } from './claimRecords.js'
@@ -47,7 +52,11 @@ export type PostgresStorage = Storage & {
   /** Takes a named session lock if free (one tracker per chain across replicas). */
   tryAdvisoryLock(name: string): Promise<AdvisoryLock | undefined>
   /** Waits to hold the named lock, runs `fn` as leader, lets go. */
-  withLeaderLock<T>(name: string, fn: (signal: AbortSignal) => Promise<T>, options?: WithLeaderLockOptions): Promise<T>
+  withLeaderLock<T>(
+    name: string,
+    fn: (signal: AbortSignal) => Promise<T>,
+    options?: WithLeaderLockOptions,
+  ): Promise<T>
   /** Postgres' plan for a query, one line per row: to check that a query uses an index. */
   explainQuery(collection: string, options?: QueryOptions): Promise<string[]>
 }
@@ -157,7 +166,8 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
       let broken: Error | undefined
       try {
         await client.query('BEGIN')
-        for (const key of sorted) await client.query('SELECT pg_advisory_xact_lock($1)', [lockId(schema, 'tx', key)])
+        for (const key of sorted)
+          await client.query('SELECT pg_advisory_xact_lock($1)', [lockId(schema, 'tx', key)])
         // `run` commits on this client, so the writes and the unlock become visible together.
         return await run(fn, client)
       } catch (error) {
@@ -177,7 +187,13 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
   return {
     name: options.name ?? 'postgres',
     schema,
-    capabilities: { durable: true, crossProcessLocks: true, crossProcessEvents: true, claim: true, leaderLocks: true },
+    capabilities: {
+      durable: true,
+      crossProcessLocks: true,
+      crossProcessEvents: true,
+      claim: true,
+      leaderLocks: true,
+    },
     get: committed.get as PostgresStorage['get'],
     query: committed.query as PostgresStorage['query'],
     count: committed.count,
@@ -207,7 +223,8 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
     },
     claim: (collection, claimOptions) => claimRecords(work, tables.records, collection, claimOptions),
     tryAdvisoryLock: (name) => tryAdvisoryLock(clientConfig, schema, name),
-    withLeaderLock: (name, fn, leaderOptions) => withLeaderLock(clientConfig, schema, name, fn, leaderOptions),
+    withLeaderLock: (name, fn, leaderOptions) =>
+      withLeaderLock(clientConfig, schema, name, fn, leaderOptions),
     async explainQuery(collection, query) {
       const { text, values } = compileQuery(tables.records, collection, query)
       const { rows } = await work.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)

@@ -22,9 +22,13 @@ export const serializeRecord = (collection: string, record: StoredRecord): strin
   }
   // jsonb rejects NUL in strings; failing here keeps the error on the write that caused it.
   if (/(?:^|[^\\])(?:\\\\)*\\u0000/.test(text)) {
-    throw new BaseError('validation_failed', `Record "${record.id}" in "${collection}" contains a NUL character`, {
-      details: { collection, id: record.id },
-    })
+    throw new BaseError(
+      'validation_failed',
+      `Record "${record.id}" in "${collection}" contains a NUL character`,
+      {
+        details: { collection, id: record.id },
+      },
+    )
   }
   return text
 }

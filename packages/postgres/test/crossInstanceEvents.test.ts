@@ -36,7 +36,10 @@ describe('postgresStorage events across instances (LISTEN/NOTIFY)', () => {
         expect(heard).toHaveLength(40)
         // Each commit is one batch with both of its events.
         expect(heard.every((batch) => batch.length === 2)).toBe(true)
-        const seqs = heard.flat().filter((e) => e.stream === 's').map((e) => e.seq)
+        const seqs = heard
+          .flat()
+          .filter((e) => e.stream === 's')
+          .map((e) => e.seq)
         expect([...seqs].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1))
       }
       const log = await a.readEvents('s')
@@ -60,9 +63,10 @@ describe('postgresStorage events across instances (LISTEN/NOTIFY)', () => {
       await waitFor(() => heard.length === 1)
       // Kill the listening backends of this schema (a's and b's): both must come back.
       const channel = `agentwallet_events_${createHash('sha256').update(a.schema).digest('hex').slice(0, 16)}`
-      const killed = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1', [
-        `LISTEN "${channel}"`,
-      ])
+      const killed = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1',
+        [`LISTEN "${channel}"`],
+      )
       expect(killed.rowCount).toBe(2)
       await b.transaction([], async (tx) => tx.appendEvent('s', event('during')))
       await waitFor(() => heard.includes('during'))

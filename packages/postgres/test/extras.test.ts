@@ -32,14 +32,16 @@ describe('postgresStorage extras', () => {
       const ids = batches.flat().map((delivery) => delivery.id)
       expect(ids).toHaveLength(90)
       expect(new Set(ids).size).toBe(90)
-      expect(batches.flat().every((delivery) => delivery.nextAttemptAt === '2026-01-01T00:05:00.000Z')).toBe(true)
+      expect(batches.flat().every((delivery) => delivery.nextAttemptAt === '2026-01-01T00:05:00.000Z')).toBe(
+        true,
+      )
       // Each batch comes back in the claim's order (by the old nextAttemptAt, then id).
       const first = batches.find((batch) => batch.length > 1)!
       expect(first.map((d) => d.id)).toEqual([...first.map((d) => d.id)])
       expect(await claimOnce(a)).toEqual([])
-      await expect(
-        a.claim('webhook_deliveries', { limit: 1, patch: { id: 'other' } }),
-      ).rejects.toMatchObject({ code: 'validation_failed' })
+      await expect(a.claim('webhook_deliveries', { limit: 1, patch: { id: 'other' } })).rejects.toMatchObject(
+        { code: 'validation_failed' },
+      )
     } finally {
       await b.close()
       await a.close()

@@ -44,7 +44,12 @@ describe('postgresStorage lock design with tiny pools', () => {
         for (const step of steps) {
           await storage.transaction([], async (tx) => {
             await tx.put('steps', { id: step })
-            tx.appendEvent('wallet:busy', { id: step, type: 'step', timestamp: new Date().toISOString(), data: {} })
+            tx.appendEvent('wallet:busy', {
+              id: step,
+              type: 'step',
+              timestamp: new Date().toISOString(),
+              data: {},
+            })
           })
         }
         return 'holder done'
@@ -69,7 +74,12 @@ describe('postgresStorage lock design with tiny pools', () => {
 
   it('runs more held keys than lock connections, each committing inside, across two instances', async () => {
     const storage = await schemas.storage({ poolSize: 2, lockPoolSize: 2 })
-    const peer = await schemas.storage({ schema: storage.schema, poolSize: 2, lockPoolSize: 2, migrate: false })
+    const peer = await schemas.storage({
+      schema: storage.schema,
+      poolSize: 2,
+      lockPoolSize: 2,
+      migrate: false,
+    })
     try {
       const work = Array.from({ length: 120 }, (_, i) =>
         (i % 2 === 0 ? storage : peer).transaction([`wallet:${i % 12}`], async (tx) => {

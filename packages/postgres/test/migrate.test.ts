@@ -18,7 +18,9 @@ describe('migrate', () => {
 
   it('is safe when five processes start at once', async () => {
     const schema = schemas.next()
-    const results = await Promise.all(Array.from({ length: 5 }, () => migrate({ connectionString: testUrl, schema })))
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => migrate({ connectionString: testUrl, schema })),
+    )
     expect(results.flatMap((result) => result.applied)).toEqual([1])
     expect(results.every((result) => result.to === 1)).toBe(true)
     const storages = await Promise.all(
@@ -32,7 +34,11 @@ describe('migrate', () => {
   it('follows the index table: new fields get indexes, stale ones are dropped', async () => {
     const schema = schemas.next()
     await migrate({ connectionString: testUrl, schema, indexes: { things: { indexes: ['color'] } } })
-    const changed = await migrate({ connectionString: testUrl, schema, indexes: { things: { indexes: ['size'] } } })
+    const changed = await migrate({
+      connectionString: testUrl,
+      schema,
+      indexes: { things: { indexes: ['size'] } },
+    })
     expect(changed.indexes.created).toHaveLength(1)
     expect(changed.indexes.created[0]).toMatch(/^aw_things_size_/)
     expect(changed.indexes.dropped[0]).toMatch(/^aw_things_color_/)

@@ -35,7 +35,9 @@ const values: unknown[] = [
   { nested: 1 },
   { other: [1, 2] },
 ]
-const scalars = values.filter((value): value is Scalar => value !== undefined && typeof value !== 'object') as Scalar[]
+const scalars = values.filter(
+  (value): value is Scalar => value !== undefined && typeof value !== 'object',
+) as Scalar[]
 
 describe('postgresStorage queries match queryRecords', () => {
   it('gives the same results as queryRecords over mixed-type fields for 400 random queries', async () => {
@@ -56,7 +58,10 @@ describe('postgresStorage queries match queryRecords', () => {
       })
       for (let i = 0; i < 400; i++) {
         const options: QueryOptions = {}
-        if (next() < 0.5) options.where = { [pick(['a', 'b', 'id'])]: next() < 0.3 ? [pick(scalars), pick(scalars)] : pick(scalars) }
+        if (next() < 0.5)
+          options.where = {
+            [pick(['a', 'b', 'id'])]: next() < 0.3 ? [pick(scalars), pick(scalars)] : pick(scalars),
+          }
         if (next() < 0.5) {
           const range: NonNullable<QueryOptions['range']> = { field: pick(['a', 'b', 'id']) }
           if (next() < 0.7) range.gte = pick(scalars)
@@ -70,7 +75,9 @@ describe('postgresStorage queries match queryRecords', () => {
         const expected = queryRecords(records, options).map((record) => record.id)
         const found = (await storage.query('mixed', options)).map((record) => record.id)
         expect({ options, found }).toEqual({ options, found: expected })
-        expect(await storage.count('mixed', options)).toBe(queryRecords(records, { where: options.where, range: options.range }).length)
+        expect(await storage.count('mixed', options)).toBe(
+          queryRecords(records, { where: options.where, range: options.range }).length,
+        )
       }
     } finally {
       await storage.close()
