@@ -1,5 +1,7 @@
+import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import { testSchemas } from './testDatabase.js'
+import { lockId } from '../src/lockId.js'
+import { testSchemas, testUrl } from './testDatabase.js'
 
 const schemas = testSchemas()
 afterAll(() => schemas.cleanup())
@@ -36,8 +38,11 @@ describe('postgresStorage extras', () => {
         true,
       )
       // Each batch comes back in the claim's order (by the old nextAttemptAt, then id).
-      const first = batches.find((batch) => batch.length > 1)!
-      expect(first.map((d) => d.id)).toEqual([...first.map((d) => d.id)])
+      const claimOrder = (id: string) => `${String(Number(id.slice(1)) % 60).padStart(2, '0')} ${id}`
+      for (const batch of batches) {
+        const keys = batch.map((delivery) => claimOrder(delivery.id))
+        expect(keys).toEqual([...keys].sort())
+      }
       expect(await claimOnce(a)).toEqual([])
       await expect(a.claim('webhook_deliveries', { limit: 1, patch: { id: 'other' } })).rejects.toMatchObject(
         { code: 'validation_failed' },
@@ -77,6 +82,30 @@ describe('postgresStorage extras', () => {
       await again!.release()
     } finally {
       await b.close()
+      await a.close()
+    }
+  })
+
+  it('tells the leader when its lock connection dies, and frees the lock for another', async () => {
+    const a = await schemas.storage({ poolSize: 1 })
+    const admin = new pg.Client({ connectionString: testUrl })
+    await admin.connect()
+    try {
+      const lock = await a.tryAdvisoryLock('tracker:sepolia')
+      const id = BigInt.asUintN(64, BigInt(lockId(a.schema, 'leader', 'tracker:sepolia')))
+      const killed = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2",
+        [String(id >> 32n), String(id & 0xffffffffn)],
+      )
+      expect(killed.rowCount).toBe(1)
+      for (let waited = 0; !lock!.signal.aborted && waited < 5_000; waited += 20) await sleep(20)
+      expect(lock!.signal.aborted).toBe(true)
+      const next = await a.tryAdvisoryLock('tracker:sepolia')
+      expect(next).toBeDefined()
+      await next!.release()
+      await lock!.release()
+    } finally {
+      await admin.end()
       await a.close()
     }
   })

@@ -79,6 +79,35 @@ describe('postgresStorage queries match queryRecords', () => {
           queryRecords(records, { where: options.where, range: options.range }).length,
         )
       }
+      // Inside a transaction the buffered writes overlay the committed rows, pages included.
+      await storage.transaction(['overlay'], async (tx) => {
+        const mine = records.map((record) => ({ ...record }))
+        for (let i = 0; i < 30; i++) {
+          const target = pick(mine)
+          if (next() < 0.3) {
+            await tx.delete('mixed', target.id)
+            mine.splice(mine.indexOf(target), 1)
+          } else {
+            target.a = pick(scalars)
+            await tx.put('mixed', target)
+          }
+        }
+        for (let i = 0; i < 100; i++) {
+          const options: QueryOptions = {
+            where: next() < 0.5 ? { b: [pick(scalars), pick(scalars)] } : undefined,
+            orderBy: pick(['a', 'id']),
+            order: pick(['asc', 'desc'] as const),
+            limit: Math.floor(next() * 15),
+            offset: Math.floor(next() * 15),
+          }
+          const expected = queryRecords(mine, options).map((record) => record.id)
+          expect({ options, found: (await tx.query('mixed', options)).map((record) => record.id) }).toEqual({
+            options,
+            found: expected,
+          })
+          expect(await tx.count('mixed', options)).toBe(queryRecords(mine, { where: options.where }).length)
+        }
+      })
     } finally {
       await storage.close()
     }
