@@ -37,19 +37,26 @@ describe('MCP server, in-process backend', () => {
     const names = tools.map((tool) => tool.name).sort()
     expect(names).toEqual([
       'check_ens_name',
+      'confirm_safe_transaction',
       'estimate_gas',
       'get_approval',
       'get_balance',
       'get_ens_registration',
       'get_identity',
+      'get_prices',
+      'get_safe',
       'get_transaction',
       'list_approvals',
       'list_identities',
       'list_wallets',
+      'propose_safe_transaction',
+      'quote_swap',
       'register_ens_name',
       'register_identity',
       'resolve_ens_name',
       'send',
+      'stake',
+      'swap',
     ])
     expect(names.filter((name) => forbiddenToolName.test(name))).toEqual([])
     const send = tools.find((tool) => tool.name === 'send')!

@@ -2,24 +2,38 @@ import type {
   ApprovalRecord,
   CheckEnsNameOptions,
   CheckEnsNameReturnType,
+  ConfirmSafeParameters,
+  ConfirmSafeTransactionReturnType,
   EnsRegistration,
   EstimateGasReturnType,
   GetBalanceParameters,
   GetBalanceReturnType,
   GetIdentityReturnType,
+  GetPricesReturnType,
+  GetSafeParameters,
+  GetSafeReturnType,
   GetTransactionReturnType,
   ListApprovalsParameters,
   ListIdentitiesReturnType,
+  PricesParameters,
+  ProposeSafeParameters,
+  QuoteSwapParameters,
+  QuoteSwapReturnType,
   RegisterEnsNameParameters,
   RegisterIdentityParameters,
   RegisterIdentityReturnType,
   ResolveEnsNameOptions,
   ResolveEnsNameReturnType,
   SendParameters,
+  StakeParameters,
+  StakeReturnType,
+  SwapParameters,
+  SwapReturnType,
   TransactionView,
   Wallet,
 } from '@agentwallet/core'
 import type { ApprovalInstructions } from './approvalInstructions.js'
+import type { SettledView } from './settledView.js'
 
 /** A paused send's approval, with what a human does to let it through. */
 export type PendingApproval = {
@@ -70,7 +84,25 @@ export type AgentWalletBackend = {
     options?: IdempotencyOption,
   ): Promise<EnsRegistration>
   getEnsRegistration(registrationId: string): Promise<EnsRegistration>
+  quoteSwap(parameters: QuoteSwapParameters): Promise<QuoteSwapReturnType>
+  swap(parameters: SwapParameters, options?: IdempotencyOption): Promise<SettledView<SwapReturnType>>
+  stake(parameters: StakeParameters, options?: IdempotencyOption): Promise<SettledView<StakeReturnType>>
+  getPrices(parameters: PricesParameters): Promise<GetPricesReturnType>
+  proposeSafeTransaction(
+    safe: string,
+    parameters: ProposeSafeParameters,
+    options?: IdempotencyOption,
+  ): Promise<MultisigOutcome>
+  confirmSafeTransaction(
+    safe: string,
+    parameters: ConfirmSafeParameters,
+    options?: IdempotencyOption,
+  ): Promise<MultisigOutcome>
+  getSafe(safe: string, parameters?: GetSafeParameters): Promise<GetSafeReturnType>
 }
+
+/** A proposal after a propose or confirm: signatures so far, and the execution once at threshold. */
+export type MultisigOutcome = SettledView<ConfirmSafeTransactionReturnType>
 
 /** A retry of a value-moving tool under the same key answers the first call instead of acting twice. */
 export type IdempotencyOption = { idempotencyKey?: string | undefined }

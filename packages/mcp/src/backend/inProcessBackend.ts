@@ -6,6 +6,7 @@ import {
 } from '@agentwallet/core'
 import type { AgentWalletBackend, ApprovalStatus, SendOutcome } from './agentWalletBackend.js'
 import { type ApprovalInstructionsOptions, approvalInstructions } from './approvalInstructions.js'
+import { settledView } from './settledView.js'
 
 export type InProcessBackendOptions = {
   /** The session of an agent principal: `aw.as(await aw.authenticate(agentKey))`. */
@@ -68,5 +69,16 @@ export function inProcessBackend(options: InProcessBackendOptions): AgentWalletB
     resolveEnsName: (name, query) => session.resolveEnsName(name, query),
     registerEnsName: (parameters, idempotency = {}) => session.registerEnsName(parameters, idempotency),
     getEnsRegistration: (registrationId) => session.getEnsRegistration(registrationId),
+    quoteSwap: (parameters) => session.quoteSwap(parameters),
+    swap: async (parameters, idempotency = {}) =>
+      settledView(await session.swap(parameters, idempotency), options.approvals),
+    stake: async (parameters, idempotency = {}) =>
+      settledView(await session.stake(parameters, idempotency), options.approvals),
+    getPrices: (parameters) => session.getPrices(parameters),
+    proposeSafeTransaction: async (safe, parameters, idempotency = {}) =>
+      settledView(await session.proposeSafeTransaction(safe, parameters, idempotency), options.approvals),
+    confirmSafeTransaction: async (safe, parameters, idempotency = {}) =>
+      settledView(await session.confirmSafeTransaction(safe, parameters, idempotency), options.approvals),
+    getSafe: (safe, parameters) => session.getSafe(safe, parameters),
   }
 }

@@ -4,12 +4,22 @@ import type {
   CheckEnsNameReturnType,
   EnsRegistration,
   GetIdentityReturnType,
+  GetPricesReturnType,
+  GetSafeReturnType,
   ListIdentitiesReturnType,
+  QuoteSwapReturnType,
   RegisterIdentityReturnType,
   ResolveEnsNameReturnType,
+  TransactionView,
 } from '@agentwallet/core'
-import type { AgentWalletBackend, ApprovalStatus, SendOutcome } from './agentWalletBackend.js'
+import type {
+  AgentWalletBackend,
+  ApprovalStatus,
+  MultisigOutcome,
+  SendOutcome,
+} from './agentWalletBackend.js'
 import { type ApprovalInstructionsOptions, approvalInstructions } from './approvalInstructions.js'
+import { pendingApproval } from './settledView.js'
 
 export type RemoteBackendOptions = {
   /** The AgentWallet server, e.g. `http://127.0.0.1:8080`. */
@@ -127,10 +137,65 @@ export function remoteBackend(options: RemoteBackendOptions): AgentWalletBackend
       const path = `/ens/registration/${encodeURIComponent(registrationId)}`
       return (await client.request<{ registration: EnsRegistration }>('GET', path)).registration
     },
+    async quoteSwap(parameters) {
+      const query = parameters as Record<string, string | undefined>
+      return withoutSuccess(
+        await client.request<QuoteSwapReturnType & Envelope>('GET', '/defi/quote', { query }),
+      )
+    },
+    swap: async (parameters, idempotency = {}) =>
+      settled(await client.request<Settled>('POST', '/defi/swap', { body: parameters, ...idempotency })),
+    stake: async (parameters, idempotency = {}) =>
+      settled(await client.request<Settled>('POST', '/defi/stake', { body: parameters, ...idempotency })),
+    async getPrices(parameters) {
+      const tokens = Array.isArray(parameters.tokens) ? parameters.tokens.join(',') : parameters.tokens
+      const query = { tokens, chain: parameters.chain }
+      return withoutSuccess(
+        await client.request<GetPricesReturnType & Envelope>('GET', '/defi/prices', { query }),
+      )
+    },
+    async proposeSafeTransaction(safe, parameters, idempotency = {}) {
+      const path = `/multisig/${encodeURIComponent(safe)}/propose`
+      return settled(
+        await client.request<Settled>('POST', path, { body: parameters, ...idempotency }),
+      ) as MultisigOutcome
+    },
+    async confirmSafeTransaction(safe, parameters, idempotency = {}) {
+      const path = `/multisig/${encodeURIComponent(safe)}/confirm`
+      return settled(
+        await client.request<Settled>('POST', path, { body: parameters, ...idempotency }),
+      ) as MultisigOutcome
+    },
+    async getSafe(safe, query = {}) {
+      return (
+        await client.request<{ safe: GetSafeReturnType }>('GET', `/multisig/${encodeURIComponent(safe)}`, {
+          query,
+        })
+      ).safe
+    },
+  }
+
+  /** The HTTP answer of a value-moving action, shaped like the in-process one. */
+  // biome-ignore lint/suspicious/noExplicitAny: each action's fields pass through as the server sent them
+  function settled(body: Settled): any {
+    const { success: _, approval, transaction, ...rest } = body
+    return {
+      ...rest,
+      hash: transaction?.hash ?? null,
+      transaction: transaction ?? null,
+      ...(approval ? { approval: pendingApproval(approval, approvals) } : {}),
+    }
   }
 }
 
 type Envelope = { success?: true }
+
+/** What the server answers for swap, stake and multisig actions: views, and a paused step's approval. */
+type Settled = Envelope & {
+  transaction?: TransactionView | null
+  approval?: { id: string; expiresAt: string; ruleId: string | null; reason: string } | undefined
+  [field: string]: unknown
+}
 
 /** The server's envelope flag is HTTP framing, not part of what the tool answers. */
 function withoutSuccess<T extends Envelope>(body: T): Omit<T, 'success'> {

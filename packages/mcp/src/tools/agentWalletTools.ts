@@ -1,8 +1,10 @@
 import type { AgentWalletBackend } from '../backend/agentWalletBackend.js'
 import { approvalTools } from './approvalTools.js'
 import type { AgentWalletTool } from './defineTool.js'
+import { defiTools } from './defiTools.js'
 import { ensTools } from './ensTools.js'
 import { identityTools } from './identityTools.js'
+import { multisigTools } from './multisigTools.js'
 import { transactionTools } from './transactionTools.js'
 import { walletTools } from './walletTools.js'
 
@@ -20,5 +22,7 @@ export function agentWalletTools(backend: AgentWalletBackend): AgentWalletTool[]
     ...approvalTools(backend),
     ...identityTools(backend),
     ...ensTools(backend),
+    ...defiTools(backend),
+    ...multisigTools(backend),
   ]
 }
