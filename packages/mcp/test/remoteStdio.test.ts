@@ -184,4 +184,88 @@ describe('agentwallet mcp over stdio, remote backend against a real server', () 
     const unknown = await callTool(mcp.client, 'resolve_ens_name', { name: 'nobody-here.eth' })
     expect(unknown.data.error.code).toBe('not_found')
   })
+
+  it('quotes, swaps, stakes and reads prices through the server', async () => {
+    const quote = await callTool(mcp.client, 'quote_swap', {
+      fromToken: 'ETH',
+      toToken: 'USDC',
+      amount: '0.1',
+    })
+    expect(quote.data.quotes.length).toBeGreaterThanOrEqual(2)
+    const swapped = await callTool(mcp.client, 'swap', {
+      fromToken: 'ETH',
+      toToken: 'USDC',
+      amount: '0.1',
+      wallet: fixture.wallet,
+    })
+    expect(swapped.data).toMatchObject({
+      status: 'confirmed',
+      transaction: { kind: 'swap', status: 'confirmed' },
+    })
+    const paused = await callTool(mcp.client, 'swap', {
+      fromToken: 'ETH',
+      toToken: 'DAI',
+      amount: '0.6',
+      wallet: fixture.wallet,
+    })
+    expect(paused.data).toMatchObject({ status: 'pending_approval', approval: { status: 'pending' } })
+    expect(paused.data.approval.howToApprove.approveUrl).toBe(
+      `${server.url}/policy/approvals/${paused.data.approval.id}/approve`,
+    )
+    const blocked = await callTool(mcp.client, 'stake', {
+      protocol: 'lido',
+      amount: '3',
+      wallet: fixture.wallet,
+    })
+    expect(blocked.data.error.code).toBe('policy_blocked')
+    const staked = await callTool(mcp.client, 'stake', {
+      protocol: 'lido',
+      amount: '0.1',
+      wallet: fixture.wallet,
+    })
+    expect(staked.data).toMatchObject({ status: 'confirmed', protocol: 'lido' })
+    const prices = await callTool(mcp.client, 'get_prices', { tokens: ['ETH', 'USDC'] })
+    expect(prices.isError).toBe(false)
+    expect(JSON.stringify(prices.data)).toContain('3000')
+  })
+
+  it('proposes and confirms a Safe transaction through the server', async () => {
+    const agent = fixture.aw.as(fixture.agent)
+    const second = await agent.createWallet({ agentName: 'cosigner' })
+    await fixture.devnet.faucet(second.address, parseEther('1'))
+    const deployed = await agent.deploySafe({
+      owners: [fixture.wallet, second.address],
+      threshold: 2,
+      from: second.address,
+    })
+    const safe = deployed.address as `0x${string}`
+    await fixture.devnet.faucet(safe, parseEther('1'))
+    const to = freshAddress()
+    const proposed = await callTool(mcp.client, 'propose_safe_transaction', {
+      safe,
+      from: fixture.wallet,
+      to,
+      value: '0.25',
+    })
+    expect(proposed.data).toMatchObject({ status: 'pending', confirmations: 1, threshold: 2 })
+    const { safeTxHash } = proposed.data.proposal
+    expect((await callTool(mcp.client, 'get_safe', { safe })).data).toMatchObject({
+      threshold: 2,
+      pendingProposals: [{ safeTxHash }],
+    })
+    const executed = await callTool(mcp.client, 'confirm_safe_transaction', {
+      safe,
+      safeTxHash,
+      from: second.address,
+    })
+    expect(executed.data).toMatchObject({ status: 'executed', confirmations: 2 })
+    expect(
+      BigInt(
+        (await fixture.devnet.provider.request({
+          method: 'eth_getBalance',
+          params: [to, 'latest'],
+        })) as string,
+      ),
+    ).toBe(parseEther('0.25'))
+  })
 })
