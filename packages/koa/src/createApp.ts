@@ -5,6 +5,7 @@ import Router from '@koa/router'
 import Koa from 'koa'
 import websockify from 'koa-websocket'
 import type { Logger } from 'pino'
+import { type DashboardOption, serveDashboard } from './dashboard/serveDashboard.js'
 import { accessLog } from './http/accessLog.js'
 import { createLogger } from './http/createLogger.js'
 import { errorHandler } from './http/errorHandler.js'
@@ -45,6 +46,8 @@ export type CreateAppOptions = {
    * with a real router as its capability lands.
    */
   routes?: readonly RouteSpec[] | undefined
+  /** Serve the approvals dashboard at /dashboard: `true` (the built @agentwallet/dashboard) or `{ dir }`. */
+  dashboard?: DashboardOption
 }
 
 export type AgentWalletApp = {
@@ -101,6 +104,7 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
   koa.use(accessLog(logger))
   koa.use(errorHandler(logger))
   koa.use(jsonBody({ limitBytes: options.bodyLimitBytes ?? 100_000 }))
+  koa.use(serveDashboard(options.dashboard))
   koa.use(router.routes())
   koa.use(
     router.allowedMethods({

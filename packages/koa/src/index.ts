@@ -6,6 +6,12 @@ export {
   type RunningServer,
   serverVersion,
 } from './createApp.js'
+export {
+  type DashboardOption,
+  dashboardCsp,
+  findDashboardDir,
+  serveDashboard,
+} from './dashboard/serveDashboard.js'
 export { type CreateLoggerOptions, createLogger, redactPaths } from './http/createLogger.js'
 export { type ErrorEnvelope, toErrorEnvelope } from './http/errorEnvelope.js'
 export { HttpError } from './http/httpError.js'

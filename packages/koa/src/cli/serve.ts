@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { createApp } from '../createApp.js'
+import { findDashboardDir } from '../dashboard/serveDashboard.js'
 import { createLogger } from '../http/createLogger.js'
 import { CliError } from './cliError.js'
 import type { Env, ServerConfig } from './loadConfig.js'
@@ -23,8 +24,11 @@ export async function serve(
     const boot = await runtime.agentWallet.bootstrapAdmin({ adminKey: config.adminKey })
     const keyFile = join(config.dataDir, 'admin.key')
     if (boot.status === 'created') writeSecretFile(keyFile, `${boot.key}\n`)
+    // The dashboard is on whenever its built assets are installed (`pnpm build` builds them).
+    const dashboardDir = findDashboardDir()
     const app = createApp({
       agentWallet: runtime.agentWallet,
+      dashboard: dashboardDir ? { dir: dashboardDir } : false,
       logger: createLogger({ level: config.logLevel }),
       adminKeyHint: config.adminKey ? 'the value of AGENTWALLET_ADMIN_KEY' : `the file ${keyFile}`,
     })
@@ -72,6 +76,7 @@ export async function serve(
     )
     print(`  curl -s -H "X-API-Key: ${key}" ${server.url}/wallet/list`)
     print(`Docs: ${server.url}/onboarding  ${server.url}/openapi.json`)
+    if (dashboardDir) print(`Dashboard: ${server.url}/dashboard/ (sign in with an approver or admin key)`)
     return {
       url: server.url,
       async close() {
