@@ -1,0 +1,169 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { ApiError, createApi } from './api.js'
+import { Approvals } from './components/Approvals.js'
+import { SignIn } from './components/SignIn.js'
+import { Wallets } from './components/Wallets.js'
+import { Webhooks } from './components/Webhooks.js'
+import { type Listener, type SignedIn, SignedInContext } from './events.js'
+import { connectLive, type LiveEvents, type LiveStatus } from './liveEvents.js'
+import { forgetKey, loadKey, saveKey } from './session.js'
+import type { Role } from './types.js'
+
+const pages = [
+  { id: 'approvals', label: 'Approvals' },
+  { id: 'wallets', label: 'Wallets' },
+  { id: 'webhooks', label: 'Webhooks' },
+] as const
+type PageId = (typeof pages)[number]['id']
+
+const pageFromHash = (): PageId => {
+  const id = location.hash.replace(/^#\/?/, '')
+  return pages.find((page) => page.id === id)?.id ?? 'approvals'
+}
+
+type Session = { key: string; role: Role; live: LiveEvents }
+
+/**
+ * Checks a key the way the server sees it: a wrong key is a 401 on any call; the role comes from
+ * the /ws `ready` message. Agent keys are refused here: they cannot approve anything.
+ */
+async function signIn(
+  key: string,
+  listeners: Set<Listener>,
+  onStatus: (status: LiveStatus) => void,
+): Promise<Session> {
+  await createApi(key)('GET', '/wallet/list')
+  const live = connectLive(key, {
+    onEvent: (event) => {
+      for (const listener of listeners) listener(event)
+    },
+    onStatus,
+  })
+  const role = await live.ready.catch((error: Error) => {
+    live.close()
+    throw error.message === 'unauthorized'
+      ? new ApiError(401, 'unauthorized', 'Invalid API key')
+      : new ApiError(0, 'network', 'The live event stream (/ws) could not be opened.')
+  })
+  if (role === 'agent') {
+    live.close()
+    throw new ApiError(403, 'agent_key', 'agent key')
+  }
+  return { key, role, live }
+}
+
+export function App() {
+  const [session, setSession] = useState<Session | undefined>()
+  const [checking, setChecking] = useState(() => loadKey() !== undefined)
+  const [signInError, setSignInError] = useState<string | undefined>()
+  const [status, setStatus] = useState<LiveStatus>('closed')
+  const [page, setPage] = useState<PageId>(pageFromHash)
+  const [announcement, setAnnouncement] = useState('')
+  const listeners = useRef(new Set<Listener>()).current
+  const main = useRef<HTMLElement>(null)
+
+  const attempt = useCallback(
+    async (key: string) => {
+      setSignInError(undefined)
+      try {
+        const next = await signIn(key, listeners, setStatus)
+        saveKey(key)
+        setSession(next)
+      } catch (error) {
+        forgetKey()
+        setSignInError(describeSignInError(error))
+      } finally {
+        setChecking(false)
+      }
+    },
+    [listeners],
+  )
+
+  useEffect(() => {
+    const stored = loadKey()
+    if (stored) void attempt(stored)
+    const onHash = () => {
+      setPage(pageFromHash())
+      main.current?.focus()
+    }
+    addEventListener('hashchange', onHash)
+    return () => removeEventListener('hashchange', onHash)
+  }, [attempt])
+
+  const signedIn = useMemo<SignedIn | undefined>(
+    () =>
+      session && {
+        api: createApi(session.key),
+        role: session.role,
+        subscribe(listener) {
+          listeners.add(listener)
+          return () => listeners.delete(listener)
+        },
+        announce: setAnnouncement,
+      },
+    [session, listeners],
+  )
+
+  const signOut = () => {
+    session?.live.close()
+    forgetKey()
+    setSession(undefined)
+    setSignInError(undefined)
+    // The button that had focus is gone: start again at the top of the content (the key field is next).
+    main.current?.focus()
+  }
+
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">AgentWallet</span>
+        {session && (
+          <>
+            <nav aria-label="Sections">
+              {pages.map((item) => (
+                <a key={item.id} href={`#/${item.id}`} aria-current={page === item.id ? 'page' : undefined}>
+                  {item.label}
+                </a>
+              ))}
+            </nav>
+            <span class={`live live-${status}`} role="status" aria-live="polite">
+              {status === 'live' ? 'Live' : status === 'closed' ? 'Offline' : 'Reconnecting…'}
+            </span>
+            <span class="role">{session.role}</span>
+            <button type="button" class="secondary" onClick={signOut}>
+              Sign out
+            </button>
+          </>
+        )}
+      </header>
+      <main id="main" ref={main} tabIndex={-1}>
+        {!session ? (
+          <SignIn busy={checking} error={signInError} onSubmit={attempt} />
+        ) : (
+          <SignedInContext.Provider value={signedIn}>
+            {page === 'approvals' && <Approvals />}
+            {page === 'wallets' && <Wallets />}
+            {page === 'webhooks' && <Webhooks />}
+          </SignedInContext.Provider>
+        )}
+      </main>
+      <div class="sr-only" role="status" aria-live="polite">
+        {announcement}
+      </div>
+    </>
+  )
+}
+
+function describeSignInError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.code === 'agent_key')
+      return 'This is an agent key. Agents cannot approve their own sends: sign in with an approver or admin key.'
+    if (error.status === 401) return 'That API key was not recognised. Check it and try again.'
+    if (error.code === 'rate_limited') return 'Too many attempts. Wait a moment and try again.'
+    return error.message
+  }
+  return 'Sign-in failed.'
+}

@@ -1,0 +1,238 @@
+import { useState } from 'preact/hooks'
+import { useReloadOn, useSignedIn } from '../events.js'
+import { dateTime, timeLeft } from '../format.js'
+import type { Approval, Transaction, Wallet } from '../types.js'
+import { Address, ErrorNote, messageOf, StatusBadge, TxHash, useLoader, useNow } from './common.js'
+
+type Row = { approval: Approval; wallet: Wallet | undefined; tx: Transaction | undefined }
+type Loaded = { pending: Row[]; resolved: Row[]; byAddress: Map<string, Wallet> }
+
+const liveTypes = ['policy.hitl', 'approval.resolved', 'tx.'] as const
+
+/** Paused sends waiting for a human, live over /ws, plus the most recent decisions and their txs. */
+export function Approvals() {
+  const { api } = useSignedIn()
+  const { data, error, reload } = useLoader<Loaded>(async () => {
+    const [{ wallets }, { approvals: pending }, { approvals: recent }] = await Promise.all([
+      api<{ wallets: Wallet[] }>('GET', '/wallet/list'),
+      api<{ approvals: Approval[] }>('GET', '/policy/approvals?status=pending&limit=200'),
+      api<{ approvals: Approval[] }>('GET', '/policy/approvals?limit=20'),
+    ])
+    const resolved = recent.filter((approval) => approval.status !== 'pending').slice(0, 10)
+    const all = [...pending, ...resolved]
+    // GET /wallet/tx/:id accepts the tx id too; the approval record itself holds no recipient or amount.
+    const txs = await Promise.all(
+      all.map((approval) =>
+        api<{ transaction: Transaction }>('GET', `/wallet/tx/${encodeURIComponent(approval.transactionId)}`)
+          .then((body) => body.transaction)
+          .catch(() => undefined),
+      ),
+    )
+    const byId = new Map(wallets.map((wallet) => [wallet.id, wallet]))
+    const byAddress = new Map(wallets.map((wallet) => [wallet.address.toLowerCase(), wallet]))
+    const rows = all.map((approval, index) => ({
+      approval,
+      wallet: byId.get(approval.walletId),
+      tx: txs[index],
+    }))
+    return { pending: rows.slice(0, pending.length), resolved: rows.slice(pending.length), byAddress }
+  })
+  useReloadOn(liveTypes, reload)
+  const now = useNow()
+
+  return (
+    <section aria-labelledby="approvals-title">
+      <h1 id="approvals-title">Pending approvals</h1>
+      {error && <ErrorNote>Could not load approvals: {error}</ErrorNote>}
+      {!data && !error && <p class="muted">Loading…</p>}
+      {data && data.pending.length === 0 && (
+        <p class="empty" data-testid="no-pending">
+          Nothing is waiting for you. New requests appear here as soon as an agent's send is paused.
+        </p>
+      )}
+      <ul class="cards" aria-label="Pending approvals">
+        {data?.pending.map((row) => (
+          <PendingCard key={row.approval.id} row={row} now={now} byAddress={data.byAddress} onDone={reload} />
+        ))}
+      </ul>
+      <h2>Recently resolved</h2>
+      {data && data.resolved.length === 0 && <p class="muted">No decisions yet.</p>}
+      <ul class="cards" aria-label="Recently resolved approvals">
+        {data?.resolved.map((row) => (
+          <ResolvedCard key={row.approval.id} row={row} />
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function PendingCard(props: { row: Row; now: number; byAddress: Map<string, Wallet>; onDone(): void }) {
+  const { approval, wallet, tx } = props.row
+  const { api, announce } = useSignedIn()
+  const [rejecting, setRejecting] = useState(false)
+  const [reason, setReason] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [failure, setFailure] = useState<string>()
+  const titleId = `apr-${approval.id}`
+  const recipientWallet = tx && props.byAddress.get(tx.to.toLowerCase())
+
+  const resolve = async (action: 'approve' | 'reject') => {
+    setBusy(true)
+    setFailure(undefined)
+    try {
+      const body = action === 'reject' && reason.trim() ? { reason: reason.trim() } : undefined
+      const result = await api<{ transaction: Transaction }>(
+        'POST',
+        `/policy/approvals/${encodeURIComponent(approval.id)}/${action}`,
+        body ?? {},
+      )
+      announce(
+        action === 'approve'
+          ? `Approved. Transaction ${result.transaction.hash ?? ''} ${result.transaction.status}.`
+          : 'Rejected. The reserved spend was released.',
+      )
+      props.onDone()
+    } catch (error) {
+      setFailure(messageOf(error))
+      setBusy(false)
+    }
+  }
+
+  return (
+    <li class="card approval" aria-labelledby={titleId} data-approval-id={approval.id}>
+      <h3 id={titleId}>
+        {tx ? `${tx.amount} ${tx.asset.symbol}` : 'Send'} from {wallet?.agentName ?? 'an agent'}
+      </h3>
+      <dl class="facts">
+        <dt>Wallet</dt>
+        <dd>
+          {wallet ? (
+            <>
+              {wallet.agentName} · <Address value={wallet.address} />
+            </>
+          ) : (
+            approval.walletId
+          )}
+        </dd>
+        <dt>Agent</dt>
+        <dd>
+          {wallet?.agentName ?? '—'} <span class="muted">(key {approval.requestedBy})</span>
+        </dd>
+        <dt>Recipient</dt>
+        <dd>
+          {tx ? <Address value={tx.to} /> : '—'}
+          {recipientWallet && <span class="muted"> (managed wallet “{recipientWallet.agentName}”)</span>}
+        </dd>
+        <dt>Amount</dt>
+        <dd class="amount">{tx ? `${tx.amount} ${tx.asset.symbol}` : '—'}</dd>
+        <dt>Paused by</dt>
+        <dd>
+          <span class="rule">{approval.ruleId ?? 'policy'}</span>: {approval.reason}
+          <RuleNumbers details={approval.details} />
+        </dd>
+        <dt>Time left</dt>
+        <dd>
+          <time dateTime={approval.expiresAt} title={dateTime(approval.expiresAt)}>
+            {timeLeft(approval.expiresAt, props.now)}
+          </time>
+        </dd>
+      </dl>
+      {failure && <ErrorNote>{failure}</ErrorNote>}
+      {!rejecting ? (
+        <div class="actions">
+          <button type="button" disabled={busy} onClick={() => resolve('approve')}>
+            Approve
+          </button>
+          <button type="button" class="danger" disabled={busy} onClick={() => setRejecting(true)}>
+            Reject…
+          </button>
+        </div>
+      ) : (
+        <form
+          class="reject"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void resolve('reject')
+          }}
+        >
+          <label for={`reason-${approval.id}`}>Reason for rejecting (optional, shown in the audit log)</label>
+          <textarea
+            id={`reason-${approval.id}`}
+            maxLength={500}
+            rows={2}
+            value={reason}
+            onInput={(event) => setReason((event.target as HTMLTextAreaElement).value)}
+            // biome-ignore lint/a11y/noAutofocus: the field the user just asked for
+            autoFocus
+          />
+          <div class="actions">
+            <button type="submit" class="danger" disabled={busy}>
+              Confirm reject
+            </button>
+            <button type="button" class="secondary" disabled={busy} onClick={() => setRejecting(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </li>
+  )
+}
+
+/** The figures that decided the pause (threshold, requested, …), without the raw base units. */
+function RuleNumbers({ details }: { details: Record<string, unknown> | undefined }) {
+  if (!details) return null
+  const symbol = typeof details.symbol === 'string' ? details.symbol : ''
+  const entries = Object.entries(details).filter(
+    ([name, value]) =>
+      !name.endsWith('Raw') && name !== 'symbol' && (typeof value === 'string' || typeof value === 'number'),
+  )
+  if (entries.length === 0) return null
+  return (
+    <ul class="numbers">
+      {entries.map(([name, value]) => (
+        <li key={name}>
+          {name}: <strong>{String(value)}</strong>
+          {symbol && /^(threshold|requested|limit|spent|remaining)$/.test(name) ? ` ${symbol}` : ''}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function ResolvedCard({ row }: { row: Row }) {
+  const { approval, wallet, tx } = row
+  return (
+    <li class="card resolved" data-approval-id={approval.id}>
+      <h3>
+        {tx ? `${tx.amount} ${tx.asset.symbol}` : 'Send'} from {wallet?.agentName ?? 'an agent'}{' '}
+        <StatusBadge status={approval.status} />
+      </h3>
+      <dl class="facts">
+        <dt>Recipient</dt>
+        <dd>{tx ? <Address value={tx.to} /> : '—'}</dd>
+        <dt>Decided</dt>
+        <dd>
+          {approval.resolvedAt ? dateTime(approval.resolvedAt) : '—'}
+          {approval.resolvedBy && <span class="muted"> by key {approval.resolvedBy}</span>}
+        </dd>
+        {approval.resolutionReason && (
+          <>
+            <dt>Reason</dt>
+            <dd class="reason">{approval.resolutionReason}</dd>
+          </>
+        )}
+        {tx && (
+          <>
+            <dt>Transaction</dt>
+            <dd>
+              <StatusBadge status={tx.status} />{' '}
+              <TxHash hash={tx.hash} explorer={tx.explorer} status={tx.status} />
+              {tx.blockNumber !== null && <span class="muted"> · block {tx.blockNumber}</span>}
+            </dd>
+          </>
+        )}
+      </dl>
+    </li>
+  )
+}

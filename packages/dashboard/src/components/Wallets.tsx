@@ -1,0 +1,240 @@
+import { useReloadOn, useSignedIn } from '../events.js'
+import { dateTime } from '../format.js'
+import type { Balance, PolicyDecision, PolicyRule, RuleOutcome, Transaction, Wallet } from '../types.js'
+import { Address, ErrorNote, StatusBadge, TxHash, useLoader } from './common.js'
+import { LimitBar } from './LimitBar.js'
+
+type WalletData = {
+  wallet: Wallet
+  balance: Balance | undefined
+  rules: PolicyRule[]
+  outcomes: RuleOutcome[]
+  history: Transaction[]
+  historyCount: number
+}
+
+/** Statuses that count against limits (docs/policy.md: spend_limit). */
+const counted = new Set(['pending_approval', 'queued', 'submitted', 'confirmed'])
+const addressPattern = /^0x[0-9a-fA-F]{40}$/
+
+export function Wallets() {
+  const { api } = useSignedIn()
+  const { data, error, reload } = useLoader<WalletData[]>(async () => {
+    const { wallets } = await api<{ wallets: Wallet[] }>('GET', '/wallet/list')
+    return Promise.all(wallets.map((wallet) => loadWallet(api, wallet)))
+  })
+  useReloadOn(['tx.', 'policy.', 'approval.', 'wallet.'], reload)
+  return (
+    <section aria-labelledby="wallets-title">
+      <h1 id="wallets-title">Wallets</h1>
+      {error && <ErrorNote>Could not load wallets: {error}</ErrorNote>}
+      {!data && !error && <p class="muted">Loading…</p>}
+      {data?.length === 0 && <p class="empty">No wallets in this tenant yet.</p>}
+      {data?.map((item) => (
+        <WalletCard key={item.wallet.id} item={item} />
+      ))}
+    </section>
+  )
+}
+
+async function loadWallet(api: ReturnType<typeof useSignedIn>['api'], wallet: Wallet): Promise<WalletData> {
+  const path = `/wallet/${wallet.address}`
+  const [balance, rules, history] = await Promise.all([
+    api<Balance>('GET', `${path}/balance`).catch(() => undefined),
+    api<{ tenant: PolicyRule[]; wallet?: { rules: PolicyRule[] } }>(
+      'GET',
+      `/policy/rules?wallet=${wallet.address}`,
+    ),
+    api<{ count: number; transactions: Transaction[] }>('GET', `${path}/history?limit=25`),
+  ])
+  const all = [...rules.tenant, ...(rules.wallet?.rules ?? [])].filter((rule) => rule.enabled !== false)
+  // The spend already counted in each window comes from the policy engine itself: a dry run of a
+  // zero-value send (POST /policy/evaluate stores nothing) lists every rule's figures in `outcomes`.
+  const tokens = [
+    ...new Set(
+      all
+        .filter((rule) => typeof rule.asset === 'string' && addressPattern.test(rule.asset))
+        .map((rule) => rule.asset as string),
+    ),
+  ]
+  const probes = [undefined, ...tokens].map((token) =>
+    api<{ decision: PolicyDecision }>('POST', '/policy/evaluate', {
+      from: wallet.address,
+      to: wallet.address,
+      value: '0',
+      ...(token ? { token } : {}),
+    })
+      .then((body) => body.decision.outcomes ?? [])
+      .catch(() => [] as RuleOutcome[]),
+  )
+  const outcomes = (await Promise.all(probes)).flat()
+  return { wallet, balance, rules: all, outcomes, history: history.transactions, historyCount: history.count }
+}
+
+function WalletCard({ item }: { item: WalletData }) {
+  const { wallet, balance } = item
+  const titleId = `wallet-${wallet.id}`
+  return (
+    <article class="card wallet" aria-labelledby={titleId} data-wallet={wallet.address}>
+      <h2 id={titleId}>{wallet.agentName}</h2>
+      <p>
+        <Address value={wallet.address} /> <span class="muted">on {wallet.chain}</span>
+      </p>
+      <h3>Balance</h3>
+      {balance ? (
+        <ul class="balances">
+          <li>
+            <strong>{balance.eth}</strong> ETH
+          </li>
+          {balance.tokens.map((token) => (
+            <li key={token.address}>
+              <strong>{token.balance}</strong> {token.symbol}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="muted">Balance unavailable (chain not reachable).</p>
+      )}
+      <h3>Limits</h3>
+      <Limits item={item} />
+      <h3>Transactions</h3>
+      <History item={item} />
+    </article>
+  )
+}
+
+function Limits({ item }: { item: WalletData }) {
+  const bars = item.rules.flatMap((rule) => {
+    const outcome = item.outcomes.find((candidate) => candidate.ruleId === rule.id)
+    const details = outcome?.details ?? {}
+    const text = (name: string) => (typeof details[name] === 'string' ? (details[name] as string) : undefined)
+    const symbol = text('symbol') ?? String(rule.asset ?? '')
+    if (rule.type === 'spend_limit' && text('spent') && text('limit')) {
+      return [
+        <LimitBar
+          key={rule.id}
+          label={`Spent in the last ${rule.window as string} (${rule.id})`}
+          used={text('spent')!}
+          limit={text('limit')!}
+          unit={symbol}
+        />,
+      ]
+    }
+    if (rule.type === 'max_per_tx' && text('limit')) {
+      const largest = largestRecent(item.history, symbol)
+      return [
+        <LimitBar
+          key={rule.id}
+          label={`Largest recent send vs per-transaction cap (${rule.id})`}
+          used={largest}
+          limit={text('limit')!}
+          unit={symbol}
+          note={`From the last ${item.history.length} transactions in the history.`}
+        />,
+      ]
+    }
+    if (rule.type === 'rate_limit' && typeof details.count === 'number') {
+      return [
+        <LimitBar
+          key={rule.id}
+          label={`Transactions in the last ${rule.window as string} (${rule.id})`}
+          used={String(details.count)}
+          limit={String(rule.max)}
+          unit="txs"
+        />,
+      ]
+    }
+    return []
+  })
+  const others = item.rules.filter(
+    (rule) =>
+      !['spend_limit', 'max_per_tx', 'rate_limit'].includes(rule.type) ||
+      !item.outcomes.some((o) => o.ruleId === rule.id),
+  )
+  return (
+    <div class="limits">
+      {bars.length === 0 && <p class="muted">No spend or count limits apply to this wallet.</p>}
+      {bars}
+      {others.length > 0 && (
+        <ul class="other-rules">
+          {others.map((rule) => (
+            <li key={rule.id}>
+              <span class="rule">{rule.id}</span> {describeRule(rule)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+/** The largest counted send in `symbol` among the loaded history (base units compared exactly). */
+function largestRecent(history: Transaction[], symbol: string): string {
+  let best: Transaction | undefined
+  for (const tx of history) {
+    if (!counted.has(tx.status) || tx.asset.symbol !== symbol) continue
+    if (!best || BigInt(tx.amountRaw) > BigInt(best.amountRaw)) best = tx
+  }
+  return best?.amount ?? '0'
+}
+
+function describeRule(rule: PolicyRule): string {
+  const { id: _id, type, enabled: _enabled, description, ...fields } = rule
+  const shown = Object.entries(fields)
+    .map(
+      ([name, value]) =>
+        `${name} ${Array.isArray(value) ? `${value.length} entries` : JSON.stringify(value)}`,
+    )
+    .join(', ')
+  return `${type.replace(/_/g, ' ')}${shown ? `: ${shown}` : ''}${description ? ` — ${String(description)}` : ''}`
+}
+
+function History({ item }: { item: WalletData }) {
+  if (item.history.length === 0) return <p class="muted">No transactions yet.</p>
+  return (
+    // A focusable region, so a keyboard user can scroll the table sideways on a narrow screen.
+    <section
+      class="table-wrap"
+      aria-label={`Transactions of ${item.wallet.agentName}`}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+      tabIndex={0}
+    >
+      <table>
+        <caption class="sr-only">Transactions of {item.wallet.agentName}, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Status</th>
+            <th scope="col">Amount</th>
+            <th scope="col">To</th>
+            <th scope="col">Hash</th>
+          </tr>
+        </thead>
+        <tbody>
+          {item.history.map((tx) => (
+            <tr key={tx.id} data-tx={tx.id}>
+              <td>{dateTime(tx.createdAt)}</td>
+              <td>
+                <StatusBadge status={tx.status} />
+              </td>
+              <td class="amount">
+                {tx.amount} {tx.asset.symbol}
+              </td>
+              <td>
+                <Address value={tx.to} />
+              </td>
+              <td>
+                <TxHash hash={tx.hash} explorer={tx.explorer} status={tx.status} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {item.historyCount > item.history.length && (
+        <p class="muted small">
+          Showing the newest {item.history.length} of {item.historyCount}.
+        </p>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,110 @@
+/** The server's JSON shapes the dashboard reads (see docs/events.md, docs/policy.md and /openapi.json). */
+
+export type Role = 'agent' | 'approver' | 'admin'
+
+export type Wallet = { id: string; address: string; chain: string; agentName: string; createdAt: string }
+
+export type Approval = {
+  id: string
+  walletId: string
+  transactionId: string
+  requestedBy: string
+  status: 'pending' | 'approved' | 'rejected' | 'expired'
+  ruleId?: string
+  reason: string
+  details?: Record<string, unknown>
+  expiresAt: string
+  createdAt: string
+  resolvedBy?: string
+  resolvedAt?: string
+  resolutionReason?: string
+}
+
+export type TxStatus =
+  | 'pending_approval'
+  | 'rejected'
+  | 'expired'
+  | 'blocked'
+  | 'queued'
+  | 'submitted'
+  | 'confirmed'
+  | 'failed'
+
+export type Transaction = {
+  id: string
+  hash: string | null
+  status: TxStatus
+  chain: string
+  kind: string
+  from: string
+  to: string
+  asset: { address: string; symbol: string; decimals: number }
+  amount: string
+  amountRaw: string
+  blockNumber: number | null
+  explorer: string | null
+  approvalId: string | null
+  policy: { decision: string; ruleId: string | null; reason: string }
+  error: { code: string; message: string } | null
+  createdAt: string
+}
+
+export type Balance = {
+  address: string
+  chain: string
+  eth: string
+  tokens: { address: string; symbol: string; decimals: number; balance: string }[]
+}
+
+export type PolicyRule = { id: string; type: string; enabled?: boolean; [field: string]: unknown }
+
+export type RuleOutcome = {
+  ruleId: string
+  type: string
+  scope: 'tenant' | 'wallet'
+  decision: string
+  reason: string
+  details?: Record<string, unknown>
+}
+
+export type PolicyDecision = { decision: string; reason: string; outcomes?: RuleOutcome[] }
+
+export type WebhookSubscription = {
+  id: string
+  url: string
+  events: string[]
+  description?: string
+  status: 'active' | 'disabled'
+  disabledReason?: string
+  createdAt: string
+}
+
+export type WebhookAttempt = {
+  at: string
+  durationMs: number
+  statusCode: number | null
+  ok: boolean
+  error?: string
+  responseExcerpt?: string
+}
+
+export type WebhookDelivery = {
+  id: string
+  subscriptionId: string
+  url: string
+  eventId: string
+  eventType: string
+  webhookEvent: string
+  seq: number
+  status: 'pending' | 'delivered' | 'dead'
+  attempts: WebhookAttempt[]
+  nextAttemptAt: string
+  createdAt: string
+  updatedAt: string
+}
+
+/** One message of /ws: an event envelope, or the server's `ready` / `error` answers. */
+export type WsMessage =
+  | { type: 'ready'; tenantId: string; role: Role; since?: number }
+  | { type: 'error'; error: { code: string; message: string } }
+  | { id: string; type: string; seq: number; timestamp: string; data: Record<string, unknown> }

@@ -1,0 +1,356 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { Writable } from 'node:stream'
+import { type AgentWallet, createAgentWallet, memoryStorage } from '@agentwallet/core'
+import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { createApp, createLogger, dashboardCsp, type RunningServer } from '@agentwallet/koa'
+import { type BrowserContext, chromium, type Page } from 'playwright-core'
+import { parseEther } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { distDir, ensureDashboardBuilt, packageDir } from './helpers/buildDashboard.js'
+
+// Screenshots go where CI collects artifacts (test/artifacts/ is gitignored at the repository root).
+const artifacts = resolve(packageDir, '../../test/artifacts/dashboard')
+const adminKey = 'aw_test_dashboard_admin_key_0123456789abcd'
+const wait = { timeout: 15_000 }
+
+let devnet: Devnet
+let agentWallet: AgentWallet
+let server: RunningServer
+let receiver: { url: string; close(): Promise<void>; statuses: number[] }
+let context: BrowserContext
+let page: Page
+let userDataDir: string
+const logs: string[] = []
+const consoleErrors: string[] = []
+let approverKey: string
+let agentKey: string
+let wallet: { address: string }
+let subscriptionId: string
+
+async function call(method: string, path: string, body?: unknown, key = adminKey) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: response.status, headers: response.headers, body: (await response.json()) as any }
+}
+
+/** A webhook receiver that refuses the first delivery with 400 and accepts the rest. */
+async function startFlakyReceiver() {
+  const statuses: number[] = []
+  const http: Server = createServer((request, response) => {
+    request.resume()
+    request.on('end', () => {
+      const status = statuses.length === 0 ? 400 : 200
+      statuses.push(status)
+      response.writeHead(status).end(status === 400 ? 'receiver says no' : 'ok')
+    })
+  })
+  await new Promise<void>((done) => http.listen(0, '127.0.0.1', done))
+  const { port } = http.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    statuses,
+    close: () => new Promise<void>((done) => http.close(() => done())),
+  }
+}
+
+async function shot(name: string) {
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true })
+}
+
+async function signIn(key: string) {
+  await page.getByLabel('API key').fill(key)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+async function send(value: string) {
+  const sent = await call(
+    'POST',
+    `/wallet/${wallet.address}/send`,
+    { to: devnet.accounts[3]!.address, value },
+    agentKey,
+  )
+  return sent
+}
+
+beforeAll(async () => {
+  ensureDashboardBuilt()
+  mkdirSync(artifacts, { recursive: true })
+  devnet = await createDevnet()
+  agentWallet = await createAgentWallet({
+    chains: {
+      devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
+    },
+    storage: memoryStorage(),
+    defaultTenantRules: [],
+    trackerIntervalMs: 20,
+    webhooks: { allowPrivateTargets: true, intervalMs: 20, backoffBaseMs: 20, backoffMaxMs: 100 },
+  })
+  await agentWallet.bootstrapAdmin({ adminKey })
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(chunk.toString())
+      done()
+    },
+  })
+  server = await createApp({
+    agentWallet,
+    rateLimit: false,
+    heartbeatMs: 1000,
+    logger: createLogger({ destination }),
+    dashboard: { dir: distDir },
+  }).listen({ port: 0 })
+
+  approverKey = (await call('POST', '/api-keys', { name: 'human', role: 'approver' })).body.key
+  agentKey = (await call('POST', '/api-keys', { name: 'bot', role: 'agent' })).body.key
+  wallet = (await call('POST', '/wallet/create', { agentName: 'research-agent' }, agentKey)).body.wallet
+  await devnet.faucet(wallet.address as `0x${string}`, parseEther('10'))
+  const policy = await call('POST', '/policy/update', {
+    wallet: wallet.address,
+    rules: [
+      { id: 'cap', type: 'max_per_tx', asset: 'native', max: '2' },
+      { id: 'day', type: 'spend_limit', asset: 'native', max: '5', window: '24h' },
+      { id: 'ask', type: 'require_approval', asset: 'native', above: '0.5' },
+    ],
+  })
+  expect(policy.status).toBe(200)
+  receiver = await startFlakyReceiver()
+  const subscribed = await call('POST', '/webhooks/subscribe', {
+    url: receiver.url,
+    events: ['tx_confirmed'],
+  })
+  expect(subscribed.status).toBe(201)
+  subscriptionId = subscribed.body.subscription.id
+
+  userDataDir = mkdtempSync(join(tmpdir(), 'aw-dashboard-chromium-'))
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1200, height: 900 },
+  })
+  page = context.pages()[0] ?? (await context.newPage())
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => consoleErrors.push(String(error)))
+}, 120_000)
+
+afterAll(async () => {
+  await context?.close()
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true })
+  await receiver?.close()
+  await server?.close()
+  await agentWallet?.close()
+  await devnet?.close()
+})
+
+describe('static serving', () => {
+  it('serves the build under /dashboard with a strict CSP, and nothing outside it', async () => {
+    const redirect = await fetch(`${server.url}/dashboard`, { redirect: 'manual' })
+    expect(redirect.status).toBe(302)
+    expect(redirect.headers.get('location')).toBe('/dashboard/')
+
+    const index = await fetch(`${server.url}/dashboard/`)
+    expect(index.status).toBe(200)
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/)
+    const csp = index.headers.get('content-security-policy')!
+    expect(csp).toBe(dashboardCsp)
+    for (const directive of [
+      "script-src 'self'",
+      "style-src 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ])
+      expect(csp).toContain(directive)
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/)
+    const html = await index.text()
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/) // no inline script
+    expect(html).not.toMatch(/https?:\/\//) // no CDN
+
+    const asset = html.match(/src="(\/dashboard\/assets\/[^"]+\.js)"/)![1]!
+    const js = await fetch(`${server.url}${asset}`)
+    expect(js.status).toBe(200)
+    expect(js.headers.get('content-type')).toMatch(/^text\/javascript/)
+    expect(js.headers.get('cache-control')).toContain('immutable')
+
+    for (const path of [
+      '/dashboard/nope.js',
+      '/dashboard/%2e%2e/package.json',
+      '/dashboard/..%2fpackage.json',
+    ]) {
+      const missing = await fetch(`${server.url}${path}`)
+      expect(missing.status, path).toBe(404)
+      expect(((await missing.json()) as any).error.code).toBe('not_found')
+    }
+  })
+})
+
+describe('the dashboard in headless Chromium', () => {
+  it('refuses a wrong key and an agent key, then signs an approver in', async () => {
+    await page.goto(`${server.url}/dashboard`)
+    expect(page.url()).toBe(`${server.url}/dashboard/`)
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor(wait)
+    await shot('01-sign-in')
+
+    await signIn('aw_not_a_real_key_0000000000000000000000')
+    await page.getByRole('alert').filter({ hasText: 'was not recognised' }).waitFor(wait)
+
+    await signIn(agentKey)
+    await page.getByRole('alert').filter({ hasText: 'This is an agent key' }).waitFor(wait)
+    await shot('02-sign-in-agent-key-refused')
+
+    await signIn(approverKey)
+    await page.getByRole('heading', { name: 'Pending approvals' }).waitFor(wait)
+    await page.getByTestId('no-pending').waitFor(wait)
+    await page.getByText('Live', { exact: true }).waitFor(wait)
+    // The key is in this tab's sessionStorage only: not in the URL, localStorage or a cookie.
+    expect(page.url()).not.toContain(approverKey)
+    const stored = (await page.evaluate(
+      '({ session: JSON.stringify(sessionStorage), local: JSON.stringify(localStorage), cookie: document.cookie })',
+    )) as { session: string; local: string; cookie: string }
+    expect(stored.session).toContain(approverKey)
+    expect(stored.local).not.toContain(approverKey)
+    expect(stored.cookie).toBe('')
+  })
+
+  it('shows a paused send live, approves it and shows its hash and confirmation', async () => {
+    await page.evaluate('window.__noReload = true')
+    // A small send first: allowed, confirmed, and its tx_confirmed webhook is refused (400) by the receiver.
+    const small = await send('0.1')
+    expect(small.status).toBe(200)
+
+    const paused = await send('0.6')
+    expect(paused.status).toBe(202)
+    const approvalId = paused.body.approval.id as string
+    const card = page.locator(`li.approval[data-approval-id="${approvalId}"]`)
+    await card.waitFor(wait)
+    const text = await card.innerText()
+    expect(text).toContain('0.6 ETH')
+    expect(text).toContain('research-agent')
+    expect(text).toContain(devnet.accounts[3]!.address)
+    expect(text).toContain('ask')
+    expect(text).toMatch(/threshold: 0\.5 ETH/)
+    expect(text).toMatch(/requested: 0\.6 ETH/)
+    expect(text).toMatch(/23 h 59 min|1 d 0 h/)
+    await shot('03-approvals-pending')
+
+    await card.getByRole('button', { name: 'Approve' }).click()
+    const resolved = page.locator(`li.resolved[data-approval-id="${approvalId}"]`)
+    await resolved.getByText('confirmed', { exact: true }).waitFor(wait)
+    const { body: approval } = await call('GET', `/policy/approvals/${approvalId}`)
+    expect(approval.approval.status).toBe('approved')
+    const tx = await call('GET', `/wallet/tx/${paused.body.transaction.id}`)
+    expect(tx.body.status).toBe('confirmed')
+    expect(await resolved.innerText()).toContain(tx.body.hash)
+    expect(await page.evaluate('window.__noReload')).toBe(true)
+  })
+
+  it('rejects another with a reason', async () => {
+    const paused = await send('0.7')
+    expect(paused.status).toBe(202)
+    const approvalId = paused.body.approval.id as string
+    const card = page.locator(`li.approval[data-approval-id="${approvalId}"]`)
+    await card.waitFor(wait)
+    await card.getByRole('button', { name: 'Reject…' }).click()
+    await card.getByLabel(/Reason for rejecting/).fill('not this week')
+    await card.getByRole('button', { name: 'Confirm reject' }).click()
+    const resolved = page.locator(`li.resolved[data-approval-id="${approvalId}"]`)
+    await resolved.getByText('not this week').waitFor(wait)
+    expect(await resolved.innerText()).toMatch(/rejected/)
+    const { body } = await call('GET', `/policy/approvals/${approvalId}`)
+    expect(body.approval).toMatchObject({ status: 'rejected', resolutionReason: 'not this week' })
+    expect(await page.evaluate('window.__noReload')).toBe(true)
+    await shot('04-approvals-resolved')
+  })
+
+  it('shows wallets with balances, spend against limits as bars, and the history', async () => {
+    await page.getByRole('link', { name: 'Wallets' }).click()
+    const card = page.locator(`article[data-wallet="${wallet.address}"]`)
+    await card.waitFor(wait)
+    // 0.1 + 0.6 counted; the rejected 0.7 released its reservation (the engine's own figures).
+    const spend = card.getByRole('meter', { name: /Spent in the last 24h/ })
+    await expect.poll(() => spend.getAttribute('aria-valuetext'), wait).toBe('0.7 of 5 ETH')
+    const cap = card.getByRole('meter', { name: /per-transaction cap/ })
+    expect(await cap.getAttribute('aria-valuetext')).toBe('0.6 of 2 ETH')
+    const balance = (await call('GET', `/wallet/${wallet.address}/balance`)).body.eth as string
+    expect(await card.innerText()).toContain(balance)
+    const rows = card.locator('tbody tr')
+    expect(await rows.count()).toBe(3)
+    const statuses = await card.locator('tbody .badge').allInnerTexts()
+    expect(statuses).toEqual(['rejected', 'confirmed', 'confirmed'])
+    await shot('05-wallets')
+  })
+
+  it('tells an approver that webhooks are for admins; an admin retries a failed delivery', async () => {
+    await page.getByRole('link', { name: 'Webhooks' }).click()
+    await page.getByText('visible to admin keys only').waitFor(wait)
+
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor(wait)
+    expect(await page.evaluate('sessionStorage.length')).toBe(0)
+    // Keyboard only: focus moved to the content, so Tab reaches the key field; Enter submits.
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('api-key')
+    await page.keyboard.type(adminKey)
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor(wait)
+
+    await expect.poll(() => receiver.statuses.length, wait).toBeGreaterThanOrEqual(2)
+    const { body } = await call('GET', `/webhooks/logs?subscriptionId=${subscriptionId}&status=dead`)
+    expect(body.deliveries).toHaveLength(1)
+    const deadId = body.deliveries[0].id as string
+    const delivery = page.locator(`li[data-delivery-id="${deadId}"]`)
+    await delivery.waitFor(wait)
+    expect(await delivery.getAttribute('class')).toContain('delivery-dead')
+    expect(await delivery.locator('.attempt-failed').innerText()).toContain('HTTP 400')
+    await shot('06-webhooks-failed')
+
+    await delivery.getByRole('button', { name: /Retry delivery/ }).click()
+    await delivery.locator('.badge', { hasText: 'delivered' }).waitFor(wait)
+    expect(await delivery.locator('.attempt-ok').innerText()).toContain('HTTP 200')
+    expect(
+      (await call('GET', `/webhooks/logs?subscriptionId=${subscriptionId}&status=dead`)).body.deliveries,
+    ).toEqual([])
+    await shot('07-webhooks-retried')
+  })
+
+  it('fits a phone-width screen', async () => {
+    await page.setViewportSize({ width: 375, height: 812 })
+    for (const [name, hash] of [
+      ['08-phone-approvals', 'approvals'],
+      ['09-phone-wallets', 'wallets'],
+      ['10-phone-webhooks', 'webhooks'],
+    ] as const) {
+      await page.goto(`${server.url}/dashboard/#/${hash}`)
+      await page.locator('main h1').waitFor(wait)
+      await page.locator('.card').first().waitFor(wait)
+      await shot(name)
+      // The page itself never scrolls sideways (a wide table scrolls inside its own region).
+      const overflow = await page.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      )
+      expect(overflow, name).toBe(0)
+    }
+  })
+
+  it('left no key in the server logs and no CSP violation in the console', () => {
+    const text = logs.join('')
+    for (const key of [adminKey, approverKey, agentKey]) expect(text).not.toContain(key)
+    expect(consoleErrors.filter((line) => !/status of 40[134]/.test(line))).toEqual([])
+  })
+})
