@@ -138,15 +138,19 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
     }
     const connection = client ?? (await work.connect())
     let stored: StoredEvent[]
+    let broken: Error | undefined
     try {
       if (!client) await connection.query('BEGIN')
       stored = await applyCommit(connection, tables, unit, origin)
       await connection.query('COMMIT')
     } catch (error) {
-      await connection.query('ROLLBACK').catch(() => {})
+      await connection.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken = rollbackError
+      })
       throw error
     } finally {
-      if (!client) connection.release()
+      // A connection that could not even roll back is not handed to the next caller.
+      if (!client) connection.release(broken)
     }
     if (stored.length > 0) {
       for (const event of stored) events.saw(event.stream, event.seq)
