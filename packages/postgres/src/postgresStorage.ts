@@ -51,6 +51,8 @@ export type PostgresStorage = Storage & {
   claim<T extends StoredRecord>(collection: string, options: ClaimOptions): Promise<T[]>
   /** Takes a named session lock if free (one tracker per chain across replicas). */
   tryAdvisoryLock(name: string): Promise<AdvisoryLock | undefined>
+  /** The same as `tryAdvisoryLock`, under the Storage port's optional name (used by core's tracker). */
+  tryLeaderLock(name: string): Promise<AdvisoryLock | undefined>
   /** Waits to hold the named lock, runs `fn` as leader, lets go. */
   withLeaderLock<T>(
     name: string,
@@ -227,6 +229,8 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
     },
     claim: (collection, claimOptions) => claimRecords(work, tables.records, collection, claimOptions),
     tryAdvisoryLock: (name) => tryAdvisoryLock(clientConfig, schema, name),
+    // Core's name for the same lock: startTracker elects one tracker per chain with it.
+    tryLeaderLock: (name) => tryAdvisoryLock(clientConfig, schema, name),
     withLeaderLock: (name, fn, leaderOptions) =>
       withLeaderLock(clientConfig, schema, name, fn, leaderOptions),
     async explainQuery(collection, query) {

@@ -56,6 +56,14 @@ export type StorageCapabilities = {
   crossProcessLocks: boolean
   /** `onEvents` also reports events committed by other processes. */
   crossProcessEvents: boolean
+  /** `tryLeaderLock` elects one holder per name across processes (e.g. Postgres advisory locks). */
+  leaderLocks?: boolean | undefined
+}
+
+/** A named lock held until `release()`, or until `signal` aborts (e.g. its connection dropped). */
+export type LeaderLock = {
+  readonly signal: AbortSignal
+  release(): Promise<void>
 }
 
 export type EventsListener = (events: StoredEvent[]) => void
@@ -77,6 +85,12 @@ export interface Storage extends StorageReader {
   readEvents(stream: string, options?: { after?: number; limit?: number }): Promise<StoredEvent[]>
   /** Calls `listener` with every batch of committed events, after the commit. Returns an unsubscribe. */
   onEvents(listener: EventsListener): () => void
+  /**
+   * Optional (with `capabilities.leaderLocks`): takes the named lock if no process holds it, else
+   * `undefined`. Core uses it so one process, not every replica, runs a chain's tracker; single-process
+   * storages leave it out. Correctness never depends on it, only avoiding duplicate work does.
+   */
+  tryLeaderLock?(name: string): Promise<LeaderLock | undefined>
   close(): Promise<void>
 }
 

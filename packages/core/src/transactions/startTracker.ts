@@ -1,5 +1,6 @@
 import { expireApprovals } from '../approvals/resolveApproval.js'
 import type { AgentWalletContext } from '../context.js'
+import { type ChainLeadership, chainLeadership } from './chainLeadership.js'
 import { trackTransactions } from './trackTransactions.js'
 
 export type Tracker = { stop(): Promise<void> }
@@ -7,19 +8,31 @@ export type Tracker = { stop(): Promise<void> }
 /**
  * Runs the tracker every `trackerIntervalMs`: receipts, rebroadcasts, approval expiry. A pass never
  * overlaps the previous one; an error in one pass is reported and the next pass runs anyway.
+ * When the storage elects leaders (`capabilities.leaderLocks`, e.g. Postgres), only the holder of a
+ * chain's tracker lock tracks that chain, so N replicas do not each poll and rebroadcast; the others
+ * retry the lock and take over when the holder dies. Transitions re-read under the wallet lock, so
+ * this saves work and never decides correctness.
  * @example const tracker = startTracker(ctx, { onError: console.error }); await tracker.stop()
  */
 export function startTracker(
   ctx: AgentWalletContext,
-  hooks: { onError?: (error: unknown) => void } = {},
+  hooks: { onError?: ((error: unknown) => void) | undefined } = {},
 ): Tracker {
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> = Promise.resolve()
+  const leadership: ChainLeadership | undefined =
+    ctx.storage.capabilities.leaderLocks && ctx.storage.tryLeaderLock
+      ? chainLeadership(ctx.storage, {
+          retryMs: Math.max(1_000, ctx.options.trackerIntervalMs),
+          onError: hooks.onError,
+        })
+      : undefined
   const tick = () => {
     running = (async () => {
       try {
-        await trackTransactions(ctx)
+        const chains = leadership ? await leadership.held(ctx.chains.list()) : undefined
+        if (!chains || chains.length > 0) await trackTransactions(ctx, { chains })
         await expireApprovals(ctx)
       } catch (error) {
         hooks.onError?.(error)
@@ -35,6 +48,7 @@ export function startTracker(
       stopped = true
       clearTimeout(timer)
       await running
+      await leadership?.release()
     },
   }
 }

@@ -3,6 +3,7 @@ import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
+import type { Filter } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { prepareGas } from './prepareGas.js'
 import { broadcastSigned, signAndBroadcast } from './signAndBroadcast.js'
@@ -13,20 +14,22 @@ import type { TransactionRecord } from './types.js'
  * One pass of the tracker: receipts for submitted txs (→ confirmed / failed), and the queued txs
  * that a crash or a transport failure left behind: a signed one is broadcast again exactly as
  * signed; an unsigned one (accepted, crash before signing) is signed now. With `all`, every
- * queued tx is retried at once (start-up reconciliation); otherwise only stale ones.
+ * queued tx is retried at once (start-up reconciliation); otherwise only stale ones. `chains`
+ * limits the pass to those chain names (the ones this process leads); default every chain.
  */
 export async function trackTransactions(
   ctx: AgentWalletContext,
-  options: { all?: boolean } = {},
+  options: { all?: boolean; chains?: readonly string[] | undefined } = {},
 ): Promise<void> {
+  const chain: Filter = options.chains ? { chain: options.chains } : {}
   const [submitted, queued] = await Promise.all([
     ctx.storage.query<TransactionRecord>('transactions', {
-      where: { status: 'submitted' },
+      where: { status: 'submitted', ...chain },
       orderBy: 'createdAt',
       limit: 1000,
     }),
     ctx.storage.query<TransactionRecord>('transactions', {
-      where: { status: 'queued' },
+      where: { status: 'queued', ...chain },
       orderBy: 'createdAt',
       limit: 1000,
     }),
