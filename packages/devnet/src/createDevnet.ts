@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import type { TokenInfo } from '@agentwallet/core'
 import { type Address, encodeFunctionData, type Hex, numberToHex, parseEther } from 'viem'
 import { testTokenAbi } from './abis/testTokenAbi.js'
+import { withAddressBook } from './addressBookRpc.js'
 import { createDeployer } from './createDeployer.js'
 import { createEdrProvider } from './createEdrProvider.js'
 import { lockDataDir } from './dataDirLock.js'
@@ -153,7 +154,7 @@ async function startDevnet(options: CreateDevnetOptions, unlock: () => void): Pr
       await provider.request({ method: 'hardhat_mine', params: [numberToHex(blocks)] })
     },
     async serve(serveOptions) {
-      const server = await serveDevnet(provider, serveOptions)
+      const server = await serveDevnet(withAddressBook(provider, addressBook), serveOptions)
       servers.add(server)
       return {
         url: server.url,

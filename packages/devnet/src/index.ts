@@ -1,5 +1,6 @@
 export { erc20Abi } from 'viem'
 export * from './abis/index.js'
+export { addressBookMethod, fetchDevnetAddressBook, withAddressBook } from './addressBookRpc.js'
 export { type CreateDevnetOptions, createDevnet, type Devnet } from './createDevnet.js'
 export { devnetPrices } from './deployPriceFeeds.js'
 export type { DevnetAddressBook } from './deployProtocols.js'
