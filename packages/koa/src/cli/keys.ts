@@ -18,7 +18,7 @@ export async function keys(
 ): Promise<void> {
   if (config.storage === 'memory')
     throw new CliError('keys needs durable storage: memory storage dies with each process')
-  const storage = openStorage(config)
+  const storage = await openStorage(config)
   const ctx = {
     storage,
     now: () => new Date(),

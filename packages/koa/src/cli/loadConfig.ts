@@ -7,7 +7,11 @@ export type ServerConfig = {
   port: number
   host: string
   dataDir: string
-  storage: 'sqlite' | 'memory'
+  storage: 'sqlite' | 'memory' | 'postgres'
+  /** Postgres connection URL (storage `postgres`); every replica points at the same one. */
+  databaseUrl: string | undefined
+  /** Postgres schema of the tables (default `agentwallet`): several deployments can share a database. */
+  databaseSchema: string | undefined
   /** Named RPC chains; empty means the embedded devnet. */
   chains: Record<string, string>
   logLevel: string
@@ -23,6 +27,8 @@ const options = {
   host: { type: 'string' },
   'data-dir': { type: 'string' },
   storage: { type: 'string' },
+  'database-url': { type: 'string' },
+  'database-schema': { type: 'string' },
   chain: { type: 'string', multiple: true },
   config: { type: 'string' },
   'log-level': { type: 'string' },
@@ -63,21 +69,35 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
   const file = readConfigFile(values.config ?? env.AGENTWALLET_CONFIG, dataDir)
   const port = parsePort(values.port ?? env.AGENTWALLET_PORT ?? env.PORT ?? file.port ?? 8080)
   const storage = String(values.storage ?? env.AGENTWALLET_STORAGE ?? file.storage ?? 'sqlite')
-  if (storage !== 'sqlite' && storage !== 'memory')
-    throw new CliError(`--storage must be sqlite or memory, not "${storage}"`)
+  if (storage !== 'sqlite' && storage !== 'memory' && storage !== 'postgres')
+    throw new CliError(`--storage must be sqlite, memory or postgres, not "${storage}"`)
+  const databaseUrl = optionalString(
+    values['database-url'] ?? env.AGENTWALLET_DATABASE_URL ?? file.databaseUrl,
+  )
+  if (storage === 'postgres' && !databaseUrl)
+    throw new CliError('--storage postgres needs --database-url postgres://… (or AGENTWALLET_DATABASE_URL)')
   const chainSpecs = values.chain ?? (env.AGENTWALLET_CHAINS ? env.AGENTWALLET_CHAINS.split(',') : undefined)
   return {
     port,
     host: String(values.host ?? env.AGENTWALLET_HOST ?? file.host ?? '127.0.0.1'),
     dataDir,
     storage,
+    databaseUrl,
+    databaseSchema: optionalString(
+      values['database-schema'] ?? env.AGENTWALLET_DATABASE_SCHEMA ?? file.databaseSchema,
+    ),
     chains: chainSpecs
       ? parseChains(chainSpecs)
       : ((file.chains as Record<string, string> | undefined) ?? {}),
     logLevel: String(values['log-level'] ?? env.AGENTWALLET_LOG_LEVEL ?? file.logLevel ?? 'info'),
     adminKey: env.AGENTWALLET_ADMIN_KEY || undefined,
-    allowPrivateWebhooks: (env.AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS ?? String(file.allowPrivateWebhooks ?? false)) === 'true',
+    allowPrivateWebhooks:
+      (env.AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS ?? String(file.allowPrivateWebhooks ?? false)) === 'true',
   }
+}
+
+function optionalString(value: unknown): string | undefined {
+  return value === undefined || value === '' ? undefined : String(value)
 }
 
 function readConfigFile(path: string | undefined, dataDir: string): Record<string, unknown> {

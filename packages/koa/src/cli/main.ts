@@ -5,6 +5,7 @@ import { devnetCommand } from './devnetCommand.js'
 import { keys } from './keys.js'
 import { loadConfig, parseCli } from './loadConfig.js'
 import { mcpCommand } from './mcpCommand.js'
+import { migrateCommand } from './migrateCommand.js'
 import { serve } from './serve.js'
 
 const usage = `Usage: agentwallet <command> [flags]
@@ -13,13 +14,16 @@ Commands:
   serve    HTTP + WebSocket API (default: SQLite + embedded devnet in --data-dir)
   keys     create --name <n> [--role agent|approver|admin] [--tenant <id>] | list | revoke <id>
   devnet   serve the embedded chain as JSON-RPC (default port 8545)
+  migrate  bring the Postgres schema up to date and exit (--storage postgres --database-url …)
   mcp      the agent tools as an MCP server on stdio (env AGENTWALLET_API_KEY, an agent key; AGENTWALLET_URL for a running server, else in-process; AGENTWALLET_MCP_TRANSPORT=http for streamable HTTP)
 
 Flags:
   --port <n>            default 8080 (devnet: 8545)          env AGENTWALLET_PORT
   --host <h>            default 127.0.0.1                     env AGENTWALLET_HOST
   --data-dir <dir>      default ./.agentwallet                env AGENTWALLET_DATA_DIR
-  --storage sqlite|memory  default sqlite                     env AGENTWALLET_STORAGE
+  --storage sqlite|memory|postgres  default sqlite            env AGENTWALLET_STORAGE
+  --database-url <url>  Postgres, shared by every replica       env AGENTWALLET_DATABASE_URL
+  --database-schema <s> Postgres schema, default agentwallet    env AGENTWALLET_DATABASE_SCHEMA
   --chain name=rpcUrl   repeatable; default the embedded devnet  env AGENTWALLET_CHAINS (comma-separated)
   --config <file>       JSON with the same settings (default <data-dir>/config.json if present)
   --log-level <level>   default info                          env AGENTWALLET_LOG_LEVEL
@@ -36,6 +40,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     values.port = '8545'
   const config = loadConfig(values, env)
   if (command === 'keys') return keys(rest, values, config, print)
+  if (command === 'migrate') return migrateCommand(config, print)
   if (command !== 'serve' && command !== 'devnet' && command !== 'mcp')
     throw new CliError(`Unknown command "${command}"\n\n${usage}`)
   const running: { close(): Promise<void>; closed?: Promise<void> } =

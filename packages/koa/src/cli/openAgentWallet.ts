@@ -7,8 +7,10 @@ import {
   masterKeyFromEnv,
 } from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { CliError } from './cliError.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { openStorage } from './openStorage.js'
+import { resolveChains } from './resolveChains.js'
 
 export type Runtime = { agentWallet: AgentWallet; devnet: Devnet | undefined; close(): Promise<void> }
 
@@ -18,13 +20,14 @@ export type Runtime = { agentWallet: AgentWallet; devnet: Devnet | undefined; cl
  * @example const { agentWallet } = await openAgentWallet(config, process.env)
  */
 export async function openAgentWallet(config: ServerConfig, env: Env): Promise<Runtime> {
-  const storage = openStorage(config)
+  const named = Object.entries(config.chains)
+  if (config.storage === 'postgres') assertReplicaReady(named.length, env)
+  const storage = await openStorage(config)
   try {
     const masterKey =
       config.storage === 'memory'
         ? masterKeyFromEnv(env)
         : (masterKeyFromEnv(env) ?? (await loadOrCreateMasterKey({ dataDir: config.dataDir })))
-    const named = Object.entries(config.chains)
     const devnet =
       named.length === 0
         ? await createDevnet({
@@ -40,7 +43,7 @@ export async function openAgentWallet(config: ServerConfig, env: Env): Promise<R
             pollingIntervalMs: 50,
           },
         }
-      : Object.fromEntries(named.map(([name, rpcUrl]) => [name, { rpcUrl }]))
+      : await resolveChains(config.chains)
     const agentWallet = await createAgentWallet({
       chains,
       storage,
@@ -60,4 +63,19 @@ export async function openAgentWallet(config: ServerConfig, env: Env): Promise<R
     await storage.close()
     throw error
   }
+}
+
+/**
+ * Postgres storage means replicas: they must share one chain (an embedded devnet per process would
+ * give each its own nonces and balances) and one master key (a key file per data dir would differ).
+ */
+function assertReplicaReady(chainCount: number, env: Env): void {
+  if (chainCount === 0)
+    throw new CliError(
+      '--storage postgres needs --chain name=rpcUrl: replicas share one chain (e.g. `agentwallet devnet`, then --chain devnet=http://127.0.0.1:8545)',
+    )
+  if (!env.AGENTWALLET_MASTER_KEY)
+    throw new CliError(
+      '--storage postgres needs AGENTWALLET_MASTER_KEY, the same on every replica (wallet keys are sealed with it)',
+    )
 }

@@ -5,6 +5,7 @@ import { createLogger } from '../http/createLogger.js'
 import { CliError } from './cliError.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { openAgentWallet } from './openAgentWallet.js'
+import { describeUrl } from './openStorage.js'
 import { writeSecretFile } from './writeSecretFile.js'
 
 export type Print = (line: string) => void
@@ -51,9 +52,7 @@ export async function serve(
       .list()
       .map((chain) => `${chain.name} (${chain.chainId})`)
     print(`AgentWallet listening on ${server.url}`)
-    print(
-      `  storage: ${config.storage === 'sqlite' ? join(config.dataDir, 'agentwallet.db') : 'memory (nothing survives a restart)'}`,
-    )
+    print(`  storage: ${describeStorage(config)}`)
     print(
       `  chains:  ${chains.join(', ')}${runtime.devnet ? ' — embedded devnet, state in the data dir' : ''}`,
     )
@@ -88,4 +87,11 @@ export async function serve(
     await runtime.close()
     throw error
   }
+}
+
+function describeStorage(config: ServerConfig): string {
+  if (config.storage === 'sqlite') return join(config.dataDir, 'agentwallet.db')
+  if (config.storage === 'postgres')
+    return `postgres ${describeUrl(config.databaseUrl ?? '')} schema ${config.databaseSchema ?? 'agentwallet'}`
+  return 'memory (nothing survives a restart)'
 }
