@@ -22,6 +22,7 @@ export * from './vault/types.js'
 export * from './chain/types.js'
 export * from './policy/types.js'
 export { keyedMutex, type KeyedMutex, type Release } from './storage/keyedMutex.js'
+export { eventListeners, type EventListenerSet } from './storage/eventListeners.js'
 export {
   memoryStorage,
   type MemorySnapshot,

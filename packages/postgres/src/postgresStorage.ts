@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import {
   type EventsListener,
+  eventListeners,
   keyedMutex,
   type QueryOptions,
   type Storage,
@@ -84,18 +85,11 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
   locks.on('error', () => {})
   const clientConfig = connectionConfig(options)
   const committed = recordReader(work, tables.records)
-  const listeners = new Set<EventsListener>()
+  const listeners = eventListeners()
   const mutex = keyedMutex()
   const origin = randomUUID()
 
-  const deliver = (events: StoredEvent[]) => {
-    for (const listener of listeners) {
-      // A listener's failure must not fail a transaction that has already committed. Each gets its own copy.
-      try {
-        listener(structuredClone(events))
-      } catch {}
-    }
-  }
+  const deliver = listeners.notify
 
   const readRanges = async (ranges: readonly SeqRange[]): Promise<StoredEvent[]> => {
     const found: StoredEvent[] = []
@@ -162,12 +156,10 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
   }
 
   const keyed = async <T>(keys: readonly string[], fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
-    // One global order over keys means two transactions never wait on each other in a cycle.
     const sorted = [...new Set(keys)].sort()
-    const releases: Array<() => void> = []
+    // In process first: at most one local caller per key ever waits in Postgres, holding a connection.
+    const release = await mutex.lockAll(sorted)
     try {
-      // In process first: at most one local caller per key ever waits in Postgres, holding a connection.
-      for (const key of sorted) releases.push(await mutex.lock(key))
       const client = await locks.connect()
       let broken: Error | undefined
       try {
@@ -186,7 +178,7 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
         client.release(broken)
       }
     } finally {
-      for (const release of releases.reverse()) release()
+      release()
     }
   }
 
@@ -214,14 +206,7 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
       )
       return rows.map(toStoredEvent)
     },
-    onEvents(listener) {
-      // Wrapping makes each subscription distinct, so the same function can subscribe twice.
-      const wrapped: EventsListener = (batch) => listener(batch)
-      listeners.add(wrapped)
-      return () => {
-        listeners.delete(wrapped)
-      }
-    },
+    onEvents: listeners.add,
     async close() {
       listeners.clear()
       await events.close()

@@ -1,6 +1,6 @@
 import {
   BaseError,
-  type EventsListener,
+  eventListeners,
   keyedMutex,
   type QueryOptions,
   type Storage,
@@ -60,7 +60,7 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
     return cached(sql)
   }
   const committed = recordReader(prepare)
-  const listeners = new Set<EventsListener>()
+  const listeners = eventListeners()
   const mutex = keyedMutex()
   const stats = plannerStats(db)
   const durable = filename !== ':memory:' && filename !== ''
@@ -80,30 +80,20 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
       return committed.count(collection, { where: query?.where, range: query?.range })
     },
     async transaction(keys, fn) {
-      // One global order over keys means two transactions never wait on each other in a cycle.
-      const sorted = [...new Set(keys)].sort()
-      const releases: Array<() => void> = []
+      const release = await mutex.lockAll(keys)
       try {
-        for (const key of sorted) releases.push(await mutex.lock(key))
         const unit = sqliteTransaction(db, prepare, committed)
         try {
           const result = await fn(unit.tx)
           const done = unit.commit()
           stats.wrote(done.rows)
-          if (done.count > 0) {
-            for (const listener of listeners) {
-              // A listener's failure must not fail a transaction that has already committed.
-              try {
-                listener(done.materialize())
-              } catch {}
-            }
-          }
+          if (done.count > 0) listeners.notify(done.materialize())
           return result
         } finally {
           unit.finish()
         }
       } finally {
-        for (const release of releases.reverse()) release()
+        release()
       }
     },
     async readEvents(stream, { after = 0, limit } = {}) {
@@ -112,14 +102,7 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
       ).all(stream, after, limit === undefined ? -1 : Math.max(0, Math.floor(limit)))
       return (rows as Parameters<typeof toStoredEvent>[0][]).map(toStoredEvent)
     },
-    onEvents(listener) {
-      // Wrapping makes each subscription distinct, so the same function can subscribe twice.
-      const wrapped: EventsListener = (events) => listener(events)
-      listeners.add(wrapped)
-      return () => {
-        listeners.delete(wrapped)
-      }
-    },
+    onEvents: listeners.add,
     async close() {
       listeners.clear()
       if (!db.open) return

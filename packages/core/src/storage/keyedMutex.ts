@@ -4,6 +4,11 @@ export type Release = () => void
 export type KeyedMutex = {
   /** Waits until `key` is free, takes it, and resolves with its release function. */
   lock(key: string): Promise<Release>
+  /**
+   * Takes every key (deduplicated, in one global sorted order, so two callers never wait on each
+   * other in a cycle) and resolves with one function that releases them all.
+   */
+  lockAll(keys: readonly string[]): Promise<Release>
   /** True while some caller holds `key`. */
   isLocked(key: string): boolean
 }
@@ -29,14 +34,23 @@ export const keyedMutex = (): KeyedMutex => {
     }
   }
 
+  const lock = (key: string): Promise<Release> => {
+    const waiters = queues.get(key)
+    if (!waiters) {
+      queues.set(key, [])
+      return Promise.resolve(releaseFor(key))
+    }
+    return new Promise<Release>((resolve) => waiters.push(resolve))
+  }
+
   return {
-    lock(key) {
-      const waiters = queues.get(key)
-      if (!waiters) {
-        queues.set(key, [])
-        return Promise.resolve(releaseFor(key))
+    lock,
+    async lockAll(keys) {
+      const releases: Release[] = []
+      for (const key of [...new Set(keys)].sort()) releases.push(await lock(key))
+      return () => {
+        for (const release of releases.reverse()) release()
       }
-      return new Promise<Release>((resolve) => waiters.push(resolve))
     },
     isLocked: (key) => queues.has(key),
   }

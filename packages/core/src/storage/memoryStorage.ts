@@ -1,15 +1,8 @@
 import { BaseError } from '../errors/baseError.js'
+import { eventListeners } from './eventListeners.js'
 import { keyedMutex } from './keyedMutex.js'
 import { queryRecords } from './queryRecords.js'
-import type {
-  EventInput,
-  EventsListener,
-  QueryOptions,
-  Storage,
-  StorageTx,
-  StoredEvent,
-  StoredRecord,
-} from './types.js'
+import type { EventInput, QueryOptions, Storage, StorageTx, StoredEvent, StoredRecord } from './types.js'
 
 export type MemoryStorageOptions = {
   /** Shown in logs and errors. Default `memory`. */
@@ -53,7 +46,7 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage
     ]),
   )
   const streams = new Map<string, StoredEvent[]>(clone(options.snapshot?.streams ?? []))
-  const listeners = new Set<EventsListener>()
+  const listeners = eventListeners()
   const mutex = keyedMutex()
 
   const collection = (name: string): Collection => {
@@ -129,16 +122,6 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage
     return committed
   }
 
-  const notify = (events: StoredEvent[]) => {
-    if (events.length === 0) return
-    for (const listener of listeners) {
-      // A listener's failure must not fail a transaction that has already committed.
-      try {
-        listener(clone(events))
-      } catch {}
-    }
-  }
-
   const run = async <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
     const writes: Writes = new Map()
     const inserts: Insert[] = []
@@ -183,7 +166,7 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage
       const result = await fn(tx)
       const committed = commit(writes, inserts, events)
       open = false
-      notify(committed)
+      listeners.notify(committed)
       return result
     } finally {
       open = false
@@ -195,14 +178,11 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage
     capabilities: { durable: false, crossProcessLocks: false, crossProcessEvents: false },
     ...reader(),
     async transaction(keys, fn) {
-      // One global order over keys means two transactions never wait on each other in a cycle.
-      const sorted = [...new Set(keys)].sort()
-      const releases: Array<() => void> = []
+      const release = await mutex.lockAll(keys)
       try {
-        for (const key of sorted) releases.push(await mutex.lock(key))
         return await run(fn)
       } finally {
-        for (const release of releases.reverse()) release()
+        release()
       }
     },
     async readEvents(stream, options = {}) {
@@ -211,14 +191,7 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage
       const found = log.filter((event) => event.seq > after)
       return clone(options.limit === undefined ? found : found.slice(0, Math.max(0, options.limit)))
     },
-    onEvents(listener) {
-      // Wrapping makes each subscription distinct, so the same function can subscribe twice.
-      const wrapped: EventsListener = (events) => listener(events)
-      listeners.add(wrapped)
-      return () => {
-        listeners.delete(wrapped)
-      }
-    },
+    onEvents: listeners.add,
     async close() {
       listeners.clear()
     },
