@@ -113,5 +113,7 @@ export const storageSchema: Record<string, { indexes: readonly string[] }> = {
   multisig_wallets: { indexes: ['tenantId', 'address'] },
   multisig_proposals: { indexes: ['tenantId', 'safeAddress', 'safeTxHash', 'status', 'createdAt'] },
   webhook_subscriptions: { indexes: ['tenantId', 'status', 'createdAt'] },
-  webhook_deliveries: { indexes: ['tenantId', 'subscriptionId', 'status', 'nextAttemptAt', 'seq', 'createdAt'] },
+  webhook_deliveries: {
+    indexes: ['tenantId', 'subscriptionId', 'status', 'nextAttemptAt', 'seq', 'createdAt'],
+  },
 }
