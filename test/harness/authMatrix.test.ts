@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { startReceiver } from '../helpers/webhookReceiver.js'
 import { type CallResult, startHarnessServer } from './harnessServer.js'
 import { fillPath, type OpenApiRoute, openApiRoutes, routeName } from './openApiRoutes.js'
+import { type Kind, kindOf, resourceValues } from './resourceParams.js'
+import { type SampleRequest, sampleRequests } from './sampleRequests.js'
 import { createTenantFixture, type TenantFixture } from './tenantFixture.js'
 
 const h = await startHarnessServer()
@@ -38,79 +40,11 @@ const keysWithout: Record<string, Array<[string, string]>> = {
   ],
 }
 
-type Kind =
-  | 'wallet'
-  | 'tx'
-  | 'approval'
-  | 'apiKey'
-  | 'delivery'
-  | 'subscription'
-  | 'safe'
-  | 'identity'
-  | 'ensRegistration'
-  | 'chainName'
-/** Which tenant resource a path parameter names, by the path it sits in (first match wins). */
-const paramKinds: Array<[prefix: string, param: string, kind: Kind]> = [
-  ['/wallet/tx/', 'hash', 'tx'],
-  ['/wallet/', 'address', 'wallet'],
-  ['/identity/wallet/', 'address', 'wallet'],
-  ['/identity/', 'agentId', 'identity'],
-  ['/policy/approvals/', 'id', 'approval'],
-  ['/api-keys/', 'id', 'apiKey'],
-  ['/webhooks/logs/', 'id', 'delivery'],
-  ['/webhooks/', 'id', 'subscription'],
-  ['/multisig/', 'address', 'safe'],
-  ['/ens/registration/', 'id', 'ensRegistration'],
-  // Names are public chain data (availability, resolution): not a tenant's resource.
-  ['/ens/', 'name', 'chainName'],
-]
-const resourceOf: Record<Kind, string> = {
-  wallet: f.a.wallet,
-  tx: f.a.txHash,
-  approval: f.a.approvalId,
-  apiKey: f.a.apiKeyId,
-  delivery: f.a.deliveryId,
-  subscription: f.a.subscriptionId,
-  safe: f.a.safe,
-  identity: f.a.agentId,
-  ensRegistration: f.a.ensRegistrationId,
-  chainName: f.a.ensName,
-}
+const resourceOf = resourceValues(f)
 
-function kindOf(route: OpenApiRoute, param: string): Kind | undefined {
-  return paramKinds.find(([prefix, name]) => route.path.startsWith(prefix) && name === param)?.[2]
-}
-
-const dead = '0x000000000000000000000000000000000000dEaD'
+const samples = sampleRequests(f, { usdc, receiverUrl: receiver.url })
 /** A valid request (body and query) per operation, naming tenant A's wallet wherever one is named. */
-function validRequest(route: OpenApiRoute): { body?: unknown; query?: string } | undefined {
-  const W = f.a.wallet
-  const samples: Record<string, { body?: unknown; query?: string }> = {
-    'POST /wallet/create': { body: { agentName: 'matrix' } },
-    'POST /wallet/import': { body: { privateKey: generatePrivateKey(), agentName: 'matrix' } },
-    'POST /wallet/{address}/send': { body: { to: dead, value: '0.001' } },
-    'POST /wallet/estimate-gas': { body: { from: W, to: dead, value: '0.001' } },
-    'GET /wallet/{address}/history': { query: 'limit=5' },
-    'GET /policy/rules': { query: `wallet=${W}` },
-    'POST /policy/update': { body: { wallet: W, rules: [] } },
-    'POST /policy/evaluate': { body: { from: W, to: dead, value: '0.001' } },
-    'POST /policy/approvals/{id}/approve': { body: {} },
-    'POST /policy/approvals/{id}/reject': { body: {} },
-    'POST /api-keys': { body: { name: 'matrix', role: 'agent' } },
-    'POST /tenants': { body: { name: `matrix-${Math.random().toString(36).slice(2)}` } },
-    'POST /identity/create': { body: { walletAddress: W, agentName: 'matrix', agentType: 'test' } },
-    'POST /ens/register': { body: { name: 'matrixname.eth', wallet: W } },
-    'POST /defi/swap': { body: { fromToken: 'ETH', toToken: usdc, amount: '0.001', wallet: W } },
-    'GET /defi/quote': { query: `fromToken=ETH&toToken=${usdc}&amount=1&wallet=${W}` },
-    'POST /defi/stake': { body: { protocol: 'lido', amount: '0.001', wallet: W } },
-    'GET /defi/prices': { query: 'tokens=ETH' },
-    'POST /multisig/deploy': { body: { owners: [W], threshold: 1, from: W } },
-    'POST /multisig/{address}/propose': { body: { from: W, to: dead, value: '0' } },
-    'POST /multisig/{address}/confirm': { body: { safeTxHash: f.a.safeTxHash, from: W } },
-    'POST /webhooks/subscribe': { body: { url: receiver.url, events: ['tx_confirmed'] } },
-    'GET /webhooks/logs': { query: `subscriptionId=${f.a.subscriptionId}` },
-    'GET /webhooks/history': { query: `subscriptionId=${f.a.subscriptionId}` },
-  }
+function validRequest(route: OpenApiRoute): SampleRequest | undefined {
   const sample = samples[routeName(route)]
   if (sample) return sample
   // Operations with nothing required need no sample.
@@ -153,7 +87,7 @@ const normalize = (text: string, value: string) =>
 type Classified = {
   route: OpenApiRoute
   params: Array<{ name: string; kind: Kind }>
-  request: { body?: unknown; query?: string } | undefined
+  request: SampleRequest | undefined
 }
 
 const problems: string[] = []

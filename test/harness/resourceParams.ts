@@ -1,0 +1,48 @@
+import type { OpenApiRoute } from './openApiRoutes.js'
+import type { TenantFixture } from './tenantFixture.js'
+
+export type Kind =
+  | 'wallet'
+  | 'tx'
+  | 'approval'
+  | 'apiKey'
+  | 'delivery'
+  | 'subscription'
+  | 'safe'
+  | 'identity'
+  | 'ensRegistration'
+  | 'chainName'
+/** Which tenant resource a path parameter names, by the path it sits in (first match wins). */
+const paramKinds: Array<[prefix: string, param: string, kind: Kind]> = [
+  ['/wallet/tx/', 'hash', 'tx'],
+  ['/wallet/', 'address', 'wallet'],
+  ['/identity/wallet/', 'address', 'wallet'],
+  ['/identity/', 'agentId', 'identity'],
+  ['/policy/approvals/', 'id', 'approval'],
+  ['/api-keys/', 'id', 'apiKey'],
+  ['/webhooks/logs/', 'id', 'delivery'],
+  ['/webhooks/', 'id', 'subscription'],
+  ['/multisig/', 'address', 'safe'],
+  ['/ens/registration/', 'id', 'ensRegistration'],
+  // Names are public chain data (availability, resolution): not a tenant's resource.
+  ['/ens/', 'name', 'chainName'],
+]
+/** Tenant A's resource for each kind. */
+export function resourceValues(f: TenantFixture): Record<Kind, string> {
+  return {
+    wallet: f.a.wallet,
+    tx: f.a.txHash,
+    approval: f.a.approvalId,
+    apiKey: f.a.apiKeyId,
+    delivery: f.a.deliveryId,
+    subscription: f.a.subscriptionId,
+    safe: f.a.safe,
+    identity: f.a.agentId,
+    ensRegistration: f.a.ensRegistrationId,
+    chainName: f.a.ensName,
+  }
+}
+
+export function kindOf(route: OpenApiRoute, param: string): Kind | undefined {
+  return paramKinds.find(([prefix, name]) => route.path.startsWith(prefix) && name === param)?.[2]
+}
