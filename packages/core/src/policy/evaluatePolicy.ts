@@ -6,6 +6,7 @@ import { addressSchema } from '../schemas/primitives.js'
 import { buildDraft } from '../transactions/buildDraft.js'
 import { evaluateIntent } from '../transactions/evaluateIntent.js'
 import { sendSchema } from '../transactions/sendSchema.js'
+import { intentOfDraft } from '../transactions/submitIntent.js'
 import { findWallet } from '../wallets/findWallet.js'
 import type { PolicyDecision } from './types.js'
 
@@ -26,13 +27,5 @@ export async function evaluatePolicy(
   const wallet = await findWallet(ctx, principal, parseInput(addressSchema, from))
   const chain = ctx.chains.get(send.chain ?? wallet.chain)
   const draft = await buildDraft(chain, send)
-  return evaluateIntent(ctx, wallet, {
-    kind: draft.kind,
-    chain: chain.name,
-    from: wallet.address,
-    to: draft.to,
-    asset: draft.asset,
-    amount: draft.amount,
-    data: draft.call.data,
-  })
+  return evaluateIntent(ctx, wallet, intentOfDraft(draft, chain.name, wallet.address))
 }

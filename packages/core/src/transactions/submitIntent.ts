@@ -60,16 +60,7 @@ export async function submitIntent(
       if (replayed) return replayed
     }
     const chain = ctx.chains.get(draft.chain)
-    const intent: PolicyIntent = {
-      kind: draft.kind,
-      chain: chain.name,
-      from: wallet.address,
-      to: draft.to,
-      asset: draft.asset,
-      amount: draft.amount,
-      data: draft.call.data,
-    }
-    const decision = await evaluateIntent(ctx, wallet, intent)
+    const decision = await evaluateIntent(ctx, wallet, intentOfDraft(draft, chain.name, wallet.address))
     // Gas and funds are checked before anything is saved: an intent we cannot pay is not accepted.
     const gas =
       decision.decision === 'allow' ? await prepareGas(chain, wallet.address, callOf(draft)) : undefined
@@ -123,6 +114,19 @@ async function finish(
   if (approval) return { status: 'pending_approval', transaction: record, approval }
   const sent = await signAndBroadcast(ctx, chain, record, gas!)
   return { status: sent.status as SettledStatus, transaction: sent }
+}
+
+/** What the policy engine sees of a draft: the call's value and recipient in the asset's terms. */
+export function intentOfDraft(draft: IntentDraft, chain: string, from: Address): PolicyIntent {
+  return {
+    kind: draft.kind,
+    chain,
+    from,
+    to: draft.to,
+    asset: draft.asset,
+    amount: draft.amount,
+    data: draft.call.data,
+  }
 }
 
 /** The `policy_blocked` error for a blocked record, with the rule and its numbers. */
