@@ -1,27 +1,22 @@
 import type { AgentWallet, DomainEvent } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { parseEther } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
-  agentWalletOn,
   approver,
   freshAddress,
   fundedWallet,
   publicClientOf,
-  startDevnet,
+  useDevnetAgentWallet,
 } from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
 let clock = Date.now()
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  aw = await agentWalletOn(devnet, { now: () => new Date(clock), approvalTtlMs: 60_000 })
-})
-afterAll(async () => {
-  await aw?.close()
-  await devnet?.close()
+useDevnetAgentWallet((started) => ({ devnet, aw } = started), {
+  now: () => new Date(clock),
+  approvalTtlMs: 60_000,
 })
 
 /** A wallet whose sends above 0.5 ETH wait for a human, with a 1 ETH daily limit. */

@@ -1,26 +1,18 @@
 import type { AgentWallet } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { parseEther } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
-  agentWalletOn,
   freshAddress,
   fundedWallet,
   publicClientOf,
-  startDevnet,
+  useDevnetAgentWallet,
 } from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  aw = await agentWalletOn(devnet)
-})
-afterAll(async () => {
-  await aw?.close()
-  await devnet?.close()
-})
+useDevnetAgentWallet((started) => ({ devnet, aw } = started))
 
 describe('concurrency', () => {
   it('accepts exactly limit / amount of 50 concurrent sends against a spend limit', async () => {

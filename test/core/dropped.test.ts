@@ -1,19 +1,12 @@
 import type { AgentWallet } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentWalletOn, freshAddress, fundedWallet, startDevnet } from '../helpers/devnetAgentWallet.js'
+import { describe, expect, it } from 'vitest'
+import { freshAddress, fundedWallet, useDevnetAgentWallet } from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  aw = await agentWalletOn(devnet, { rebroadcastAfterMs: 100 })
-})
-afterAll(async () => {
-  await aw?.close()
-  await devnet?.close()
-})
+useDevnetAgentWallet((started) => ({ devnet, aw } = started), { rebroadcastAfterMs: 100 })
 
 describe('a tx the node drops from its mempool', () => {
   it('is broadcast again, byte for byte, and confirms once mined', async () => {
@@ -22,12 +15,18 @@ describe('a tx the node drops from its mempool', () => {
     try {
       const { transaction } = await aw.send(wallet.address, { to: freshAddress(), value: '0.1' })
       expect(transaction.status).toBe('submitted')
-      const dropped = await devnet.provider.request({ method: 'hardhat_dropTransaction', params: [transaction.hash] })
+      const dropped = await devnet.provider.request({
+        method: 'hardhat_dropTransaction',
+        params: [transaction.hash],
+      })
       expect(dropped).toBe(true)
       await expect
-        .poll(() => devnet.provider.request({ method: 'eth_getTransactionByHash', params: [transaction.hash] }), {
-          timeout: 5_000,
-        })
+        .poll(
+          () => devnet.provider.request({ method: 'eth_getTransactionByHash', params: [transaction.hash] }),
+          {
+            timeout: 5_000,
+          },
+        )
         .not.toBeNull()
       await devnet.mine()
       const done = await aw.waitForTransaction(transaction.id)

@@ -1,27 +1,19 @@
 import type { AgentWallet } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { encodeFunctionData, erc20Abi, parseEther } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
-  agentWalletOn,
   freshAddress,
   fundedWallet,
   publicClientOf,
-  startDevnet,
+  useDevnetAgentWallet,
 } from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
 let clock = Date.parse('2026-11-23T10:00:00Z') // a Monday, 10:00 UTC
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  aw = await agentWalletOn(devnet, { now: () => new Date(clock) })
-})
-afterAll(async () => {
-  await aw?.close()
-  await devnet?.close()
-})
+useDevnetAgentWallet((started) => ({ devnet, aw } = started), { now: () => new Date(clock) })
 
 async function walletWith(rules: unknown[]) {
   const wallet = await fundedWallet(aw, devnet, '10')

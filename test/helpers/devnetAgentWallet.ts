@@ -8,6 +8,7 @@ import {
 import { type CreateDevnetOptions, createDevnet, type Devnet } from '@agentwallet/devnet'
 import { type Address, createPublicClient, custom, type PublicClient, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll } from 'vitest'
 
 /** A second principal of the default tenant that may approve what the local admin asked for. */
 export const approver: Principal = { tenantId: 'default', id: 'human-approver', role: 'approver' }
@@ -49,4 +50,25 @@ export async function fundedWallet(aw: AgentWallet, devnet: Devnet, eth = '100',
   const wallet = await aw.createWallet({ agentName: name })
   await devnet.faucet(wallet.address, parseEther(eth))
   return wallet
+}
+
+/**
+ * Registers beforeAll/afterAll hooks that start a devnet and an AgentWallet on it for one test
+ * file, and hand both to `assign` (the file keeps its own `devnet` and `aw` variables).
+ * @example let devnet: Devnet; let aw: AgentWallet; useDevnetAgentWallet((started) => ({ devnet, aw } = started))
+ */
+export function useDevnetAgentWallet(
+  assign: (started: { devnet: Devnet; aw: AgentWallet }) => void,
+  config: Partial<AgentWalletConfig> = {},
+): void {
+  let started: { devnet: Devnet; aw: AgentWallet } | undefined
+  beforeAll(async () => {
+    const devnet = await startDevnet()
+    started = { devnet, aw: await agentWalletOn(devnet, config) }
+    assign(started)
+  })
+  afterAll(async () => {
+    await started?.aw.close()
+    await started?.devnet.close()
+  })
 }

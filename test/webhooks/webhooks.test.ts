@@ -1,8 +1,13 @@
 import type { AgentWallet } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentWalletOn, freshAddress, fundedWallet, startDevnet } from '../helpers/devnetAgentWallet.js'
+import { describe, expect, it } from 'vitest'
+import {
+  agentWalletOn,
+  freshAddress,
+  fundedWallet,
+  useDevnetAgentWallet,
+} from '../helpers/devnetAgentWallet.js'
 import { startReceiver } from '../helpers/webhookReceiver.js'
 
 let devnet: Devnet
@@ -16,13 +21,8 @@ const fast = {
   timeoutMs: 2_000,
 }
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  aw = await agentWalletOn(devnet, { webhooks: { ...fast, maxAttempts: 6, disableAfterDeadLetters: 3 } })
-})
-afterAll(async () => {
-  await aw?.close()
-  await devnet?.close()
+useDevnetAgentWallet((started) => ({ devnet, aw } = started), {
+  webhooks: { ...fast, maxAttempts: 6, disableAfterDeadLetters: 3 },
 })
 
 describe('webhooks', () => {
