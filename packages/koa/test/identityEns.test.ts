@@ -125,6 +125,13 @@ describe('ENS over HTTP', () => {
     expect(resolved.body).toMatchObject({ name, address: wallet })
     expect((await t.call('GET', `/ens/check/${name}`, { key: agentKey })).body.available).toBe(false)
 
+    const reverse = await t.call('GET', `/ens/reverse/${wallet}`, { key: agentKey })
+    expect(reverse.status).toBe(200)
+    expect(reverse.body).toMatchObject({ address: wallet, name })
+    const none = await t.call('GET', `/ens/reverse/${t.devnet.accounts[7]!.address}`, { key: agentKey })
+    expect(none.status).toBe(404)
+    expect(none.body.error.code).toBe('not_found')
+
     const again = await t.call('POST', '/ens/register', { key: agentKey, body: { name } })
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('conflict')

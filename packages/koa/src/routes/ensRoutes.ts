@@ -9,7 +9,7 @@ const checkQuerySchema = z.strictObject({
   durationSeconds: z.coerce.number().int().optional(),
 })
 
-/** ENS names. `/ens/list` and `/ens/registration/:id` are declared before `/ens/:name`. */
+/** ENS names. `/ens/list`, `/ens/registration/:id` and `/ens/reverse/:address` are declared before `/ens/:name`. */
 export const ensRoutes = [
   defineRoute({
     method: 'get',
@@ -45,6 +45,15 @@ export const ensRoutes = [
     summary: 'One registration operation (poll it after a 202 from /ens/register)',
     handler: async ({ session, params }) => ({
       body: { success: true, registration: await session.getEnsRegistration(params.id!) },
+    }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/ens/reverse/:address',
+    summary: 'The primary name of an address (reverse record, checked forward); 404 when it has none',
+    query: resolveEnsOptionsSchema,
+    handler: async ({ session, params, query }) => ({
+      body: { success: true, ...(await session.reverseEnsName(params.address!, query)) },
     }),
   }),
   defineRoute({
