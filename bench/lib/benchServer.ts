@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  type AgentWallet,
+  type AgentWalletConfig,
+  createAgentWallet,
+  type Principal,
+} from '@agentwallet/core'
+import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { createApp, createLogger, type RunningServer } from '@agentwallet/koa'
+import { sqliteStorage } from '@agentwallet/sqlite'
+
+export type BenchServer = {
+  devnet: Devnet
+  agentWallet: AgentWallet
+  storage: ReturnType<typeof sqliteStorage>
+  server: RunningServer
+  adminKey: string
+  admin: Principal
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>
+  close(): Promise<void>
+}
+
+/**
+ * The server as `agentwallet serve` runs it by default — SQLite (synchronous=full, WAL) in a fresh
+ * temp dir, a sealed local vault — over an in-process devnet, with logging and rate limits off.
+ */
+export async function startBenchServer(config: Partial<AgentWalletConfig> = {}): Promise<BenchServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'aw-bench-'))
+  const devnet = await createDevnet()
+  const storage = sqliteStorage({ filename: join(dir, 'agentwallet.db') })
+  const agentWallet = await createAgentWallet({
+    chains: {
+      devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
+    },
+    storage,
+    masterKey: randomBytes(32),
+    defaultTenantRules: [],
+    ...config,
+  })
+  const adminKey = `aw_bench_${randomBytes(16).toString('hex')}`
+  await agentWallet.bootstrapAdmin({ adminKey })
+  const admin = await agentWallet.authenticate(adminKey)
+  const server = await createApp({
+    agentWallet,
+    rateLimit: false,
+    logger: createLogger({ level: 'silent' }),
+  }).listen({
+    port: 0,
+  })
+  return {
+    devnet,
+    agentWallet,
+    storage,
+    server,
+    adminKey,
+    admin,
+    async call(method, path, body) {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: {
+          'x-api-key': adminKey,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      return { status: response.status, body: await response.json() }
+    },
+    async close() {
+      await server.close()
+      await agentWallet.close()
+      await devnet.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Runs `task` with `concurrency` workers until `count` calls are done or `budgetMs` has passed. */
+export async function drive(
+  count: number,
+  concurrency: number,
+  budgetMs: number,
+  task: (index: number) => Promise<void>,
+): Promise<{ done: number; ms: number; latencies: number[] }> {
+  const started = performance.now()
+  const latencies: number[] = []
+  let next = 0
+  const worker = async () => {
+    while (next < count && performance.now() - started < budgetMs) {
+      const index = next++
+      const t = performance.now()
+      await task(index)
+      latencies.push(performance.now() - t)
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  return { done: latencies.length, ms: performance.now() - started, latencies }
+}
+
+export function quantile(samples: number[], q: number): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
+}

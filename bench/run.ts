@@ -1,0 +1,78 @@
+/**
+ * `pnpm bench [-- --only send,burst] [--budget 60] [--tx 1000000] [--seed-budget 300]`: every sub-bench in this one
+ * process, one after another, each bounded by its time budget (seconds; seeding the history bench by --seed-budget). Prints a table and writes
+ * bench/results/latest.json with the machine it ran on. Not part of `pnpm test`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, freemem, loadavg, totalmem } from 'node:os'
+import { parseArgs } from 'node:util'
+import {
+  burstBench,
+  createsBench,
+  historyBench,
+  type Options,
+  policyBench,
+  type Row,
+  sendBench,
+  webhookBench,
+} from './lib/benches.js'
+
+const benches: Record<string, (options: Options) => Promise<Row[]>> = {
+  creates: createsBench,
+  send: sendBench,
+  burst: burstBench,
+  webhooks: webhookBench,
+  history: historyBench,
+  policy: policyBench,
+}
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
+  options: {
+    only: { type: 'string' },
+    budget: { type: 'string', default: '60' },
+    tx: { type: 'string', default: '1000000' },
+    'seed-budget': { type: 'string', default: '300' },
+  },
+})
+const selected = values.only ? values.only.split(',') : Object.keys(benches)
+for (const name of selected)
+  if (!benches[name]) throw new Error(`unknown bench "${name}"; one of ${Object.keys(benches).join(', ')}`)
+const options: Options = {
+  budgetMs: Number(values.budget) * 1000,
+  txCount: Number(values.tx),
+  seedBudgetMs: Number(values['seed-budget']) * 1000,
+}
+
+const machine = {
+  nproc: cpus().length,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  memoryGiB: Number((totalmem() / 2 ** 30).toFixed(1)),
+  freeMemoryGiB: Number((freemem() / 2 ** 30).toFixed(1)),
+  loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+}
+console.log(`machine: ${JSON.stringify(machine)}`)
+const rows: Row[] = []
+const started = new Date()
+for (const name of selected) {
+  const t = performance.now()
+  process.stdout.write(`running ${name}… `)
+  try {
+    rows.push(...(await benches[name]!(options)))
+    console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`)
+  } catch (error) {
+    console.log(`failed: ${(error as Error).message}`)
+    rows.push({ bench: name, metric: 'failed', value: Number.NaN, unit: '', note: (error as Error).message })
+  }
+}
+
+console.log('\n| bench | metric | value | unit | note |\n|---|---|---:|---|---|')
+for (const row of rows)
+  console.log(`| ${row.bench} | ${row.metric} | ${row.value} | ${row.unit} | ${row.note ?? ''} |`)
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true })
+writeFileSync(
+  new URL('./results/latest.json', import.meta.url),
+  `${JSON.stringify({ startedAt: started.toISOString(), machine, options, rows }, null, 2)}\n`,
+)
+console.log('\nwrote bench/results/latest.json')
