@@ -79,10 +79,13 @@ async function send(value: string) {
   return sent
 }
 
+const payeeName = 'payee-agent.eth'
+
 beforeAll(async () => {
   ensureDashboardBuilt()
   mkdirSync(artifacts, { recursive: true })
-  devnet = await createDevnet()
+  // A short commitment age keeps the ENS registration below a few seconds.
+  devnet = await createDevnet({ ensMinCommitmentAge: 1 })
   agentWallet = await createAgentWallet({
     chains: {
       devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
@@ -120,6 +123,24 @@ beforeAll(async () => {
     ],
   })
   expect(policy.status).toBe(200)
+  // The recipient of the paused sends gets a primary ENS name, so its card can show it.
+  // It lives in another tenant, so this tenant's pages show only their own wallets.
+  const otherAdmin = (await call('POST', '/tenants', { name: 'payees' })).body.key as string
+  const payee = await call('POST', '/wallet/import', { privateKey: devnet.accounts[3]!.privateKey, agentName: 'payee' }, otherAdmin)
+  expect(payee.status).toBe(201)
+  const started = await call(
+    'POST',
+    '/ens/register',
+    { name: payeeName, wallet: payee.body.wallet.address, setReverse: true },
+    otherAdmin,
+  )
+  expect(started.status).toBe(202)
+  let registration = started.body.registration
+  for (let i = 0; i < 400 && !['registered', 'failed'].includes(registration.status); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    registration = (await call('GET', `/ens/registration/${registration.id}`, undefined, otherAdmin)).body.registration
+  }
+  expect(registration.status).toBe('registered')
   receiver = await startFlakyReceiver()
   const subscribed = await call('POST', '/webhooks/subscribe', {
     url: receiver.url,
@@ -243,6 +264,7 @@ describe('the dashboard in headless Chromium', () => {
     expect(text).toContain('0.6 ETH')
     expect(text).toContain('research-agent')
     expect(text).toContain(devnet.accounts[3]!.address)
+    expect(await card.getByTestId('recipient-ens').innerText()).toBe(payeeName)
     expect(text).toContain('ask')
     expect(text).toMatch(/threshold: 0\.5 ETH/)
     expect(text).toMatch(/requested: 0\.6 ETH/)

@@ -4,7 +4,8 @@ import { dateTime, timeLeft } from '../format.js'
 import type { Approval, Transaction, Wallet } from '../types.js'
 import { Address, ErrorNote, messageOf, StatusBadge, TxHash, useLoader, useNow } from './common.js'
 
-type Row = { approval: Approval; wallet: Wallet | undefined; tx: Transaction | undefined }
+/** `ensName` is the recipient's primary ENS name, where its reverse record resolves (checked forward). */
+type Row = { approval: Approval; wallet: Wallet | undefined; tx: Transaction | undefined; ensName?: string | undefined }
 type Loaded = { pending: Row[]; resolved: Row[]; byAddress: Map<string, Wallet> }
 
 const liveTypes = ['policy.hitl', 'approval.resolved', 'tx.'] as const
@@ -28,12 +29,22 @@ export function Approvals() {
           .catch(() => undefined),
       ),
     )
+    const names = await Promise.all(
+      txs.map((tx) =>
+        tx
+          ? api<{ name: string }>('GET', `/ens/reverse/${tx.to}`)
+              .then((body) => body.name)
+              .catch(() => undefined)
+          : undefined,
+      ),
+    )
     const byId = new Map(wallets.map((wallet) => [wallet.id, wallet]))
     const byAddress = new Map(wallets.map((wallet) => [wallet.address.toLowerCase(), wallet]))
     const rows = all.map((approval, index) => ({
       approval,
       wallet: byId.get(approval.walletId),
       tx: txs[index],
+      ensName: names[index],
     }))
     return { pending: rows.slice(0, pending.length), resolved: rows.slice(pending.length), byAddress }
   })
@@ -120,6 +131,11 @@ function PendingCard(props: { row: Row; now: number; byAddress: Map<string, Wall
         </dd>
         <dt>Recipient</dt>
         <dd>
+          {props.row.ensName && (
+            <>
+              <strong data-testid="recipient-ens">{props.row.ensName}</strong>{' '}
+            </>
+          )}
           {tx ? <Address value={tx.to} /> : '—'}
           {recipientWallet && <span class="muted"> (managed wallet “{recipientWallet.agentName}”)</span>}
         </dd>
