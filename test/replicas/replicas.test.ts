@@ -41,7 +41,7 @@ let b: Replica
 let storage: PostgresStorage
 let chain: PublicClient
 let receiver: Awaited<ReturnType<typeof startReceiver>>
-let fundingNonce = 0
+let funding: Promise<void> = Promise.resolve()
 
 const admin = (replica: Replica, method: 'GET' | 'POST', path: string, body?: unknown) =>
   call(replica, cluster.adminKey, method, path, body)
@@ -54,13 +54,13 @@ async function fundedWallet(replica: Replica, eth: string): Promise<Address> {
     account: privateKeyToAccount(devnetAccounts[9]!.privateKey),
     transport: http(cluster.rpcUrl),
   })
-  const hash = await funder.sendTransaction({
-    to: address,
-    value: parseEther(eth),
-    chain: null,
-    nonce: fundingNonce++,
+  // One funding tx at a time: an automining node refuses a nonce that arrives before its predecessor.
+  const funded = funding.then(async () => {
+    const hash = await funder.sendTransaction({ to: address, value: parseEther(eth), chain: null })
+    await chain.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 20_000 })
   })
-  await chain.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 20_000 })
+  funding = funded.catch(() => {})
+  await funded
   return address
 }
 
@@ -198,16 +198,26 @@ describe('two replicas on one Postgres and one devnet', () => {
       15_000,
       `${survivor.name} to take the tracker lock over`,
     )
-    const acceptedIds = new Set(accepted.map((answer) => answer.body.transaction.id as string))
+    // (An answer still `queued` met a broadcast error; it is retried once stale, 30 s, or at restart.)
+    const submittedIds = new Set(
+      accepted
+        .filter((answer) => answer.body.status === 'submitted')
+        .map((answer) => answer.body.transaction.id as string),
+    )
+    let unconfirmed: string[] = []
     await waitUntil(
       async () => {
         const records = (await Promise.all(wallets.map(transactionsOf))).flat()
-        const done = records.filter((record) => acceptedIds.has(record.id) && record.status === 'confirmed')
-        return done.length === acceptedIds.size ? true : undefined
+        unconfirmed = records
+          .filter((record) => submittedIds.has(record.id) && record.status !== 'confirmed')
+          .map((record) => `${record.id}:${record.status}`)
+        return unconfirmed.length === 0 ? true : undefined
       },
       30_000,
       'the survivor to confirm every accepted send',
-    )
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; unconfirmed: ${unconfirmed.join(', ')}`)
+    })
     const stranded = (await Promise.all(wallets.map(transactionsOf)))
       .flat()
       .filter((r) => !final.has(r.status))
@@ -218,7 +228,7 @@ describe('two replicas on one Postgres and one devnet', () => {
     else b = restarted
     const records = await waitUntil(() => allFinal(wallets), 60_000, 'every intent to reach a final status')
     console.info(
-      `burst: ${accepted.length} accepted, ${answers.length - accepted.length} lost with ${victim.name}, ` +
+      `burst: ${accepted.length} accepted (${submittedIds.size} submitted), ${answers.length - accepted.length} lost with ${victim.name}, ` +
         `${stranded.length} stranded until its restart, ${records.length} intents in the database`,
     )
     const byId = new Map(records.map((record) => [record.id, record]))
