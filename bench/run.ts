@@ -62,7 +62,7 @@ for (const name of selected) {
     rows.push(...(await benches[name]!(options)))
     console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`)
   } catch (error) {
-    console.log(`failed: ${(error as Error).message}`)
+    console.log(`failed: ${(error as Error).message} ${String((error as Error).cause ?? '')}`)
     rows.push({ bench: name, metric: 'failed', value: Number.NaN, unit: '', note: (error as Error).message })
   }
 }

@@ -58,13 +58,20 @@ export async function startBenchServer(config: Partial<AgentWalletConfig> = {}):
     adminKey,
     admin,
     async call(method, path, body) {
-      const response = await fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          'x-api-key': adminKey,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
+      const request = () =>
+        fetch(`${server.url}${path}`, {
+          method,
+          headers: {
+            'x-api-key': adminKey,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+      // A keep-alive socket that sat idle past the server's 5 s keepAliveTimeout (while seeding) is
+      // reset on reuse before the request is read; one retry on a fresh socket is safe.
+      const response = await request().catch((error: Error) => {
+        if ((error.cause as { code?: string } | undefined)?.code !== 'ECONNRESET') throw error
+        return request()
       })
       return { status: response.status, body: await response.json() }
     },

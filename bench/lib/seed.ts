@@ -12,11 +12,13 @@ const batchSize = 5_000
 export async function seedWallets(storage: Storage, owner: Principal, count: number, chain = 'devnet') {
   const ids: Array<{ id: string; address: string }> = []
   const base = Date.now() - count * 10
+  // A prefix per call: seeding again (the next level) never reuses an id.
+  const prefix = randomBytes(4).toString('hex')
   for (let start = 0; start < count; start += batchSize) {
     const size = Math.min(batchSize, count - start)
     await storage.transaction([], async (tx) => {
       for (let i = 0; i < size; i++) {
-        const id = `wal_seed${(start + i).toString(16).padStart(24, '0')}`
+        const id = `wal_seed${prefix}${(start + i).toString(16).padStart(24, '0')}`
         const address = getAddress(`0x${randomBytes(20).toString('hex')}`)
         ids.push({ id, address })
         await tx.insert('wallets', {
