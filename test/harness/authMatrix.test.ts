@@ -157,7 +157,7 @@ describe.each(classified)('$route.method $route.path', ({ route, params, request
     })
   }
 
-  const tenantParams = params.filter(({ kind }) => kind !== 'chainName')
+  const tenantParams = params.filter(({ kind }) => kind !== 'chainName' && kind !== 'chainAddress')
   const namesWallet = JSON.stringify(request ?? {}).includes(f.a.wallet)
   if (tenantParams.length > 0 || namesWallet) {
     it('404 for another tenant, identical to an unknown resource', async () => {

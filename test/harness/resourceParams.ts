@@ -12,6 +12,7 @@ export type Kind =
   | 'identity'
   | 'ensRegistration'
   | 'chainName'
+  | 'chainAddress'
 /** Which tenant resource a path parameter names, by the path it sits in (first match wins). */
 const paramKinds: Array<[prefix: string, param: string, kind: Kind]> = [
   ['/wallet/tx/', 'hash', 'tx'],
@@ -24,6 +25,8 @@ const paramKinds: Array<[prefix: string, param: string, kind: Kind]> = [
   ['/webhooks/', 'id', 'subscription'],
   ['/multisig/', 'address', 'safe'],
   ['/ens/registration/', 'id', 'ensRegistration'],
+  // Reverse records of any address are public chain data, as names are.
+  ['/ens/reverse/', 'address', 'chainAddress'],
   // Names are public chain data (availability, resolution): not a tenant's resource.
   ['/ens/', 'name', 'chainName'],
 ]
@@ -40,6 +43,7 @@ export function resourceValues(f: TenantFixture): Record<Kind, string> {
     identity: f.a.agentId,
     ensRegistration: f.a.ensRegistrationId,
     chainName: f.a.ensName,
+    chainAddress: f.a.wallet,
   }
 }
 
