@@ -36,6 +36,10 @@ describe('send', () => {
 
     const status = await aw.getTransaction(done.hash!)
     expect(status.status).toBe('confirmed')
+    expect((await aw.getTransaction(done.hash!, { chain: 'devnet' })).id).toBe(done.id)
+    await expect(aw.getTransaction(done.hash!, { chain: 'nowhere' })).rejects.toMatchObject({
+      code: 'unsupported_chain',
+    })
     expect(status.blockNumber).toBe(Number(receipt.blockNumber))
     expect(status.confirmations).toBeGreaterThanOrEqual(1)
   })

@@ -53,6 +53,13 @@ describe('the reference SDK calls', () => {
     expect(done.body.blockNumber).toBeTypeOf('number')
     expect(done.body.confirmations).toBeGreaterThanOrEqual(1)
     expect('explorer' in done.body).toBe(true)
+    const onChain = await t.call('GET', `/wallet/tx/${sent.transaction.hash}?chain=devnet`, { key: agentKey })
+    expect(onChain.body.status).toBe('confirmed')
+    const unknownChain = await t.call('GET', `/wallet/tx/${sent.transaction.hash}?chain=moonbase`, {
+      key: agentKey,
+    })
+    expect(unknownChain.status).toBe(400)
+    expect(unknownChain.body.error.code).toBe('unsupported_chain')
 
     const history = await client.listHistory(wallet.address, { limit: 5 })
     expect(history).toMatchObject({ success: true, count: 1, limit: 5, offset: 0 })

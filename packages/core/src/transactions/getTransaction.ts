@@ -24,8 +24,14 @@ export async function getTransaction(
   ctx: AgentWalletContext,
   principal: Principal,
   hashOrId: string,
+  options: { chain?: string | undefined } = {},
 ): Promise<GetTransactionReturnType> {
+  // A named chain must be configured, and the transaction must be on it (hashes are per chain).
+  const expected = options.chain === undefined ? undefined : ctx.chains.get(options.chain).name
   const record = await findTransaction(ctx, principal, hashOrId)
+  if (expected !== undefined && record.chain !== expected) {
+    throw new NotFoundError('Transaction', { details: { hash: hashOrId, chain: expected } })
+  }
   const chain = ctx.chains.get(record.chain)
   let confirmations = 0
   if (record.blockNumber !== undefined) {

@@ -39,8 +39,8 @@ export const transactionRoutes = [
     path: '/wallet/tx/:hash',
     summary: 'A transaction by hash (or id tx_…): status, blockNumber, confirmations, explorer link',
     query: txQuerySchema,
-    handler: async ({ session, params }) => {
-      const transaction = await session.getTransaction(params.hash!)
+    handler: async ({ session, params, query }) => {
+      const transaction = await session.getTransaction(params.hash!, { chain: query?.chain })
       const { status, blockNumber, explorer, confirmations, hash } = transaction
       return { body: { success: true, hash, status, blockNumber, explorer, confirmations, transaction } }
     },
