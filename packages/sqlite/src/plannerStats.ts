@@ -36,6 +36,7 @@ export const plannerStats = (db: Database) => {
       written = 0
       try {
         db.exec('ANALYZE records')
+        correctPrimaryKeyStat(db)
         rows = Math.max(analyzed(), before)
       } catch {
         // Statistics only guide the planner; a commit that has happened must not fail on them.
@@ -43,4 +44,23 @@ export const plannerStats = (db: Database) => {
       }
     },
   }
+}
+
+/**
+ * A sampled ANALYZE reads the first rows of the primary key, which all belong to one collection, and
+ * concludes that `collection = ?` matches a few hundred rows. The planner then scans a whole
+ * collection rather than use a field index (a wallet's count among 1M transactions took 1.7 s).
+ * The exact figure is cheap to compute: rows per collection, on average, from the covering key.
+ */
+function correctPrimaryKeyStat(db: Database): void {
+  const { total, collections } = db
+    .prepare('SELECT count(*) AS total, count(DISTINCT collection) AS collections FROM records')
+    .get() as { total: number; collections: number }
+  if (total === 0) return
+  const perCollection = Math.max(1, Math.ceil(total / Math.max(1, collections)))
+  db.prepare("UPDATE sqlite_stat1 SET stat = ? WHERE idx = 'sqlite_autoindex_records_1'").run(
+    `${total} ${perCollection} 1`,
+  )
+  // The planner reads sqlite_stat1 when the schema loads; this reloads it.
+  db.exec('ANALYZE sqlite_schema')
 }
