@@ -1,5 +1,75 @@
-export { BaseError, isAgentWalletError, type BaseErrorParameters } from './errors/baseError.js'
-export { errorCodes, type ErrorCode } from './errors/errorCodes.js'
+export {
+  getApproval,
+  type ListApprovalsParameters,
+  listApprovals,
+  listApprovalsSchema,
+} from './approvals/listApprovals.js'
+export {
+  approveApproval,
+  expireApprovals,
+  type ResolveApprovalReturnType,
+  rejectApproval,
+} from './approvals/resolveApproval.js'
+export * from './approvals/types.js'
+export { type KnownChain, publicChains } from './chain/publicChains.js'
+export { resolveAsset } from './chain/resolveAsset.js'
+export { isTransportError, toChainError } from './chain/toChainError.js'
+export * from './chain/types.js'
+export {
+  type ChainConfig,
+  type ViemChainProviderOptions,
+  viemChainProvider,
+} from './chain/viemChainProvider.js'
+export type { AgentWalletContext, CoreOptions } from './context.js'
+export { type AgentWallet, type AgentWalletConfig, createAgentWallet } from './createAgentWallet.js'
+export * from './defi/defiSchemas.js'
+export { type GetPricesReturnType, getPrices, type PriceSource, type TokenPrice } from './defi/getPrices.js'
+export type { QuoteRequest, QuoteSource, SwapCall, SwapQuote } from './defi/quoteSource.js'
+export {
+  defaultSlippageBps,
+  type QuoteSwapReturnType,
+  type QuoteView,
+  quoteSwap,
+  type TokenView,
+} from './defi/quoteSwap.js'
+export {
+  isNativeToken,
+  nativeTokenAddress,
+  resolveSwapToken,
+  type SwapToken,
+} from './defi/resolveSwapToken.js'
+export { type StakeReturnType, type StakingProtocol, stake, stakingProtocols } from './defi/stake.js'
+export { type SwapReturnType, swap } from './defi/swap.js'
+export { uniswapV2QuoteSource } from './defi/uniswapV2QuoteSource.js'
+export { type CheckEnsNameReturnType, checkEnsName } from './ens/checkEnsName.js'
+export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './ens/ensAbis.js'
+export {
+  type CheckEnsNameOptions,
+  checkEnsOptionsSchema,
+  type RegisterEnsNameParameters,
+  type ResolveEnsNameOptions,
+  registerEnsSchema,
+  resolveEnsOptionsSchema,
+} from './ens/ensSchemas.js'
+export { getEnsRegistration, type ListEnsNamesReturnType, listEnsNames } from './ens/listEnsNames.js'
+export {
+  minEthLabelLength,
+  type ParsedEnsName,
+  type ParsedEthName,
+  parseEnsName,
+  parseEthName,
+} from './ens/parseEnsName.js'
+export { registerEnsName } from './ens/registerEnsName.js'
+export {
+  type ResolveEnsNameReturnType,
+  type ReverseEnsNameReturnType,
+  resolveEnsName,
+  reverseEnsName,
+} from './ens/resolveEnsName.js'
+export { resumeEnsRegistrations, stopEnsRegistrations } from './ens/resumeEnsRegistrations.js'
+export * from './ens/types.js'
+export { BaseError, type BaseErrorParameters, isAgentWalletError } from './errors/baseError.js'
+export { type ErrorCode, errorCodes } from './errors/errorCodes.js'
 export {
   ChainUnavailableError,
   ConflictError,
@@ -9,45 +79,99 @@ export {
   PolicyBlockedError,
   ValidationError,
 } from './errors/errors.js'
-export { EventBus, type DomainEvent, type EventListeners, type EventPayloads } from './events/eventBus.js'
+export { appendEvent, toDomainEvent } from './events/appendEvent.js'
+export { type DomainEvent, EventBus, type EventListeners, type EventPayloads } from './events/eventBus.js'
 export {
+  type EventName,
   eventNames,
   toCanonicalEventName,
   toWebhookEventName,
-  type EventName,
   type WebhookEventName,
 } from './events/eventNames.js'
-export * from './storage/types.js'
-export * from './vault/types.js'
-export * from './chain/types.js'
+export { requestHash } from './idempotency/requestHash.js'
+export type { IdempotencyRecord } from './idempotency/types.js'
+export { type IdempotencyOptions, withIdempotency } from './idempotency/withIdempotency.js'
+export { type GetIdentityReturnType, getIdentity, type IdentityStatus } from './identity/getIdentity.js'
+export {
+  howToVerifyIdentityProof,
+  type IdentityProof,
+  identityProofDomain,
+  identityProofTypes,
+  signIdentityProof,
+} from './identity/identityProof.js'
+export { agentWalletSetTypes, identityRegistryAbi } from './identity/identityRegistryAbi.js'
+export {
+  agentIdSchema,
+  identityQuerySchema,
+  type RegisterIdentityParameters,
+  registerIdentitySchema,
+} from './identity/identitySchemas.js'
+export {
+  identitiesOfWallet,
+  type ListIdentitiesReturnType,
+  listIdentities,
+} from './identity/listIdentities.js'
+export { type RegisterIdentityReturnType, registerIdentity } from './identity/registerIdentity.js'
+export { buildRegistrationFile, fromDataUri, toDataUri } from './identity/registrationFile.js'
+export * from './identity/types.js'
+export {
+  type ConfirmSafeTransactionReturnType,
+  confirmSafeTransaction,
+} from './multisig/confirmSafeTransaction.js'
+export { type DeploySafeReturnType, deploySafe } from './multisig/deploySafe.js'
+export { type GetSafeReturnType, getSafe } from './multisig/getSafe.js'
+export * from './multisig/multisigSchemas.js'
+export type {
+  MultisigWalletRecord,
+  SafeProposalRecord,
+  SafeProposalStatus,
+  SafeSignature,
+} from './multisig/multisigTypes.js'
+export { type SafeProposalView, toProposalView } from './multisig/proposalView.js'
+export { proposeSafeTransaction } from './multisig/proposeSafeTransaction.js'
+export { readSafe, type SafeState } from './multisig/readSafe.js'
+export { recoverSafeSigner } from './multisig/recoverSafeSigner.js'
+export { safeAbi, safeProxyFactoryAbi } from './multisig/safeAbi.js'
+export {
+  newSafeTx,
+  type StoredSafeTx,
+  safeTxHash,
+  safeTxTypedData,
+  safeTxTypes,
+} from './multisig/safeTransaction.js'
+export { defaultTenantRules } from './policy/defaultRules.js'
+export { type EvaluatePolicyParameters, evaluatePolicy } from './policy/evaluatePolicy.js'
+export { isContractCall } from './policy/isContractCall.js'
+export { lookbackMs } from './policy/lookbackMs.js'
+export {
+  getPolicyRules,
+  type PolicyRulesReturnType,
+  type UpdatePolicyParameters,
+  updatePolicyRules,
+  updatePolicySchema,
+} from './policy/managePolicy.js'
+export { matchesAsset } from './policy/matchesAsset.js'
+export { type PolicyRecord, scopedRules, tenantRules, walletRules } from './policy/policyStore.js'
+export * from './policy/ruleSchemas.js'
+export { type RulesPolicyEngineOptions, rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
 export * from './policy/types.js'
-export { keyedMutex, type KeyedMutex, type Release } from './storage/keyedMutex.js'
-export { eventListeners, type EventListenerSet } from './storage/eventListeners.js'
+export { maxRulesPerScope, validateRules } from './policy/validateRules.js'
+export * from './principals/apiKeySchemas.js'
+export * from './principals/apiKeyTypes.js'
+export { authenticate } from './principals/authenticate.js'
 export {
-  memoryStorage,
-  type MemorySnapshot,
-  type MemoryStorage,
-  type MemoryStorageOptions,
-} from './storage/memoryStorage.js'
-export { compareValues, matchesQuery, queryRecords } from './storage/queryRecords.js'
-export { aesGcmOpen, aesGcmSeal, type SealedBox } from './vault/aesGcm.js'
-export { openEnvelope, sealEnvelope } from './vault/envelope.js'
-export { assertMnemonic, hdWalletFromMnemonic, type HdWallet } from './vault/hdWallet.js'
-export { loadOrCreateMasterKey, type LoadOrCreateMasterKeyParameters } from './vault/loadOrCreateMasterKey.js'
-export type { EnvelopeKeyRecord, HdKeyRecord, LocalKeyRecord } from './vault/localKeyRecord.js'
-export { localKeyVault, type LocalKeyVault, type LocalKeyVaultOptions } from './vault/localKeyVault.js'
-export { keyFingerprint, masterKeyEnvVar, masterKeyFromEnv, parseMasterKey } from './vault/masterKey.js'
-export { memoryKeyVault, type MemoryKeyVaultOptions } from './vault/memoryKeyVault.js'
-export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
-export { parsePrivateKey, vaultAddressId } from './vault/vaultAddress.js'
-export {
-  amountIssueMessage,
-  describeAmountIssue,
-  formatAmount,
-  parseAmount,
-  type AmountIssue,
-} from './utils/amounts.js'
-export { maxDurationMs, parseDuration } from './utils/duration.js'
+  type BootstrapAdminParameters,
+  type BootstrapAdminReturnType,
+  bootstrapAdmin,
+} from './principals/bootstrapAdmin.js'
+export { type CreateApiKeyReturnType, createApiKey, insertApiKey } from './principals/createApiKey.js'
+export { type CreateTenantReturnType, createTenant } from './principals/createTenant.js'
+export { apiKeyPrefix, displayPrefix, generateApiKey, hashApiKey } from './principals/hashApiKey.js'
+export { listApiKeys } from './principals/listApiKeys.js'
+export type { PrincipalsContext } from './principals/principalsContext.js'
+export { revokeApiKey } from './principals/revokeApiKey.js'
+export { defaultTenantId, localPrincipal, type Principal, type Role, roles } from './principals/types.js'
+export { parseInput } from './schemas/parseInput.js'
 export {
   addressSchema,
   decimalAmountSchema,
@@ -55,92 +179,82 @@ export {
   hexDataSchema,
   isValidAddress,
 } from './schemas/primitives.js'
-export * from './policy/ruleSchemas.js'
-export { rulesPolicyEngine, type RulesPolicyEngineOptions } from './policy/rulesPolicyEngine.js'
-export { maxRulesPerScope, validateRules } from './policy/validateRules.js'
-export { lookbackMs } from './policy/lookbackMs.js'
-export { defaultTenantRules } from './policy/defaultRules.js'
-export { isContractCall } from './policy/isContractCall.js'
-export { matchesAsset } from './policy/matchesAsset.js'
-export { defaultTenantId, localPrincipal, roles, type Principal, type Role } from './principals/types.js'
-export type { AgentWalletContext, CoreOptions } from './context.js'
-export { createAgentWallet, type AgentWallet, type AgentWalletConfig } from './createAgentWallet.js'
-export { createSession, type AgentWalletSession } from './session.js'
-export { viemChainProvider, type ChainConfig, type ViemChainProviderOptions } from './chain/viemChainProvider.js'
-export { publicChains, type KnownChain } from './chain/publicChains.js'
-export { resolveAsset } from './chain/resolveAsset.js'
-export { isTransportError, toChainError } from './chain/toChainError.js'
-export { appendEvent, toDomainEvent } from './events/appendEvent.js'
-export { withLock, walletLockKey } from './storage/withLock.js'
-export { parseInput } from './schemas/parseInput.js'
-export * from './wallets/types.js'
-export * from './wallets/walletSchemas.js'
+export { type AgentWalletSession, createSession } from './session.js'
+export { type EventListenerSet, eventListeners } from './storage/eventListeners.js'
+export { type KeyedMutex, keyedMutex, type Release } from './storage/keyedMutex.js'
+export {
+  type MemorySnapshot,
+  type MemoryStorage,
+  type MemoryStorageOptions,
+  memoryStorage,
+} from './storage/memoryStorage.js'
+export { compareValues, matchesQuery, queryRecords } from './storage/queryRecords.js'
+export * from './storage/types.js'
+export { walletLockKey, withLock } from './storage/withLock.js'
+export { awaitConfirmed } from './transactions/awaitConfirmed.js'
+export {
+  type EstimateGasParameters,
+  type EstimateGasReturnType,
+  estimateGas,
+} from './transactions/estimateGas.js'
+export { evaluateIntent, intentOf } from './transactions/evaluateIntent.js'
+export {
+  findTransaction,
+  type GetTransactionReturnType,
+  getTransaction,
+} from './transactions/getTransaction.js'
+export { historyQuerySchema, type ListHistoryParameters, listHistory } from './transactions/listHistory.js'
+export { type GasSettings, prepareGas } from './transactions/prepareGas.js'
+export { type SendParameters, sendSchema } from './transactions/sendSchema.js'
+export { sendTransaction } from './transactions/sendTransaction.js'
+export { startTracker, type Tracker } from './transactions/startTracker.js'
+export {
+  blockedError,
+  type IntentDraft,
+  type SubmitOptions,
+  type SubmitResult,
+  submitIntent,
+} from './transactions/submitIntent.js'
+export { explorerLink, type TransactionView, toTransactionView } from './transactions/toTransactionView.js'
+export { trackTransactions } from './transactions/trackTransactions.js'
+export * from './transactions/types.js'
+export { waitForTransaction } from './transactions/waitForTransaction.js'
+export {
+  type AmountIssue,
+  amountIssueMessage,
+  describeAmountIssue,
+  formatAmount,
+  parseAmount,
+} from './utils/amounts.js'
+export { maxDurationMs, parseDuration } from './utils/duration.js'
+export { aesGcmOpen, aesGcmSeal, type SealedBox } from './vault/aesGcm.js'
+export { openEnvelope, sealEnvelope } from './vault/envelope.js'
+export { assertMnemonic, type HdWallet, hdWalletFromMnemonic } from './vault/hdWallet.js'
+export { type LoadOrCreateMasterKeyParameters, loadOrCreateMasterKey } from './vault/loadOrCreateMasterKey.js'
+export type { EnvelopeKeyRecord, HdKeyRecord, LocalKeyRecord } from './vault/localKeyRecord.js'
+export { type LocalKeyVault, type LocalKeyVaultOptions, localKeyVault } from './vault/localKeyVault.js'
+export { keyFingerprint, masterKeyEnvVar, masterKeyFromEnv, parseMasterKey } from './vault/masterKey.js'
+export { type MemoryKeyVaultOptions, memoryKeyVault } from './vault/memoryKeyVault.js'
+export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
+export * from './vault/types.js'
+export { parsePrivateKey, vaultAddressId } from './vault/vaultAddress.js'
+export { actingWallet } from './wallets/actingWallet.js'
 export { createWallet, importWallet } from './wallets/createWallet.js'
 export { canSee, findWallet } from './wallets/findWallet.js'
-export { listWallets } from './wallets/listWallets.js'
-export { balanceQuerySchema, getBalance, type GetBalanceParameters, type GetBalanceReturnType, type TokenBalance } from './wallets/getBalance.js'
-export * from './transactions/types.js'
-export { sendSchema, type SendParameters } from './transactions/sendSchema.js'
-export { sendTransaction } from './transactions/sendTransaction.js'
-export { submitIntent, blockedError, type IntentDraft, type SubmitOptions, type SubmitResult } from './transactions/submitIntent.js'
-export { evaluateIntent, intentOf } from './transactions/evaluateIntent.js'
-export { estimateGas, type EstimateGasParameters, type EstimateGasReturnType } from './transactions/estimateGas.js'
-export { findTransaction, getTransaction, type GetTransactionReturnType } from './transactions/getTransaction.js'
-export { historyQuerySchema, listHistory, type ListHistoryParameters } from './transactions/listHistory.js'
-export { explorerLink, toTransactionView, type TransactionView } from './transactions/toTransactionView.js'
-export { waitForTransaction } from './transactions/waitForTransaction.js'
-export { trackTransactions } from './transactions/trackTransactions.js'
-export { startTracker, type Tracker } from './transactions/startTracker.js'
-export { prepareGas, type GasSettings } from './transactions/prepareGas.js'
-export * from './approvals/types.js'
-export { approveApproval, expireApprovals, rejectApproval, type ResolveApprovalReturnType } from './approvals/resolveApproval.js'
-export { getApproval, listApprovals, listApprovalsSchema, type ListApprovalsParameters } from './approvals/listApprovals.js'
-export { getPolicyRules, updatePolicyRules, updatePolicySchema, type PolicyRulesReturnType, type UpdatePolicyParameters } from './policy/managePolicy.js'
-export { evaluatePolicy, type EvaluatePolicyParameters } from './policy/evaluatePolicy.js'
-export { scopedRules, tenantRules, walletRules, type PolicyRecord } from './policy/policyStore.js'
-export { requestHash } from './idempotency/requestHash.js'
-export { withIdempotency, type IdempotencyOptions } from './idempotency/withIdempotency.js'
-export type { IdempotencyRecord } from './idempotency/types.js'
-export * from './principals/apiKeyTypes.js'
-export * from './principals/apiKeySchemas.js'
-export { apiKeyPrefix, displayPrefix, generateApiKey, hashApiKey } from './principals/hashApiKey.js'
-export type { PrincipalsContext } from './principals/principalsContext.js'
-export { createApiKey, insertApiKey, type CreateApiKeyReturnType } from './principals/createApiKey.js'
-export { authenticate } from './principals/authenticate.js'
-export { listApiKeys } from './principals/listApiKeys.js'
-export { revokeApiKey } from './principals/revokeApiKey.js'
-export { createTenant, type CreateTenantReturnType } from './principals/createTenant.js'
-export { bootstrapAdmin, type BootstrapAdminParameters, type BootstrapAdminReturnType } from './principals/bootstrapAdmin.js'
-export * from './identity/types.js'
-export { identityRegistryAbi, agentWalletSetTypes } from './identity/identityRegistryAbi.js'
-export { agentIdSchema, identityQuerySchema, registerIdentitySchema, type RegisterIdentityParameters } from './identity/identitySchemas.js'
-export { buildRegistrationFile, fromDataUri, toDataUri } from './identity/registrationFile.js'
-export { howToVerifyIdentityProof, identityProofDomain, identityProofTypes, signIdentityProof, type IdentityProof } from './identity/identityProof.js'
-export { registerIdentity, type RegisterIdentityReturnType } from './identity/registerIdentity.js'
-export { getIdentity, type GetIdentityReturnType, type IdentityStatus } from './identity/getIdentity.js'
-export { identitiesOfWallet, listIdentities, type ListIdentitiesReturnType } from './identity/listIdentities.js'
-export * from './ens/types.js'
-export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './ens/ensAbis.js'
-export { minEthLabelLength, parseEnsName, parseEthName, type ParsedEnsName, type ParsedEthName } from './ens/parseEnsName.js'
 export {
-  checkEnsOptionsSchema,
-  registerEnsSchema,
-  resolveEnsOptionsSchema,
-  type CheckEnsNameOptions,
-  type RegisterEnsNameParameters,
-  type ResolveEnsNameOptions,
-} from './ens/ensSchemas.js'
-export { checkEnsName, type CheckEnsNameReturnType } from './ens/checkEnsName.js'
-export { resolveEnsName, reverseEnsName, type ResolveEnsNameReturnType, type ReverseEnsNameReturnType } from './ens/resolveEnsName.js'
-export { registerEnsName } from './ens/registerEnsName.js'
-export { getEnsRegistration, listEnsNames, type ListEnsNamesReturnType } from './ens/listEnsNames.js'
-export { resumeEnsRegistrations, stopEnsRegistrations } from './ens/resumeEnsRegistrations.js'
-export * from './webhooks/types.js'
-export * from './webhooks/webhookSchemas.js'
-export { defaultWebhookOptions, type WebhookOptions } from './webhooks/webhookOptions.js'
-export { newWebhookSecret, signWebhook } from './webhooks/signWebhook.js'
+  balanceQuerySchema,
+  type GetBalanceParameters,
+  type GetBalanceReturnType,
+  getBalance,
+  type TokenBalance,
+} from './wallets/getBalance.js'
+export { listWallets } from './wallets/listWallets.js'
+export * from './wallets/types.js'
+export * from './wallets/walletSchemas.js'
 export { assertPublicTarget, isPrivateAddress } from './webhooks/assertPublicTarget.js'
 export { computeBackoff, isRetryable } from './webhooks/computeBackoff.js'
+export { listWebhookDeliveries, retryWebhookDelivery } from './webhooks/deliveries.js'
+export { deliverWebhooks } from './webhooks/deliverWebhooks.js'
 export {
   deleteWebhook,
   listWebhooks,
@@ -148,27 +262,8 @@ export {
   toWebhookSubscription,
   type WebhookSubscription,
 } from './webhooks/manageWebhooks.js'
-export { listWebhookDeliveries, retryWebhookDelivery } from './webhooks/deliveries.js'
-export { deliverWebhooks } from './webhooks/deliverWebhooks.js'
+export { newWebhookSecret, signWebhook } from './webhooks/signWebhook.js'
 export { startWebhookWorker, type WebhookWorker } from './webhooks/startWebhookWorker.js'
-export * from './defi/defiSchemas.js'
-export type { QuoteRequest, QuoteSource, SwapCall, SwapQuote } from './defi/quoteSource.js'
-export { isNativeToken, nativeTokenAddress, resolveSwapToken, type SwapToken } from './defi/resolveSwapToken.js'
-export { uniswapV2QuoteSource } from './defi/uniswapV2QuoteSource.js'
-export { defaultSlippageBps, quoteSwap, type QuoteSwapReturnType, type QuoteView, type TokenView } from './defi/quoteSwap.js'
-export { swap, type SwapReturnType } from './defi/swap.js'
-export { stake, stakingProtocols, type StakeReturnType, type StakingProtocol } from './defi/stake.js'
-export { getPrices, type GetPricesReturnType, type PriceSource, type TokenPrice } from './defi/getPrices.js'
-export { actingWallet } from './wallets/actingWallet.js'
-export { awaitConfirmed } from './transactions/awaitConfirmed.js'
-export * from './multisig/multisigSchemas.js'
-export type { MultisigWalletRecord, SafeProposalRecord, SafeProposalStatus, SafeSignature } from './multisig/multisigTypes.js'
-export { safeAbi, safeProxyFactoryAbi } from './multisig/safeAbi.js'
-export { newSafeTx, safeTxHash, safeTxTypedData, safeTxTypes, type StoredSafeTx } from './multisig/safeTransaction.js'
-export { recoverSafeSigner } from './multisig/recoverSafeSigner.js'
-export { readSafe, type SafeState } from './multisig/readSafe.js'
-export { toProposalView, type SafeProposalView } from './multisig/proposalView.js'
-export { deploySafe, type DeploySafeReturnType } from './multisig/deploySafe.js'
-export { proposeSafeTransaction } from './multisig/proposeSafeTransaction.js'
-export { confirmSafeTransaction, type ConfirmSafeTransactionReturnType } from './multisig/confirmSafeTransaction.js'
-export { getSafe, type GetSafeReturnType } from './multisig/getSafe.js'
+export * from './webhooks/types.js'
+export { defaultWebhookOptions, type WebhookOptions } from './webhooks/webhookOptions.js'
+export * from './webhooks/webhookSchemas.js'

@@ -126,7 +126,12 @@ beforeAll(async () => {
   // The recipient of the paused sends gets a primary ENS name, so its card can show it.
   // It lives in another tenant, so this tenant's pages show only their own wallets.
   const otherAdmin = (await call('POST', '/tenants', { name: 'payees' })).body.key as string
-  const payee = await call('POST', '/wallet/import', { privateKey: devnet.accounts[3]!.privateKey, agentName: 'payee' }, otherAdmin)
+  const payee = await call(
+    'POST',
+    '/wallet/import',
+    { privateKey: devnet.accounts[3]!.privateKey, agentName: 'payee' },
+    otherAdmin,
+  )
   expect(payee.status).toBe(201)
   const started = await call(
     'POST',
@@ -138,7 +143,8 @@ beforeAll(async () => {
   let registration = started.body.registration
   for (let i = 0; i < 400 && !['registered', 'failed'].includes(registration.status); i++) {
     await new Promise((resolve) => setTimeout(resolve, 50))
-    registration = (await call('GET', `/ens/registration/${registration.id}`, undefined, otherAdmin)).body.registration
+    registration = (await call('GET', `/ens/registration/${registration.id}`, undefined, otherAdmin)).body
+      .registration
   }
   expect(registration.status).toBe('registered')
   receiver = await startFlakyReceiver()

@@ -61,5 +61,13 @@ export async function deployEns(
   await setSubnodeOwner(namehash('reverse'), 'addr', reverseRegistrar)
 
   // The 2020-era controller: `registerWithConfig`, `rentPrice` as one uint256.
-  return { registry, baseRegistrar, controller, publicResolver, reverseRegistrar, priceOracle, controllerAbi: 'legacy' as const }
+  return {
+    registry,
+    baseRegistrar,
+    controller,
+    publicResolver,
+    reverseRegistrar,
+    priceOracle,
+    controllerAbi: 'legacy' as const,
+  }
 }

@@ -5,7 +5,12 @@ import type { Approval, Transaction, Wallet } from '../types.js'
 import { Address, ErrorNote, messageOf, StatusBadge, TxHash, useLoader, useNow } from './common.js'
 
 /** `ensName` is the recipient's primary ENS name, where its reverse record resolves (checked forward). */
-type Row = { approval: Approval; wallet: Wallet | undefined; tx: Transaction | undefined; ensName?: string | undefined }
+type Row = {
+  approval: Approval
+  wallet: Wallet | undefined
+  tx: Transaction | undefined
+  ensName?: string | undefined
+}
 type Loaded = { pending: Row[]; resolved: Row[]; byAddress: Map<string, Wallet> }
 
 const liveTypes = ['policy.hitl', 'approval.resolved', 'tx.'] as const
