@@ -1,6 +1,6 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { AgentWallet } from '@agentwallet/core'
+import type { AgentWallet, WalletRecord } from '@agentwallet/core'
 import Router from '@koa/router'
 import Koa from 'koa'
 import websockify from 'koa-websocket'
@@ -121,6 +121,10 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
     async listen({ port, host = '127.0.0.1' }) {
       const hub = eventHub({
         bus: options.agentWallet.bus,
+        ownerOf: (walletId) =>
+          options.agentWallet.context.storage
+            .get<WalletRecord>('wallets', walletId)
+            .then((wallet) => wallet?.ownerId),
         heartbeatMs: options.heartbeatMs,
         maxBufferedBytes: options.wsMaxBufferedBytes,
       })

@@ -27,6 +27,29 @@ afterAll(async () => {
   await t?.close()
 })
 
+describe('/ws for agent keys', () => {
+  it("shows an agent only its own wallets' events; an admin sees the tenant's", async () => {
+    const keyOf = async (name: string) =>
+      (await t.call('POST', '/api-keys', { body: { name, role: 'agent' } })).body.key as string
+    const [alice, bob] = [await keyOf('alice'), await keyOf('bob')]
+    const asAlice = connect('', alice)
+    const asBob = connect('', bob)
+    const asAdmin = connect('')
+    for (const socket of [asAlice, asBob, asAdmin]) {
+      await expect.poll(() => socket.messages.some((m) => m.type === 'ready')).toBe(true)
+    }
+    await t.call('POST', '/wallet/create', { key: alice, body: { agentName: 'alice-wallet' } })
+    await t.call('POST', '/wallet/create', { key: bob, body: { agentName: 'bob-wallet' } })
+    const names = (messages: Message[]) => logged(messages).map((m) => m.data?.agentName)
+    await expect.poll(() => names(asAdmin.messages)).toEqual(['alice-wallet', 'bob-wallet'])
+    await expect.poll(() => names(asAlice.messages)).toEqual(['alice-wallet'])
+    await expect.poll(() => names(asBob.messages)).toEqual(['bob-wallet'])
+    // Replay applies the same rule.
+    const replayed = connect(`?since=${logged(asAdmin.messages)[0]!.seq! - 1}`, bob)
+    await expect.poll(() => names(replayed.messages)).toEqual(['bob-wallet'])
+  })
+})
+
 describe('/ws?since=<seq>', () => {
   it('replays missed events from the log, then streams live ones, without gaps or duplicates', async () => {
     const first = connect('')

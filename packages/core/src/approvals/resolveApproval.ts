@@ -173,6 +173,7 @@ async function resolve(
     appendEvent(ctx, tx, approval.tenantId, 'approval.resolved', {
       approvalId: approval.id,
       transactionId: transaction.id,
+      walletId: approval.walletId,
       resolution: status,
       resolvedBy: principal?.id,
       reason,

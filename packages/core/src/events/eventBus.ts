@@ -41,6 +41,7 @@ export type EventPayloads = {
   'approval.resolved': {
     approvalId: string
     transactionId: string
+    walletId: string
     resolution: 'approved' | 'rejected' | 'expired'
     resolvedBy?: string | undefined
     reason?: string | undefined

@@ -17,6 +17,11 @@ export type EventHubOptions = {
   bus: EventBus
   /** `agent.activity` heartbeat period (default 30 s). */
   heartbeatMs?: number | undefined
+  /**
+   * The owner (key id) of a wallet. With it, an agent key sees only events about its own wallets
+   * (`data.walletId`), as over HTTP; approvers and admins see all of their tenant's events.
+   */
+  ownerOf?: ((walletId: string) => Promise<string | undefined>) | undefined
   /** A client whose unsent bytes exceed this is closed with 4408 rather than buffering without end (default 1 MiB). */
   maxBufferedBytes?: number | undefined
 }
@@ -36,7 +41,14 @@ export type EventHub = {
 
 type Envelope = { id: string; type: string; seq: number; timestamp: string; data: unknown }
 /** `backlog` holds live events that arrive while a client replays; undefined once it is live. */
-type Client = { socket: WebSocket; principal: Principal; backlog?: Envelope[] | undefined }
+type Client = {
+  socket: WebSocket
+  principal: Principal
+  backlog?: Envelope[] | undefined
+  /** An agent's events pass an ownership check, in order, one after another. */
+  queue: Promise<void>
+  queued: number
+}
 
 /** Live events held for one replaying client before it is closed as too slow. */
 const maxBacklog = 10_000
@@ -64,15 +76,42 @@ export function eventHub(options: EventHubOptions): EventHub {
     socket.send(JSON.stringify(message))
   }
 
+  const owners = new Map<string, Promise<string | undefined>>()
+  const ownerOf = (walletId: string) => {
+    // Owners never change; the cache is dropped whole when large rather than tracked per entry.
+    if (owners.size > 100_000) owners.clear()
+    let owner = owners.get(walletId)
+    if (!owner) {
+      owner = options.ownerOf!(walletId).catch(() => undefined)
+      owners.set(walletId, owner)
+    }
+    return owner
+  }
+  const dropSlow = (client: Client) => {
+    clients.delete(client)
+    client.socket.close(wsCloseCodes.slowConsumer, 'slow consumer')
+  }
+
+  /** Sends an event the client may see: any of its tenant's, or for an agent only its own wallets'. */
+  const send = (client: Client, envelope: Envelope) => {
+    if (client.principal.role !== 'agent' || !options.ownerOf) return deliver(client, envelope)
+    if (++client.queued > maxBacklog) return dropSlow(client)
+    client.queue = client.queue.then(async () => {
+      client.queued--
+      const walletId = (envelope.data as { walletId?: unknown } | undefined)?.walletId
+      if (typeof walletId === 'string' && (await ownerOf(walletId)) === client.principal.id)
+        deliver(client, envelope)
+    })
+  }
+
   const onEvent = (event: DomainEvent) => {
     lastSeq.set(event.tenantId, Math.max(lastSeq.get(event.tenantId) ?? 0, event.seq))
     const { id, type, seq, timestamp, data } = event
     for (const client of clients) {
       if (client.principal.tenantId !== event.tenantId) continue
-      if (!client.backlog) deliver(client, { id, type, seq, timestamp, data })
+      if (!client.backlog) send(client, { id, type, seq, timestamp, data })
       else if (client.backlog.push({ id, type, seq, timestamp, data }) > maxBacklog) {
-        clients.delete(client)
-        client.socket.close(wsCloseCodes.slowConsumer, 'slow consumer')
+        dropSlow(client)
       }
     }
   }
@@ -97,7 +136,13 @@ export function eventHub(options: EventHubOptions): EventHub {
 
   return {
     async add(socket, principal, replay) {
-      const client: Client = { socket, principal, backlog: replay ? [] : undefined }
+      const client: Client = {
+        socket,
+        principal,
+        backlog: replay ? [] : undefined,
+        queue: Promise.resolve(),
+        queued: 0,
+      }
       clients.add(client)
       socket.on('close', () => clients.delete(client))
       if (!replay) return
@@ -106,13 +151,13 @@ export function eventHub(options: EventHubOptions): EventHub {
       for (;;) {
         const page = await replay.read(last)
         for (const { id, type, seq, timestamp, data } of page)
-          deliver(client, { id, type, seq, timestamp, data })
+          send(client, { id, type, seq, timestamp, data })
         if (page.length === 0 || !clients.has(client)) break
         last = page.at(-1)!.seq
       }
       const held = client.backlog ?? []
       client.backlog = undefined
-      for (const event of held) if (event.seq > last) deliver(client, event)
+      for (const event of held) if (event.seq > last) send(client, event)
     },
     get size() {
       return clients.size
