@@ -1,4 +1,4 @@
-import type { AgentWallet } from '@agentwallet/core'
+import type { AgentWallet, IdentityRecord, RegisterIdentityParameters } from '@agentwallet/core'
 import { fromDataUri } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { identityRegistryAbi } from '@agentwallet/devnet'
@@ -24,6 +24,16 @@ afterAll(async () => {
   await devnet?.close()
 })
 
+/** Registers with no approval in the way: the identity comes back at once. */
+async function registerNow(wallet: AgentWallet, parameters: RegisterIdentityParameters) {
+  const result = await wallet.registerIdentity(parameters)
+  if ('status' in result) throw new Error(`Expected a registered identity, got ${result.status}`)
+  return result
+}
+
+const human = () => aw.as({ tenantId: 'default', id: 'human', role: 'approver' })
+const registrationOf = (id: string) => aw.context.storage.get<IdentityRecord>('identities', id)
+
 const registry = () =>
   ({ address: devnet.addressBook.erc8004.identityRegistry, abi: identityRegistryAbi }) as const
 
@@ -31,7 +41,7 @@ describe('ERC-8004 identities', () => {
   it('registers an identity and reads it back from chain, with the registration file and metadata', async () => {
     const client = publicClientOf(devnet)
     const wallet = await fundedWallet(aw, devnet, '1', 'scout')
-    const identity = await aw.registerIdentity({
+    const identity = await registerNow(aw, {
       walletAddress: wallet.address,
       agentName: 'scout',
       agentType: 'research',
@@ -87,7 +97,7 @@ describe('ERC-8004 identities', () => {
 
   it('gives a proof of ownership anyone can verify with viem', async () => {
     const wallet = await fundedWallet(aw, devnet, '1', 'prover')
-    const identity = await aw.registerIdentity({
+    const identity = await registerNow(aw, {
       walletAddress: wallet.address,
       agentName: 'prover',
       agentType: 'oracle',
@@ -125,7 +135,7 @@ describe('ERC-8004 identities', () => {
     const client = publicClientOf(devnet)
     const owner = await fundedWallet(aw, devnet, '1', 'owner')
     const agent = await aw.createWallet({ agentName: 'worker' })
-    const identity = await aw.registerIdentity({
+    const identity = await registerNow(aw, {
       walletAddress: agent.address,
       owner: owner.address,
       agentName: 'worker',
@@ -144,7 +154,7 @@ describe('ERC-8004 identities', () => {
 
   it('reports that a transfer of the NFT cleared the agent wallet', async () => {
     const wallet = await fundedWallet(aw, devnet, '1', 'seller')
-    const identity = await aw.registerIdentity({
+    const identity = await registerNow(aw, {
       walletAddress: wallet.address,
       agentName: 'seller',
       agentType: 'trading',
@@ -216,6 +226,108 @@ describe('ERC-8004 identities', () => {
   })
 })
 
+describe('ERC-8004 registration under human approval', () => {
+  // Each step goes through the policy on its own: a rule that pauses every identity call of the
+  // owner wallet pauses the mint, then setAgentURI, then setAgentWallet, each approved separately.
+  it('pauses each step for approval, continues after each approve, and ends registered with one identity.registered', async () => {
+    const client = publicClientOf(devnet)
+    const owner = await fundedWallet(aw, devnet, '1', 'hitl-owner')
+    const agent = await aw.createWallet({ agentName: 'hitl-agent' })
+    await aw.updatePolicyRules({
+      wallet: owner.address,
+      rules: [{ type: 'require_approval', always: true }],
+    })
+    const registered: string[] = []
+    aw.bus.on('identity.registered', (event) => {
+      const data = event.data as { walletAddress: string; agentId: string }
+      if (data.walletAddress === agent.address) registered.push(data.agentId)
+    })
+
+    const result = await aw.registerIdentity({
+      walletAddress: agent.address,
+      owner: owner.address,
+      agentName: 'hitl',
+      agentType: 'executor',
+      capabilities: ['approve-me'],
+    })
+    if (!('status' in result)) throw new Error('expected a paused registration')
+    expect(result.status).toBe('pending_approval')
+    expect(result.identity).toMatchObject({
+      status: 'awaiting_approval',
+      step: 'register',
+      agentId: null,
+      approvalId: result.approval.id,
+      walletAddress: agent.address,
+      ownerAddress: owner.address,
+    })
+    expect((await aw.identitiesOfWallet(agent.address)).count).toBe(0)
+
+    const steps: string[] = []
+    let approvalId = result.approval.id
+    for (const step of ['register', 'setAgentURI', 'setAgentWallet'] as const) {
+      steps.push(step)
+      await human().approve(approvalId)
+      if (step === 'setAgentWallet') break
+      // The next step goes through the policy again and pauses for its own approval.
+      await expect
+        .poll(async () => (await registrationOf(result.identity.id))?.step, { timeout: 20_000 })
+        .toBe(step === 'register' ? 'setAgentURI' : 'setAgentWallet')
+      await expect
+        .poll(async () => (await registrationOf(result.identity.id))?.status, { timeout: 20_000 })
+        .toBe('awaiting_approval')
+      const record = (await registrationOf(result.identity.id))!
+      expect(record.approvalId).not.toBe(approvalId)
+      approvalId = record.approvalId!
+    }
+    expect(steps).toEqual(['register', 'setAgentURI', 'setAgentWallet'])
+    await expect
+      .poll(async () => (await registrationOf(result.identity.id))?.status, { timeout: 20_000 })
+      .toBe('registered')
+
+    const record = (await registrationOf(result.identity.id))!
+    const agentId = BigInt(record.agentId!)
+    expect(await client.readContract({ ...registry(), functionName: 'ownerOf', args: [agentId] })).toBe(
+      owner.address,
+    )
+    expect(
+      await client.readContract({ ...registry(), functionName: 'getAgentWallet', args: [agentId] }),
+    ).toBe(agent.address)
+    const uri = await client.readContract({ ...registry(), functionName: 'tokenURI', args: [agentId] })
+    expect(uri).toBe(record.agentURI)
+    expect(fromDataUri(uri)).toMatchObject({ name: 'hitl', capabilities: ['approve-me'] })
+    expect((await aw.getIdentity(record.agentId!)).status).toBe('active')
+    expect((await aw.identitiesOfWallet(agent.address)).count).toBe(1)
+    await expect.poll(() => registered, { timeout: 5_000 }).toEqual([record.agentId])
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(registered).toEqual([record.agentId])
+    expect((await aw.listHistory(owner.address)).count).toBe(3)
+  })
+
+  it('ends the registration failed with the reason when the approver rejects a step', async () => {
+    const wallet = await fundedWallet(aw, devnet, '1', 'hitl-rejected')
+    await aw.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ type: 'require_approval', always: true }],
+    })
+    const result = await aw.registerIdentity({
+      walletAddress: wallet.address,
+      agentName: 'rejected',
+      agentType: 'x',
+    })
+    if (!('status' in result)) throw new Error('expected a paused registration')
+    await human().reject(result.approval.id, { reason: 'not this agent' })
+    await expect
+      .poll(async () => (await registrationOf(result.identity.id))?.status, { timeout: 20_000 })
+      .toBe('failed')
+    const record = (await registrationOf(result.identity.id))!
+    expect(record.step).toBe('register')
+    expect(record.error).toMatchObject({ code: 'transaction_failed' })
+    expect(record.error?.message).toContain('rejected')
+    expect((await aw.identitiesOfWallet(wallet.address)).count).toBe(0)
+    expect((await aw.listHistory(wallet.address)).transactions.map((tx) => tx.status)).toEqual(['rejected'])
+  })
+})
+
 describe('ERC-8004 on a chain without registries', () => {
   it('answers unsupported_protocol when the address book has no Identity Registry, and tolerates a missing Validation Registry', async () => {
     const { erc8004, ...rest } = devnet.addressBook
@@ -249,7 +361,7 @@ describe('ERC-8004 on a chain without registries', () => {
       },
     })
     const funded = await fundedWallet(noValidation, devnet, '1', 'nv')
-    const identity = await noValidation.registerIdentity({
+    const identity = await registerNow(noValidation, {
       walletAddress: funded.address,
       agentName: 'nv',
       agentType: 't',

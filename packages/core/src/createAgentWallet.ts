@@ -8,6 +8,7 @@ import { resumeEnsRegistrations, stopEnsRegistrations } from './ens/resumeEnsReg
 import { BaseError } from './errors/baseError.js'
 import { toDomainEvent } from './events/appendEvent.js'
 import { EventBus } from './events/eventBus.js'
+import { resumeIdentityRegistrations } from './identity/advanceIdentityRegistration.js'
 import { defaultTenantRules } from './policy/defaultRules.js'
 import { rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
 import type { PolicyEngine } from './policy/types.js'
@@ -110,6 +111,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     await trackTransactions(ctx, { all: true })
     await expireApprovals(ctx)
     await resumeEnsRegistrations(ctx)
+    await resumeIdentityRegistrations(ctx)
   }
   let tracker: Tracker | undefined
   let webhookWorker: WebhookWorker | undefined
@@ -127,6 +129,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     authenticate: (rawKey) => authenticate(ctx, rawKey),
     bootstrapAdmin: (parameters) => bootstrapAdmin(ctx, parameters),
     async close() {
+      // Stops every background operation of this context: ENS and identity registrations (resumable).
       await stopEnsRegistrations(ctx)
       await tracker?.stop()
       await webhookWorker?.stop()

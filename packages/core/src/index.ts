@@ -91,6 +91,11 @@ export {
 export { requestHash } from './idempotency/requestHash.js'
 export type { IdempotencyRecord } from './idempotency/types.js'
 export { type IdempotencyOptions, withIdempotency } from './idempotency/withIdempotency.js'
+export {
+  type AdvanceIdentityOptions,
+  advanceIdentityRegistration,
+  resumeIdentityRegistrations,
+} from './identity/advanceIdentityRegistration.js'
 export { type GetIdentityReturnType, getIdentity, type IdentityStatus } from './identity/getIdentity.js'
 export {
   howToVerifyIdentityProof,
@@ -111,7 +116,11 @@ export {
   type ListIdentitiesReturnType,
   listIdentities,
 } from './identity/listIdentities.js'
-export { type RegisterIdentityReturnType, registerIdentity } from './identity/registerIdentity.js'
+export {
+  type PendingIdentityRegistration,
+  type RegisterIdentityReturnType,
+  registerIdentity,
+} from './identity/registerIdentity.js'
 export { buildRegistrationFile, fromDataUri, toDataUri } from './identity/registrationFile.js'
 export * from './identity/types.js'
 export {

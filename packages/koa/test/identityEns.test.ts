@@ -94,6 +94,58 @@ describe('identity over HTTP', () => {
   })
 })
 
+describe('identity over HTTP under approval', () => {
+  it('answers 202 with the paused registration, then registers once each step is approved', async () => {
+    const approverKey = (await t.call('POST', '/api-keys', { body: { name: 'human', role: 'approver' } }))
+      .body.key
+    // Its own agent: the ENS tests below rely on the first agent having exactly one wallet.
+    const pausedKey = (await t.call('POST', '/api-keys', { body: { name: 'paused', role: 'agent' } })).body
+      .key
+    const paused = (
+      await t.call('POST', '/wallet/create', { key: pausedKey, body: { agentName: 'paused-bot' } })
+    ).body.wallet.address
+    await t.devnet.faucet(paused as `0x${string}`, parseEther('1'))
+    expect(
+      (
+        await t.call('POST', '/policy/update', {
+          body: { wallet: paused, rules: [{ type: 'require_approval', always: true }] },
+        })
+      ).status,
+    ).toBe(200)
+
+    const created = await t.call('POST', '/identity/create', {
+      key: pausedKey,
+      body: { walletAddress: paused, agentName: 'paused-bot', agentType: 'trading' },
+    })
+    expect(created.status).toBe(202)
+    expect(created.body).toMatchObject({
+      success: true,
+      status: 'pending_approval',
+      approval: { id: expect.any(String) },
+      identity: { status: 'awaiting_approval', step: 'register', agentId: null, walletAddress: paused },
+    })
+
+    // Every step goes through the policy: the mint, then setAgentURI (the minter is already the agent wallet).
+    const approved: string[] = []
+    await expect
+      .poll(
+        async () => {
+          const pending = await t.call('GET', '/policy/approvals?status=pending', { key: approverKey })
+          for (const approval of pending.body.approvals as { id: string }[]) {
+            if (approved.includes(approval.id)) continue
+            approved.push(approval.id)
+            await t.call('POST', `/policy/approvals/${approval.id}/approve`, { key: approverKey })
+          }
+          return (await t.call('GET', `/identity/wallet/${paused}`, { key: pausedKey })).body.count
+        },
+        { timeout: 20_000, interval: 200 },
+      )
+      .toBe(1)
+    expect(approved[0]).toBe(created.body.approval.id)
+    expect(approved).toHaveLength(2)
+  })
+})
+
 describe('ENS over HTTP', () => {
   it('checks, registers (202), lists, resolves, and then check says taken', async () => {
     const name = `http-agent-${Date.now().toString(36)}.eth`

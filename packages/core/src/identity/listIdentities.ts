@@ -2,7 +2,7 @@ import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
 import type { Filter } from '../storage/types.js'
 import { findWallet } from '../wallets/findWallet.js'
-import { type Identity, type IdentityRecord, toIdentity } from './types.js'
+import { type Identity, type IdentityRecord, isRegisteredIdentity, toIdentity } from './types.js'
 
 export type ListIdentitiesReturnType = { count: number; identities: Identity[] }
 
@@ -40,5 +40,6 @@ export async function identitiesOfWallet(
 }
 
 function toList(records: IdentityRecord[]): ListIdentitiesReturnType {
-  return { count: records.length, identities: records.map(toIdentity) }
+  const registered = records.filter(isRegisteredIdentity)
+  return { count: registered.length, identities: registered.map(toIdentity) }
 }

@@ -7,14 +7,26 @@ export const identityRoutes = [
     method: 'post',
     path: '/identity/create',
     summary:
-      'Register an ERC-8004 identity for a wallet (mint, registration file as agentURI, agent wallet bound)',
+      'Register an ERC-8004 identity for a wallet (mint, registration file as agentURI, agent wallet bound): 201 when done, 202 when a step waits for approval (the rest runs once approved)',
     body: registerIdentitySchema,
     idempotent: true,
     status: 201,
-    handler: async ({ session, body, idempotencyKey }) => ({
-      status: 201,
-      body: { success: true, identity: await session.registerIdentity(body, { idempotencyKey }) },
-    }),
+    handler: async ({ session, body, idempotencyKey }) => {
+      const result = await session.registerIdentity(body, { idempotencyKey })
+      if ('status' in result && result.status === 'pending_approval') {
+        const { id, expiresAt, ruleId, reason } = result.approval
+        return {
+          status: 202,
+          body: {
+            success: true,
+            status: 'pending_approval',
+            approval: { id, expiresAt, ruleId: ruleId ?? null, reason },
+            identity: result.identity,
+          },
+        }
+      }
+      return { status: 201, body: { success: true, status: 'registered', identity: result } }
+    },
   }),
   defineRoute({
     method: 'get',

@@ -13,6 +13,8 @@ import type {
   GetSafeParameters,
   GetSafeReturnType,
   GetTransactionReturnType,
+  Identity,
+  IdentityRegistration,
   ListApprovalsParameters,
   ListIdentitiesReturnType,
   PricesParameters,
@@ -21,7 +23,6 @@ import type {
   QuoteSwapReturnType,
   RegisterEnsNameParameters,
   RegisterIdentityParameters,
-  RegisterIdentityReturnType,
   ResolveEnsNameOptions,
   ResolveEnsNameReturnType,
   SendParameters,
@@ -54,6 +55,11 @@ export type SendOutcome =
       transaction: TransactionView
     }
 
+/** An identity registration: the identity when done at once, or paused with the approval to wait for. */
+export type IdentityOutcome =
+  | Identity
+  | { status: 'pending_approval'; approval: PendingApproval; identity: IdentityRegistration }
+
 /** One approval as an agent sees it; `howToApprove` while it still waits for a human. */
 export type ApprovalStatus = ApprovalRecord & { howToApprove?: ApprovalInstructions | undefined }
 
@@ -74,7 +80,7 @@ export type AgentWalletBackend = {
   registerIdentity(
     parameters: RegisterIdentityParameters,
     options?: IdempotencyOption,
-  ): Promise<RegisterIdentityReturnType>
+  ): Promise<IdentityOutcome>
   getIdentity(agentId: string, options?: { chain?: string | undefined }): Promise<GetIdentityReturnType>
   listIdentities(): Promise<ListIdentitiesReturnType>
   checkEnsName(name: string, options?: CheckEnsNameOptions): Promise<CheckEnsNameReturnType>

@@ -4,7 +4,12 @@ import {
   ForbiddenError,
   toTransactionView,
 } from '@agentwallet/core'
-import type { AgentWalletBackend, ApprovalStatus, SendOutcome } from './agentWalletBackend.js'
+import type {
+  AgentWalletBackend,
+  ApprovalStatus,
+  IdentityOutcome,
+  SendOutcome,
+} from './agentWalletBackend.js'
 import { type ApprovalInstructionsOptions, approvalInstructions } from './approvalInstructions.js'
 import { settledView } from './settledView.js'
 
@@ -62,7 +67,23 @@ export function inProcessBackend(options: InProcessBackendOptions): AgentWalletB
       const { count, approvals } = await session.listApprovals(parameters)
       return { count, approvals: approvals.map(withInstructions) }
     },
-    registerIdentity: (parameters, idempotency = {}) => session.registerIdentity(parameters, idempotency),
+    async registerIdentity(parameters, idempotency = {}): Promise<IdentityOutcome> {
+      const result = await session.registerIdentity(parameters, idempotency)
+      if (!('status' in result)) return result
+      const { id, status, expiresAt, ruleId, reason } = result.approval
+      return {
+        status: 'pending_approval',
+        approval: {
+          id,
+          status,
+          expiresAt,
+          ruleId: ruleId ?? null,
+          reason,
+          howToApprove: approvalInstructions(id, options.approvals),
+        },
+        identity: result.identity,
+      }
+    },
     getIdentity: (agentId, query) => session.getIdentity(agentId, query),
     listIdentities: () => session.listIdentities(),
     checkEnsName: (name, query) => session.checkEnsName(name, query),

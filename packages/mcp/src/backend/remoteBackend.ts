@@ -6,15 +6,17 @@ import type {
   GetIdentityReturnType,
   GetPricesReturnType,
   GetSafeReturnType,
+  Identity,
+  IdentityRegistration,
   ListIdentitiesReturnType,
   QuoteSwapReturnType,
-  RegisterIdentityReturnType,
   ResolveEnsNameReturnType,
   TransactionView,
 } from '@agentwallet/core'
 import type {
   AgentWalletBackend,
   ApprovalStatus,
+  IdentityOutcome,
   MultisigOutcome,
   SendOutcome,
 } from './agentWalletBackend.js'
@@ -101,13 +103,26 @@ export function remoteBackend(options: RemoteBackendOptions): AgentWalletBackend
       return { count, approvals: list.map(withInstructions) }
     },
     // Identity and ENS routes are not wrapped by the client yet: its `request` reaches them.
-    async registerIdentity(parameters, idempotency = {}) {
-      const body = await client.request<{ identity: RegisterIdentityReturnType }>(
-        'POST',
-        '/identity/create',
-        { body: parameters, ...idempotency },
-      )
-      return body.identity
+    async registerIdentity(parameters, idempotency = {}): Promise<IdentityOutcome> {
+      const body = await client.request<{
+        status?: string
+        approval?: { id: string; expiresAt: string; ruleId: string | null; reason: string }
+        identity: Identity | IdentityRegistration
+      }>('POST', '/identity/create', { body: parameters, ...idempotency })
+      if (body.status !== 'pending_approval' || !body.approval) return body.identity as Identity
+      const { id, expiresAt, ruleId, reason } = body.approval
+      return {
+        status: 'pending_approval',
+        approval: {
+          id,
+          status: 'pending',
+          expiresAt,
+          ruleId,
+          reason,
+          howToApprove: approvalInstructions(id, approvals),
+        },
+        identity: body.identity as IdentityRegistration,
+      }
     },
     async getIdentity(agentId, query = {}) {
       const path = `/identity/${encodeURIComponent(agentId)}`
