@@ -10,6 +10,7 @@ export type Kind =
   | 'subscription'
   | 'safe'
   | 'identity'
+  | 'identityRegistration'
   | 'ensRegistration'
   | 'chainName'
   | 'chainAddress'
@@ -18,6 +19,7 @@ const paramKinds: Array<[prefix: string, param: string, kind: Kind]> = [
   ['/wallet/tx/', 'hash', 'tx'],
   ['/wallet/', 'address', 'wallet'],
   ['/identity/wallet/', 'address', 'wallet'],
+  ['/identity/registration/', 'id', 'identityRegistration'],
   ['/identity/', 'agentId', 'identity'],
   ['/policy/approvals/', 'id', 'approval'],
   ['/api-keys/', 'id', 'apiKey'],
@@ -41,6 +43,7 @@ export function resourceValues(f: TenantFixture): Record<Kind, string> {
     subscription: f.a.subscriptionId,
     safe: f.a.safe,
     identity: f.a.agentId,
+    identityRegistration: f.a.identityRegistrationId,
     ensRegistration: f.a.ensRegistrationId,
     chainName: f.a.ensName,
     chainAddress: f.a.wallet,

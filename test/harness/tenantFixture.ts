@@ -17,6 +17,7 @@ export type TenantFixture = {
     safe: Address
     safeTxHash: string
     agentId: string
+    identityRegistrationId: string
     ensRegistrationId: string
     ensName: string
   }
@@ -97,6 +98,7 @@ export async function createTenantFixture(h: HarnessServer, receiverUrl: string)
     safe,
     safeTxHash: proposed.proposal.safeTxHash as string,
     agentId: String(identity.identity.agentId),
+    identityRegistrationId: identity.identity.registrationId as string,
     ensRegistrationId: registration.registration.id as string,
     ensName,
   }
@@ -114,6 +116,7 @@ export async function createTenantFixture(h: HarnessServer, receiverUrl: string)
       a.deliveryId,
       a.safeTxHash,
       a.ensRegistrationId,
+      a.identityRegistrationId,
       'victim-wallet-7f3a',
       'victim-agent-9c1e',
       'victim-identity-5d2b',

@@ -97,6 +97,7 @@ export {
   resumeIdentityRegistrations,
 } from './identity/advanceIdentityRegistration.js'
 export { type GetIdentityReturnType, getIdentity, type IdentityStatus } from './identity/getIdentity.js'
+export { getIdentityRegistration } from './identity/getIdentityRegistration.js'
 export {
   howToVerifyIdentityProof,
   type IdentityProof,

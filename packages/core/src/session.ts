@@ -11,6 +11,7 @@ import { registerEnsName } from './ens/registerEnsName.js'
 import { resolveEnsName, reverseEnsName } from './ens/resolveEnsName.js'
 import { type IdempotencyOptions, withIdempotency } from './idempotency/withIdempotency.js'
 import { getIdentity } from './identity/getIdentity.js'
+import { getIdentityRegistration } from './identity/getIdentityRegistration.js'
 import { identitiesOfWallet, listIdentities } from './identity/listIdentities.js'
 import { registerIdentity } from './identity/registerIdentity.js'
 import { confirmSafeTransaction } from './multisig/confirmSafeTransaction.js'
@@ -94,6 +95,7 @@ export function createSession(ctx: AgentWalletContext, principal: Principal) {
         registerIdentity(ctx, principal, parameters),
       ),
     getIdentity: bind(getIdentity),
+    getIdentityRegistration: bind(getIdentityRegistration),
     listIdentities: bind(listIdentities),
     identitiesOfWallet: bind(identitiesOfWallet),
     checkEnsName: (name: string, options?: Parameters<typeof checkEnsName>[2]) =>

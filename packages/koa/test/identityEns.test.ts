@@ -125,6 +125,11 @@ describe('identity over HTTP under approval', () => {
       identity: { status: 'awaiting_approval', step: 'register', agentId: null, walletAddress: paused },
     })
 
+    const registrationPath = `/identity/registration/${created.body.identity.id}`
+    const polled = await t.call('GET', registrationPath, { key: pausedKey })
+    expect(polled.body.registration).toMatchObject({ status: 'awaiting_approval', step: 'register' })
+    expect((await t.call('GET', registrationPath, { key: agentKey })).status).toBe(404)
+
     // Every step goes through the policy: the mint, then setAgentURI (the minter is already the agent wallet).
     const approved: string[] = []
     await expect
@@ -143,6 +148,8 @@ describe('identity over HTTP under approval', () => {
       .toBe(1)
     expect(approved[0]).toBe(created.body.approval.id)
     expect(approved).toHaveLength(2)
+    const done = (await t.call('GET', registrationPath, { key: pausedKey })).body.registration
+    expect(done).toMatchObject({ status: 'registered', agentId: expect.any(String) })
   })
 })
 

@@ -123,6 +123,8 @@ export function toIdentityRegistration(record: IdentityRecord): IdentityRegistra
 /** The stored view of an identity (lists). */
 export type Identity = {
   agentId: string
+  /** The registration operation that created it (`GET /identity/registration/:id`). */
+  registrationId: string
   chain: string
   chainId: number
   agentRegistry: string
@@ -140,6 +142,7 @@ export type Identity = {
 export function toIdentity(record: IdentityRecord): Identity {
   return {
     agentId: record.agentId!,
+    registrationId: record.id,
     chain: record.chain,
     chainId: record.chainId,
     agentRegistry: agentRegistryId(record.chainId, record.registry),

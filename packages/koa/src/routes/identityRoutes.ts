@@ -34,7 +34,15 @@ export const identityRoutes = [
     summary: 'Identities registered through this service that the caller may see',
     handler: async ({ session }) => ({ body: { success: true, ...(await session.listIdentities()) } }),
   }),
-  // Declared before /identity/:agentId so "wallet" is never read as an agent id.
+  // Declared before /identity/:agentId so "registration" and "wallet" are never read as agent ids.
+  defineRoute({
+    method: 'get',
+    path: '/identity/registration/:id',
+    summary: 'One registration (idn_…), in progress or ended: status, step, the approval it waits for',
+    handler: async ({ session, params }) => ({
+      body: { success: true, registration: await session.getIdentityRegistration(params.id!) },
+    }),
+  }),
   defineRoute({
     method: 'get',
     path: '/identity/wallet/:address',

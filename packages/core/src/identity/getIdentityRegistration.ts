@@ -1,0 +1,22 @@
+import type { AgentWalletContext } from '../context.js'
+import { NotFoundError } from '../errors/errors.js'
+import type { Principal } from '../principals/types.js'
+import { canSee } from '../wallets/findWallet.js'
+import { type IdentityRecord, type IdentityRegistration, toIdentityRegistration } from './types.js'
+
+/**
+ * One identity registration by its `idn_…` id, in progress or ended: its status, the step it is on
+ * and the approval it waits for (poll it after a 202 from `registerIdentity`).
+ * @example const { status, step } = await getIdentityRegistration(ctx, principal, 'idn_…')
+ */
+export async function getIdentityRegistration(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  id: string,
+): Promise<IdentityRegistration> {
+  const record = await ctx.storage.get<IdentityRecord>('identities', id)
+  if (!record || !canSee(principal, record)) {
+    throw new NotFoundError('Identity registration', { details: { id } })
+  }
+  return toIdentityRegistration(record)
+}
