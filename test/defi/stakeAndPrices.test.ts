@@ -7,20 +7,18 @@ import {
   uniswapV2PairAbi,
 } from '@agentwallet/devnet'
 import { formatUnits, parseEther } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentWalletOn, fundedWallet, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
+import { describe, expect, it } from 'vitest'
+import {
+  agentWalletOn,
+  fundedWallet,
+  publicClientOf,
+  useDevnetAgentWallet,
+} from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  aw = await agentWalletOn(devnet)
-})
-afterAll(async () => {
-  await aw?.close()
-  await devnet?.close()
-})
+useDevnetAgentWallet((started) => ({ devnet, aw } = started))
 
 describe('stake', () => {
   it('stakes ETH with lido through the money path and reports the stETH received', async () => {

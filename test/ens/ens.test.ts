@@ -3,26 +3,19 @@ import { memoryStorage } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { ensRegistryAbi } from '@agentwallet/devnet'
 import { namehash } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   agentWalletOn,
   freshAddress,
   fundedWallet,
   publicClientOf,
-  startDevnet,
+  useDevnetAgentWallet,
 } from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
 
-beforeAll(async () => {
-  devnet = await startDevnet({ ensMinCommitmentAge: 1 })
-  aw = await agentWalletOn(devnet)
-})
-afterAll(async () => {
-  await aw?.close()
-  await devnet?.close()
-})
+useDevnetAgentWallet((started) => ({ devnet, aw } = started), {}, { ensMinCommitmentAge: 1 })
 
 let counter = 0
 /** A name no other test uses. */

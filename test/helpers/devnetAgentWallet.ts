@@ -60,10 +60,11 @@ export async function fundedWallet(aw: AgentWallet, devnet: Devnet, eth = '100',
 export function useDevnetAgentWallet(
   assign: (started: { devnet: Devnet; aw: AgentWallet }) => void,
   config: Partial<AgentWalletConfig> = {},
+  devnetOptions: Parameters<typeof startDevnet>[0] = {},
 ): void {
   let started: { devnet: Devnet; aw: AgentWallet } | undefined
   beforeAll(async () => {
-    const devnet = await startDevnet()
+    const devnet = await startDevnet(devnetOptions)
     started = { devnet, aw: await agentWalletOn(devnet, config) }
     assign(started)
   })

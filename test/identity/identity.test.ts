@@ -3,26 +3,19 @@ import { fromDataUri } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { identityRegistryAbi } from '@agentwallet/devnet'
 import { encodeFunctionData, verifyTypedData, zeroAddress } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   agentWalletOn,
   freshAddress,
   fundedWallet,
   publicClientOf,
-  startDevnet,
+  useDevnetAgentWallet,
 } from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  aw = await agentWalletOn(devnet)
-})
-afterAll(async () => {
-  await aw?.close()
-  await devnet?.close()
-})
+useDevnetAgentWallet((started) => ({ devnet, aw } = started))
 
 /** Registers with no approval in the way: the identity comes back at once. */
 async function registerNow(wallet: AgentWallet, parameters: RegisterIdentityParameters) {
