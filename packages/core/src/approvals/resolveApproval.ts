@@ -36,7 +36,13 @@ export async function approveApproval(
       const blocked: TransactionRecord = {
         ...transaction,
         status: 'blocked',
-        policy: { ...decision, details: decision.details },
+        policy: {
+          decision: decision.decision,
+          ruleId: decision.ruleId,
+          ruleType: decision.ruleType,
+          reason: decision.reason,
+          details: decision.details,
+        },
         updatedAt: now,
       }
       await resolve(ctx, approval, blocked, 'rejected', principal, `Blocked at approval: ${decision.reason}`)
