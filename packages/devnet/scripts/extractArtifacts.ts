@@ -27,6 +27,25 @@ const sources: Source[] = [
     contracts: { UniswapV2Router02: 'build/UniswapV2Router02.json', WETH9: 'build/WETH9.json' },
   },
   {
+    spec: '@uniswap/v3-core@1.0.1',
+    out: 'uniswap-v3-core.json',
+    contracts: { UniswapV3Factory: 'artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json' },
+  },
+  {
+    spec: '@uniswap/v3-periphery@1.4.4',
+    out: 'uniswap-v3-periphery.json',
+    contracts: {
+      NonfungiblePositionManager:
+        'artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json',
+      QuoterV2: 'artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json',
+    },
+  },
+  {
+    spec: '@uniswap/swap-router-contracts@1.3.1',
+    out: 'uniswap-swap-router.json',
+    contracts: { SwapRouter02: 'artifacts/contracts/SwapRouter02.sol/SwapRouter02.json' },
+  },
+  {
     spec: '@safe-global/safe-contracts@1.4.1',
     out: 'safe.json',
     contracts: {

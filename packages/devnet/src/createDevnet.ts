@@ -7,7 +7,7 @@ import { createDeployer } from './createDeployer.js'
 import { createEdrProvider } from './createEdrProvider.js'
 import { lockDataDir } from './dataDirLock.js'
 import { type DataDirMeta, journalFile, readMeta, writeMeta } from './dataDirMeta.js'
-import { type DevnetAddressBook, deployProtocols } from './deployProtocols.js'
+import { type DevnetAddressBook, deployProtocols, upgradeProtocols } from './deployProtocols.js'
 import { devnetAccounts, devnetDeployer } from './devnetAccounts.js'
 import { devnetChain } from './devnetChain.js'
 import { openJournal } from './journal.js'
@@ -115,14 +115,15 @@ async function startDevnet(options: CreateDevnetOptions, unlock: () => void): Pr
     },
   }
 
-  const addressBook =
-    meta.addressBook ??
-    (await deployProtocols(provider, {
-      chainId: meta.chainId,
-      deployerKey: devnetDeployer.privateKey,
-      ensMinCommitmentAge: meta.ensMinCommitmentAge,
-    }))
-  if (dataDir && !meta.addressBook) writeMeta(dataDir, { ...meta, addressBook })
+  const deployment = {
+    chainId: meta.chainId,
+    deployerKey: devnetDeployer.privateKey,
+    ensMinCommitmentAge: meta.ensMinCommitmentAge,
+  }
+  const addressBook = meta.addressBook
+    ? await upgradeProtocols(provider, deployment, meta.addressBook)
+    : await deployProtocols(provider, deployment)
+  if (dataDir && addressBook !== meta.addressBook) writeMeta(dataDir, { ...meta, addressBook })
 
   return {
     provider,

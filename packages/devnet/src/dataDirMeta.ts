@@ -11,8 +11,13 @@ export type DataDirMeta = {
   /** Wei, as a decimal string. */
   accountBalance: string
   ensMinCommitmentAge: number
-  /** Written once set-up finished; absent means a start crashed mid-deploy. */
-  addressBook?: DevnetAddressBook | undefined
+  /**
+   * Written once set-up finished; absent means a start crashed mid-deploy. A data dir made by an
+   * earlier version may lack later additions (`uniswapV3`): a start deploys them and rewrites it.
+   */
+  addressBook?:
+    | (Omit<DevnetAddressBook, 'uniswapV3'> & Partial<Pick<DevnetAddressBook, 'uniswapV3'>>)
+    | undefined
 }
 
 export const metaFile = (dataDir: string) => join(dataDir, 'devnet.json')

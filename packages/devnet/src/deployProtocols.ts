@@ -1,12 +1,13 @@
 import type { AddressBook } from '@agentwallet/core'
 import type { Hex } from 'viem'
-import { createDeployer } from './createDeployer.js'
+import { createDeployer, type Deployer } from './createDeployer.js'
 import { deployEns } from './deployEns.js'
 import { deployErc8004 } from './deployErc8004.js'
 import { deployPriceFeeds } from './deployPriceFeeds.js'
 import { deploySafe } from './deploySafe.js'
 import { deployTokens } from './deployTokens.js'
 import { deployUniswapV2 } from './deployUniswapV2.js'
+import { deployUniswapV3 } from './deployUniswapV3.js'
 import { loadArtifact } from './loadArtifact.js'
 import type { DevnetProvider } from './types.js'
 
@@ -15,6 +16,13 @@ export type DevnetAddressBook = AddressBook & {
   weth: `0x${string}`
   tokens: NonNullable<AddressBook['tokens']>
   uniswapV2: NonNullable<AddressBook['uniswapV2']>
+  uniswapV3: readonly {
+    name: string
+    factory: `0x${string}`
+    router: `0x${string}`
+    quoter: `0x${string}`
+    positionManager: `0x${string}`
+  }[]
   safe: NonNullable<AddressBook['safe']> & { multiSendCallOnly: `0x${string}` }
   ens: Required<NonNullable<AddressBook['ens']>> & { priceOracle: `0x${string}` }
   erc8004: Required<NonNullable<AddressBook['erc8004']>>
@@ -46,5 +54,31 @@ export async function deployProtocols(
     ethUsdFeed: priceFeeds['ETH/USD'],
     minCommitmentAge: ensMinCommitmentAge,
   })
-  return { weth, tokens, uniswapV2, safe, ens, erc8004, staking: { lido }, priceFeeds }
+  const before = { weth, tokens, uniswapV2, safe, ens, erc8004, staking: { lido }, priceFeeds }
+  // Last, so every contract deployed before it keeps the address it had before V3 was added.
+  return { ...before, uniswapV3: await deployV3(deployer, before) }
+}
+
+/**
+ * A data dir made by an earlier version lacks what was added since (Uniswap V3): deploy it now, on
+ * top of the replayed chain. Returns `stored` itself when nothing is missing.
+ */
+export async function upgradeProtocols(
+  provider: DevnetProvider,
+  { chainId, deployerKey }: { chainId: number; deployerKey: Hex },
+  stored: Omit<DevnetAddressBook, 'uniswapV3'> & Partial<Pick<DevnetAddressBook, 'uniswapV3'>>,
+): Promise<DevnetAddressBook> {
+  if (stored.uniswapV3) return stored as DevnetAddressBook
+  const deployer = await createDeployer(provider, chainId, deployerKey)
+  return { ...stored, uniswapV3: await deployV3(deployer, stored) }
+}
+
+function deployV3(deployer: Deployer, book: Pick<DevnetAddressBook, 'weth' | 'tokens' | 'uniswapV2'>) {
+  const bySymbol = (symbol: string) => book.tokens.find((token) => token.symbol === symbol)!.address
+  return deployUniswapV3(deployer, {
+    weth: book.weth,
+    usdc: bySymbol('USDC'),
+    dai: bySymbol('DAI'),
+    v2Factory: book.uniswapV2[0]!.factory,
+  })
 }

@@ -6,6 +6,9 @@ export type Artifact = { abi: Abi; bytecode: Hex }
 export type ArtifactFile =
   | 'uniswap-v2-core'
   | 'uniswap-v2-periphery'
+  | 'uniswap-v3-core'
+  | 'uniswap-v3-periphery'
+  | 'uniswap-swap-router'
   | 'safe'
   | 'ens-ethregistrar'
   | 'ens-resolver'

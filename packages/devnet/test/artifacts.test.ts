@@ -12,6 +12,17 @@ describe('artifacts and keys', () => {
     expect(loadArtifact('uniswap-v2-periphery', 'UniswapV2Router02').bytecode).toContain(initCodeHash)
   })
 
+  it('uses V3 periphery builds that hard-code the canonical pool init-code hash', () => {
+    // PoolAddress.POOL_INIT_CODE_HASH; the uniswap test checks the factory's pools sit where it points.
+    const initCodeHash = 'e34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54'
+    for (const [file, name] of [
+      ['uniswap-v3-periphery', 'QuoterV2'],
+      ['uniswap-v3-periphery', 'NonfungiblePositionManager'],
+      ['uniswap-swap-router', 'SwapRouter02'],
+    ] as const)
+      expect(loadArtifact(file, name).bytecode).toContain(initCodeHash)
+  })
+
   it('derives the canonical Safe 1.4.1 addresses from the singleton factory', () => {
     const factory = loadSingletonFactoryDeployment()
     expect(factory.address).toBe('0x914d7Fec6aaC8cd542e72Bca78B30650d45643d7')

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encodeFunctionData, namehash, parseEther, parseEventLogs, toHex, zeroAddress } from 'viem'
@@ -10,6 +10,7 @@ import {
   identityRegistryAbi,
   safeAbi,
   safeProxyFactoryAbi,
+  uniswapV3FactoryAbi,
 } from '../src/index.js'
 import { clientsFor } from './clients.js'
 
@@ -158,6 +159,40 @@ describe('persistence', () => {
       )
     } finally {
       await third.close()
+    }
+  })
+
+  it('deploys Uniswap V3 into a data dir made before the devnet had it, once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'devnet-upgrade-'))
+    try {
+      const made = await createDevnet({ dataDir: dir })
+      const { uniswapV3: _, ...olderBook } = made.addressBook
+      await made.close()
+      // What an earlier version wrote: the same meta without uniswapV3.
+      const meta = JSON.parse(readFileSync(join(dir, 'devnet.json'), 'utf8'))
+      writeFileSync(join(dir, 'devnet.json'), JSON.stringify({ ...meta, addressBook: olderBook }))
+
+      const upgraded = await createDevnet({ dataDir: dir })
+      const { uniswapV3, ...rest } = upgraded.addressBook
+      expect(rest).toEqual(olderBook)
+      const { publicClient } = clientsFor(upgraded)
+      const [token0, token1] = [upgraded.addressBook.weth, rest.tokens[0]!.address].sort((a, b) =>
+        a.toLowerCase() < b.toLowerCase() ? -1 : 1,
+      )
+      const pool = await publicClient.readContract({
+        address: uniswapV3[0]!.factory,
+        abi: uniswapV3FactoryAbi,
+        functionName: 'getPool',
+        args: [token0!, token1!, 500],
+      })
+      expect(await publicClient.getCode({ address: pool })).toMatch(/^0x.+/)
+      await upgraded.close()
+
+      const again = await createDevnet({ dataDir: dir })
+      expect(again.addressBook.uniswapV3).toEqual(uniswapV3)
+      await again.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 
