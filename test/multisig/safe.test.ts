@@ -188,7 +188,8 @@ describe('Safe multisig', () => {
     expect(executed.transaction).toMatchObject({
       kind: 'multisig',
       status: 'confirmed',
-      to: safe,
+      to: recipient,
+      via: safe,
       amount: parseEther('0.25').toString(),
     })
     expect(executed.proposal.executionHash).toBe(executed.transaction?.hash)

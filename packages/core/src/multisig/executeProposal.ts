@@ -10,13 +10,15 @@ import type { WalletRecord } from '../wallets/types.js'
 import type { SafeProposalRecord, SafeSignature } from './multisigTypes.js'
 import { isOwner, type SafeState } from './readSafe.js'
 import { safeAbi } from './safeAbi.js'
+import { safeTxPayment } from './safeTxPayment.js'
 
 /**
  * At threshold, sends `execTransaction` through the money path from `executor` (kind 'multisig',
- * native asset, amount = the SafeTx value) with the current owners' signatures sorted by owner
- * address, and marks the proposal `executing`. Below threshold, or before the Safe reaches the
- * proposal's nonce, it sends nothing. A refusal (policy, funds, a revert in estimation) stays on the
- * proposal as `lastError` and is rethrown. The caller holds the proposal's lock.
+ * judged by the executor's policy as what the Safe really pays: see `safeTxPayment`) with the
+ * current owners' signatures sorted by owner address, and marks the proposal `executing`. Below
+ * threshold, or before the Safe reaches the proposal's nonce, it sends nothing. A refusal (policy,
+ * funds, a revert in estimation) stays on the proposal as `lastError` and is rethrown. The caller
+ * holds the proposal's lock.
  */
 export async function executeIfReady(
   ctx: AgentWalletContext,
@@ -62,9 +64,7 @@ export async function executeIfReady(
     submitted = await submitIntent(ctx, principal, executor, {
       kind: 'multisig',
       chain: chain.name,
-      to: proposal.safeAddress,
-      asset: { address: 'native', symbol: chain.nativeSymbol, decimals: chain.nativeDecimals },
-      amount: BigInt(t.value),
+      ...(await safeTxPayment(chain, proposal.safeAddress, t)),
       call: { to: proposal.safeAddress, value: 0n, data },
       meta: { safeAddress: proposal.safeAddress, safeTxHash: proposal.safeTxHash, proposalId: proposal.id },
     })

@@ -438,6 +438,52 @@ describe('rulesPolicyEngine', () => {
     })
   })
 
+  describe('a payment out of a Safe (via)', () => {
+    const safe: Address = '0x1f9090aaE28b8a3dCeaDf281B0F12828e676c326'
+    const execTransaction = '0x6a761202' as const
+    const payout = (overrides: Partial<PolicyIntent> = {}) =>
+      usdcIntent(5_000_000n, { kind: 'multisig', to: bob, via: safe, data: execTransaction, ...overrides })
+
+    it('checks the real recipient against allow_recipients, not the Safe', () => {
+      expect(evaluate([{ type: 'allow_recipients', addresses: [safe] }], payout())).toMatchObject({
+        decision: 'deny',
+        ruleType: 'allow_recipients',
+        details: { recipient: bob },
+      })
+      expect(evaluate([{ type: 'allow_recipients', addresses: [bob] }], payout()).decision).toBe('allow')
+      // A Safe call that pays nobody (no via) is a contract call: recipient lists do not apply.
+      const call = payout({ to: safe, via: undefined, asset: intent().asset, amount: 0n })
+      expect(evaluate([{ type: 'allow_recipients', addresses: [] }], call).decision).toBe('allow')
+    })
+
+    it('denies when either the recipient or the paying Safe is on deny_recipients', () => {
+      expect(evaluate([{ type: 'deny_recipients', addresses: [bob] }], payout())).toMatchObject({
+        decision: 'deny',
+        details: { recipient: bob, via: safe },
+      })
+      expect(evaluate([{ type: 'deny_recipients', addresses: [safe] }], payout()).decision).toBe('deny')
+      expect(evaluate([{ type: 'deny_recipients', addresses: [alice] }], payout()).decision).toBe('allow')
+    })
+
+    it('judges allow_contracts on the Safe it calls, with the execTransaction selector', () => {
+      expect(evaluate([{ type: 'allow_contracts', contracts: [{ address: bob }] }], payout())).toMatchObject({
+        decision: 'deny',
+        details: { contract: safe, selector: execTransaction },
+      })
+      const listed = { type: 'allow_contracts', contracts: [{ address: safe, selectors: [execTransaction] }] }
+      expect(evaluate([listed], payout()).decision).toBe('allow')
+    })
+
+    it("counts the Safe's token amount in that token's limits", () => {
+      const rule = { id: 'usdc', type: 'spend_limit', asset: 'USDC', max: '10', window: '24h' }
+      expect(evaluate([rule], payout(), { recent: [spent(6_000_000n, 1000, usdc)] })).toMatchObject({
+        decision: 'deny',
+        ruleId: 'usdc',
+        details: { spent: '6', requested: '5' },
+      })
+    })
+  })
+
   describe('defaultTenantRules', () => {
     it('validate as they are and behave as documented', () => {
       expect(engine.validateRules([...defaultTenantRules])).toHaveLength(defaultTenantRules.length)

@@ -20,6 +20,12 @@ export type PolicyIntent = {
   amount: bigint
   /** Calldata of a contract call; its first 4 bytes are the selector. */
   data?: Hex | undefined
+  /**
+   * The contract account the value is paid out of, when it is not `from`'s own balance: the Safe
+   * whose `execTransaction` this wallet sends. `to`, `asset` and `amount` then describe what that
+   * Safe pays (the real recipient, or an approved spender), and `data` is the call to `via`.
+   */
+  via?: Address | undefined
 }
 
 /** A counted past intent of the same wallet (pending approval, queued, submitted or confirmed). */

@@ -50,5 +50,6 @@ export function intentOf(record: TransactionRecord): PolicyIntent {
     asset: record.asset,
     amount: BigInt(record.amount),
     data: record.call.data,
+    via: record.via,
   }
 }

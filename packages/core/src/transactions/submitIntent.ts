@@ -23,6 +23,8 @@ export type IntentDraft = {
   to: Address
   asset: IntentAsset
   amount: bigint
+  /** The contract account the value is paid out of, when not the wallet (a Safe it executes for). */
+  via?: Address | undefined
   call: { to: Address; value: bigint; data?: Hex | undefined }
   meta?: Record<string, unknown> | undefined
 }
@@ -126,6 +128,7 @@ export function intentOfDraft(draft: IntentDraft, chain: string, from: Address):
     asset: draft.asset,
     amount: draft.amount,
     data: draft.call.data,
+    via: draft.via,
   }
 }
 
@@ -205,6 +208,7 @@ function newRecord(
     to: draft.to,
     asset: draft.asset,
     amount: draft.amount.toString(),
+    ...(draft.via ? { via: draft.via } : {}),
     call: callOf(draft),
     status,
     policy: {

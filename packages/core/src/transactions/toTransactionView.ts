@@ -13,6 +13,8 @@ export type TransactionView = {
   asset: { address: string; symbol: string; decimals: number }
   amount: string
   amountRaw: string
+  /** The Safe the value is paid out of, when not `from` (then `to` is the Safe's recipient). */
+  via?: string | undefined
   nonce: number | null
   blockNumber: number | null
   explorer: string | null
@@ -40,6 +42,7 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     asset: { address: record.asset.address, symbol: record.asset.symbol, decimals: record.asset.decimals },
     amount: formatUnits(BigInt(record.amount), record.asset.decimals),
     amountRaw: record.amount,
+    ...(record.via ? { via: record.via } : {}),
     nonce: record.nonce ?? null,
     blockNumber: record.blockNumber ?? null,
     explorer: explorerLink(explorerUrl, record.hash),

@@ -45,6 +45,8 @@ export type TransactionRecord = {
   asset: IntentAsset
   /** Base units of `asset`, as a decimal string. */
   amount: string
+  /** The contract account the value is paid out of, when not `from` (a Safe this wallet executes for). */
+  via?: Address | undefined
   /** What the EVM transaction carries. */
   call: { to: Address; value: string; data?: Hex | undefined }
   status: TransactionStatus

@@ -5,20 +5,24 @@ import type { RuleEvaluator } from './ruleVerdict.js'
 type ContractIndex = ReadonlyMap<string, ReadonlySet<string> | 'any'>
 const cache = new WeakMap<AllowContractsRule['contracts'], ContractIndex>()
 
-/** Denies a contract call to a contract (or function selector) that is not listed. */
+/**
+ * Denies a contract call to a contract (or function selector) that is not listed. A payment out of
+ * a Safe calls the Safe (`via`), not its recipient.
+ */
 export const allowContracts: RuleEvaluator<AllowContractsRule> = (rule, intent) => {
   if (!isContractCall(intent)) return undefined
-  const allowed = contractIndex(rule.contracts).get(intent.to.toLowerCase())
+  const contract = intent.via ?? intent.to
+  const allowed = contractIndex(rule.contracts).get(contract.toLowerCase())
   const selector =
     intent.data && intent.data.length >= 10 ? intent.data.slice(0, 10).toLowerCase() : undefined
-  const details = { contract: intent.to, selector: selector ?? null }
+  const details = { contract, selector: selector ?? null }
   if (!allowed) {
-    return { decision: 'deny', reason: `Contract ${intent.to} is not on the allowed contracts list`, details }
+    return { decision: 'deny', reason: `Contract ${contract} is not on the allowed contracts list`, details }
   }
   if (allowed !== 'any' && (!selector || !allowed.has(selector))) {
     return {
       decision: 'deny',
-      reason: `Function ${selector ?? '(none)'} of ${intent.to} is not an allowed selector`,
+      reason: `Function ${selector ?? '(none)'} of ${contract} is not an allowed selector`,
       details: { ...details, allowedSelectors: [...allowed] },
     }
   }

@@ -2,9 +2,12 @@ import type { AllowRecipientsRule } from '../ruleSchemas.js'
 import { addressIndex } from './addressIndex.js'
 import type { RuleEvaluator } from './ruleVerdict.js'
 
-/** Denies a value transfer to anyone not on the list. Contract calls are `allow_contracts`' job. */
+/**
+ * Denies a value transfer to anyone not on the list: a transfer, or a payment out of a Safe (`via`,
+ * whose `to` is the real recipient or spender). Other contract calls are `allow_contracts`' job.
+ */
 export const allowRecipients: RuleEvaluator<AllowRecipientsRule> = (rule, intent) => {
-  if (intent.kind !== 'transfer') return undefined
+  if (intent.kind !== 'transfer' && intent.via === undefined) return undefined
   const details = { recipient: intent.to, listSize: rule.addresses.length }
   if (!addressIndex(rule.addresses).has(intent.to.toLowerCase())) {
     return {

@@ -2,11 +2,22 @@ import type { DenyRecipientsRule } from '../ruleSchemas.js'
 import { addressIndex } from './addressIndex.js'
 import type { RuleEvaluator } from './ruleVerdict.js'
 
-/** Denies any intent whose `to` (recipient or called contract) is on the list. */
+/**
+ * Denies any intent whose `to` (recipient or called contract) is on the list, or whose value is
+ * paid out of a listed Safe (`via`).
+ */
 export const denyRecipients: RuleEvaluator<DenyRecipientsRule> = (rule, intent) => {
-  const details = { recipient: intent.to }
-  if (addressIndex(rule.addresses).has(intent.to.toLowerCase())) {
+  const index = addressIndex(rule.addresses)
+  const details = intent.via ? { recipient: intent.to, via: intent.via } : { recipient: intent.to }
+  if (index.has(intent.to.toLowerCase())) {
     return { decision: 'deny', reason: `Recipient ${intent.to} is on the denied recipients list`, details }
+  }
+  if (intent.via && index.has(intent.via.toLowerCase())) {
+    return {
+      decision: 'deny',
+      reason: `The paying account ${intent.via} is on the denied recipients list`,
+      details,
+    }
   }
   return { decision: 'allow', reason: 'Recipient is not on the denied list', details }
 }
