@@ -1,6 +1,6 @@
 import { type AgentWallet, type QuoteSource, uniswapV2QuoteSource } from '@agentwallet/core'
-import { type Devnet, uniswapV2RouterAbi } from '@agentwallet/devnet'
-import { type Address, erc20Abi, parseEther, parseUnits } from 'viem'
+import { type Devnet, devnetV3Pools, uniswapV2RouterAbi, uniswapV3QuoterV2Abi } from '@agentwallet/devnet'
+import { type Address, encodePacked, erc20Abi, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentWalletOn, fundedWallet, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
 
@@ -20,7 +20,11 @@ afterAll(async () => {
   await devnet?.close()
 })
 
-/** Each venue's best output for `amountIn`, read straight from its router (direct and via WETH). */
+/**
+ * Each venue's best output for `amountIn`, read straight from the devnet's contracts: the V2 routers'
+ * `getAmountsOut` (direct and via WETH), and the V3 QuoterV2 on the pools the devnet seeded
+ * (`devnetV3Pools`, all WETH pairs: one hop when WETH is a side, else two through WETH).
+ */
 async function independentQuotes(amountIn: bigint, from: Address, to: Address) {
   const client = publicClientOf(devnet)
   const { weth } = devnet.addressBook
@@ -45,6 +49,34 @@ async function independentQuotes(amountIn: bigint, from: Address, to: Address) {
       const out = amounts?.[amounts.length - 1]
       if (out !== undefined && out > (quotes[venue.name] ?? 0n)) quotes[venue.name] = out
     }
+  }
+  const v3 = devnet.addressBook.uniswapV3[0]!
+  const feeOf = (token: Address) =>
+    devnetV3Pools.find(
+      (pool) => devnet.addressBook.tokens.find((t) => t.symbol === pool.quote)?.address === token,
+    )?.fee
+  const hops =
+    from === weth || to === weth
+      ? [[from, to]]
+      : [
+          [from, weth],
+          [weth, to],
+        ]
+  const fees = hops.map(([a, b]) => feeOf(a === weth ? b! : a!))
+  if (fees.every((fee) => fee !== undefined)) {
+    const path = encodePacked(
+      hops.length === 1
+        ? ['address', 'uint24', 'address']
+        : ['address', 'uint24', 'address', 'uint24', 'address'],
+      hops.length === 1 ? [from, fees[0]!, to] : [from, fees[0]!, weth, fees[1]!, to],
+    )
+    const { result } = await client.simulateContract({
+      address: v3.quoter,
+      abi: uniswapV3QuoterV2Abi,
+      functionName: 'quoteExactInput',
+      args: [path, amountIn],
+    })
+    quotes[v3.name] = result[0]
   }
   return quotes
 }
@@ -75,7 +107,7 @@ describe('swap', () => {
     const result = await aw.swap({ fromToken: 'ETH', toToken: usdc, amount: '1', wallet: wallet.address })
     expect(result.status).toBe('confirmed')
     expect(result.venue).toBe(venue)
-    expect(result.quotes).toHaveLength(2)
+    expect(result.quotes.map((q) => q.venue).sort()).toEqual(['sushiswap', 'uniswap-v2', 'uniswap-v3'])
     expect(result.amountInRaw).toBe(parseEther('1').toString())
     expect(result.amountOutRaw).toBe(amountOut.toString())
     expect(result.minAmountOutRaw).toBe(((amountOut * 9950n) / 10000n).toString())
@@ -139,7 +171,7 @@ describe('swap', () => {
 
   it('refuses before sending when the best quote is below minAmountOut', async () => {
     const wallet = await fundedWallet(aw, devnet, '5')
-    const [, amountOut] = bestOf(await independentQuotes(parseEther('1'), devnet.addressBook.weth, usdc))
+    const [venue, amountOut] = bestOf(await independentQuotes(parseEther('1'), devnet.addressBook.weth, usdc))
     const tooMuch = (Number(amountOut / 1_000_000n) + 1).toString()
     await expect(
       aw.swap({
@@ -151,7 +183,7 @@ describe('swap', () => {
       }),
     ).rejects.toMatchObject({
       code: 'slippage_exceeded',
-      details: { venue: 'sushiswap', minAmountOut: tooMuch },
+      details: { venue, minAmountOut: tooMuch },
     })
     expect((await aw.listHistory(wallet.address)).count).toBe(0)
   })
@@ -235,7 +267,12 @@ describe('quote sources', () => {
       const wallet = await fundedWallet(withSources, devnet, '5')
       const quote = await withSources.quoteSwap({ fromToken: 'ETH', toToken: usdc, amount: '1' })
       expect(quote.best.venue).toBe('optimistic')
-      expect(quote.quotes.map((q) => q.venue).sort()).toEqual(['optimistic', 'sushiswap', 'uniswap-v2'])
+      expect(quote.quotes.map((q) => q.venue).sort()).toEqual([
+        'optimistic',
+        'sushiswap',
+        'uniswap-v2',
+        'uniswap-v3',
+      ])
       expect(quote.unavailable).toEqual([
         { source: 'offline-aggregator', code: 'internal', message: 'The quote source failed' },
       ])
@@ -245,6 +282,7 @@ describe('quote sources', () => {
         withSources.swap({ fromToken: 'ETH', toToken: usdc, amount: '1', wallet: wallet.address }),
       ).rejects.toMatchObject({
         code: 'transaction_failed',
+        details: { reason: expect.stringContaining('INSUFFICIENT_OUTPUT_AMOUNT') },
       })
       expect((await withSources.listHistory(wallet.address)).count).toBe(0)
       expect(await balanceOf(usdc, wallet.address)).toBe(0n)

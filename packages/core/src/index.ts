@@ -41,6 +41,7 @@ export {
 export { type StakeReturnType, type StakingProtocol, stake, stakingProtocols } from './defi/stake.js'
 export { type SwapReturnType, swap } from './defi/swap.js'
 export { uniswapV2QuoteSource } from './defi/uniswapV2QuoteSource.js'
+export { uniswapV3FeeTiers, uniswapV3QuoteSource } from './defi/uniswapV3QuoteSource.js'
 export { type CheckEnsNameReturnType, checkEnsName } from './ens/checkEnsName.js'
 export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './ens/ensAbis.js'
 export {

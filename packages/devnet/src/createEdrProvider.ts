@@ -26,6 +26,12 @@ function edrContext() {
 
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.replace(/^0x/, ''), 'hex'))
 
+/** EDR says `reverted with reason string 'x'` (hardhat's words); geth says `execution reverted: x`. */
+function gethRevertMessage(message: string): string {
+  const reason = /reverted with reason string '(.*)'$/s.exec(message)?.[1]
+  return reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`
+}
+
 /**
  * EDR reports reverts as -32000 with the revert data nested in `data.data`; geth and anvil use code 3
  * with `data` the revert bytes, which is what viem decodes into the contract's custom error.
@@ -33,7 +39,8 @@ const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.replace(/^0x/, ''
 function toRpcError(error: { code: number; message: string; data?: unknown }): RpcError {
   const revert = (error.data as { data?: unknown } | undefined)?.data
   if (typeof revert === 'string' && revert.startsWith('0x')) {
-    return new RpcError({ code: 3, message: error.message, data: revert })
+    // geth's wording too ("execution reverted[: reason]"): viem recognises a revert by it.
+    return new RpcError({ code: 3, message: gethRevertMessage(error.message), data: revert })
   }
   return new RpcError(error)
 }

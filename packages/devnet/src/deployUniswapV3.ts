@@ -7,17 +7,18 @@ import type { Deployer } from './createDeployer.js'
 import { loadArtifact } from './loadArtifact.js'
 
 /**
- * The devnet's Uniswap V3 pools, each a full-range position of 100 ETH against the quote token.
- * Prices differ from the V2 venues on purpose, so each kind of route wins somewhere:
- * ETH→USDC is still best on sushiswap (V3 prices ETH lower), ETH→DAI is best on V3 (one pool),
- * USDC→DAI is best on V3 through WETH (two pools), USDC→ETH is best on V3 (pays out native ETH).
+ * The devnet's Uniswap V3 pools: full-range positions of 1,000 ETH against the quote token, ten times
+ * the V2 pools' depth, so a test's swap barely moves them. Prices differ from the V2 venues on purpose,
+ * so each kind of route wins somewhere: ETH→USDC is best on sushiswap (V3 prices ETH at 2950),
+ * ETH→DAI on V3 (one pool, 3030), USDC→DAI on V3 through WETH (two pools), USDC→ETH on V3 (paid out
+ * as native ETH).
  */
 export const devnetV3Pools = [
-  { quote: 'USDC', fee: 500, ethPrice: 2995n },
+  { quote: 'USDC', fee: 500, ethPrice: 2950n },
   { quote: 'DAI', fee: 500, ethPrice: 3030n },
 ] as const
 
-const ethPerPool = 100n
+const ethPerPool = 1000n
 /** TickMath.MAX_TICK; a full-range position uses the largest multiple of the fee's tick spacing below it. */
 const maxTick = 887272
 const tickSpacing: Record<number, number> = { 100: 1, 500: 10, 3000: 60, 10000: 200 }

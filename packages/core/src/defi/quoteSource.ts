@@ -18,13 +18,15 @@ export type SwapCall = { to: Address; value: bigint; data: Hex }
 
 /** One venue's answer. `buildCall` must make the swap revert on chain below `amountOutMin`. */
 export type SwapQuote = {
-  /** The source that produced it (`uniswap-v2`, or an operator's aggregator). */
+  /** The source that produced it (`uniswap-v2`, `uniswap-v3`, or an operator's aggregator). */
   source: string
   /** The venue that fills it (router name, or the aggregator's label). */
   venue: string
   amountOut: bigint
   /** The ERC-20 path, where the source routes through one. */
   path?: readonly Address[] | undefined
+  /** The fee tier of each hop of `path` in hundredths of a basis point (Uniswap V3: 500 = 0.05%). */
+  fees?: readonly number[] | undefined
   /** The contract that pulls `tokenIn` (the allowance target); for a native sell, unused. */
   spender: Address
   /** True when `spender` is a contract of the chain's address book (it may get an unlimited allowance). */

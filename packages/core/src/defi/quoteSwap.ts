@@ -12,6 +12,7 @@ import { type QuoteSwapParameters, quoteSwapSchema } from './defiSchemas.js'
 import type { QuoteRequest, SwapQuote } from './quoteSource.js'
 import { resolveSwapToken, type SwapToken } from './resolveSwapToken.js'
 import { uniswapV2QuoteSource } from './uniswapV2QuoteSource.js'
+import { uniswapV3QuoteSource } from './uniswapV3QuoteSource.js'
 
 /** Default slippage bound of a swap: 0.5%. */
 export const defaultSlippageBps = 50
@@ -23,6 +24,8 @@ export type QuoteView = {
   amountOut: string
   amountOutRaw: string
   path: string[] | null
+  /** Fee tier per hop in hundredths of a basis point, for venues that have tiers (Uniswap V3). */
+  fees: number[] | null
 }
 
 export type QuoteSwapReturnType = {
@@ -41,7 +44,7 @@ export type TokenView = { address: string; symbol: string; decimals: number }
 
 /**
  * Quotes selling exactly `amount` of `fromToken` on every configured venue (the address book's
- * Uniswap-V2 routers and the operator's quote sources); nothing is sent. No venue → `no_route`.
+ * Uniswap V2 routers and V3 quoters, and the operator's quote sources); nothing is sent. No venue → `no_route`.
  * @example const { best, quotes } = await quoteSwap(ctx, principal, { fromToken: 'ETH', toToken: 'USDC', amount: '1' })
  */
 export async function quoteSwap(
@@ -90,7 +93,7 @@ export async function planSwap(
     throw new ValidationError(message, { details: { issues: [{ path: 'amount', message }] } })
   }
   const request: QuoteRequest = { chain, tokenIn, tokenOut, amountIn, taker, slippageBps }
-  const sources = [uniswapV2QuoteSource, ...(ctx.options.quoteSources ?? [])]
+  const sources = [uniswapV2QuoteSource, uniswapV3QuoteSource, ...(ctx.options.quoteSources ?? [])]
   const answers = await Promise.allSettled(sources.map((source) => source.quote(request)))
   const quotes: SwapQuote[] = []
   const unavailable: SwapPlan['unavailable'] = []
@@ -128,6 +131,7 @@ export function quoteView(chain: ChainHandle, plan: SwapPlan): QuoteSwapReturnTy
     amountOut: formatAmount(quote.amountOut, plan.tokenOut.decimals),
     amountOutRaw: quote.amountOut.toString(),
     path: quote.path ? [...quote.path] : null,
+    fees: quote.fees ? [...quote.fees] : null,
   })
   return {
     chain: chain.name,

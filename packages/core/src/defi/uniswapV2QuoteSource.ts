@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData } from 'viem'
+import { type Address, encodeFunctionData, isAddressEqual } from 'viem'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { QuoteRequest, QuoteSource, SwapQuote } from './quoteSource.js'
 import { uniswapV2RouterAbi } from './uniswapV2Abi.js'
@@ -30,7 +30,7 @@ export const uniswapV2QuoteSource: QuoteSource = {
 function pathsOf({ chain, tokenIn, tokenOut }: QuoteRequest): Address[][] {
   const direct = [tokenIn.route, tokenOut.route]
   const weth = chain.contracts.weth
-  if (!weth || sameAddress(tokenIn.route, weth) || sameAddress(tokenOut.route, weth)) return [direct]
+  if (!weth || isAddressEqual(tokenIn.route, weth) || isAddressEqual(tokenOut.route, weth)) return [direct]
   return [direct, [tokenIn.route, weth, tokenOut.route]]
 }
 
@@ -86,8 +86,4 @@ function toQuote(
       return { to: router, value: 0n, data }
     },
   }
-}
-
-function sameAddress(a: Address, b: Address): boolean {
-  return a.toLowerCase() === b.toLowerCase()
 }
