@@ -1,9 +1,29 @@
-import type { AgentWallet, IdentityRecord, RegisterIdentityParameters } from '@agentwallet/core'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type {
+  AgentWallet,
+  IdentityRecord,
+  IdentityStep,
+  RegisterIdentityParameters,
+  Storage,
+  TransactionRecord,
+} from '@agentwallet/core'
 import { fromDataUri } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { identityRegistryAbi } from '@agentwallet/devnet'
-import { encodeFunctionData, verifyTypedData, zeroAddress } from 'viem'
-import { describe, expect, it } from 'vitest'
+import { sqliteStorage } from '@agentwallet/sqlite'
+import {
+  ContractFunctionRevertedError,
+  decodeFunctionData,
+  encodeFunctionData,
+  type Hex,
+  toFunctionSelector,
+  BaseError as ViemError,
+  verifyTypedData,
+  zeroAddress,
+} from 'viem'
+import { afterAll, describe, expect, it } from 'vitest'
 import {
   agentWalletOn,
   freshAddress,
@@ -29,6 +49,42 @@ const registrationOf = (id: string) => aw.context.storage.get<IdentityRecord>('i
 
 const registry = () =>
   ({ address: devnet.addressBook.erc8004.identityRegistry, abi: identityRegistryAbi }) as const
+
+/** Approves each paused step until the registration pauses at `step`; returns that step's approval id. */
+async function approveUntil(id: string, firstApprovalId: string, step: IdentityStep): Promise<string> {
+  let approvalId = firstApprovalId
+  for (;;) {
+    const record = (await registrationOf(id))!
+    if (record.step === step && record.status === 'awaiting_approval' && record.approvalId === approvalId)
+      return approvalId
+    await human().approve(approvalId)
+    await expect
+      .poll(
+        async () => {
+          const next = await registrationOf(id)
+          return next?.status === 'awaiting_approval' && next.approvalId !== approvalId
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true)
+    approvalId = (await registrationOf(id))!.approvalId!
+  }
+}
+
+/** The arguments of a `setAgentWallet` call. */
+function decodeSetAgentWallet(data: Hex) {
+  const { functionName, args } = decodeFunctionData({ abi: identityRegistryAbi, data })
+  if (functionName !== 'setAgentWallet') throw new Error(`expected setAgentWallet, got ${functionName}`)
+  const [agentId, newWallet, deadline, signature] = args
+  return { agentId, newWallet, deadline, signature }
+}
+
+/** The custom error a call reverts with, by its ABI name. */
+function revertName(error: unknown): string | undefined {
+  const reverted =
+    error instanceof ViemError ? error.walk((cause) => cause instanceof ContractFunctionRevertedError) : null
+  return reverted instanceof ContractFunctionRevertedError ? reverted.data?.errorName : undefined
+}
 
 describe('ERC-8004 identities', () => {
   it('registers an identity and reads it back from chain, with the registration file and metadata', async () => {
@@ -318,6 +374,334 @@ describe('ERC-8004 registration under human approval', () => {
     expect(record.error?.message).toContain('rejected')
     expect((await aw.identitiesOfWallet(wallet.address)).count).toBe(0)
     expect((await aw.listHistory(wallet.address)).transactions.map((tx) => tx.status)).toEqual(['rejected'])
+  })
+})
+
+describe('ERC-8004 setAgentWallet approved after its signature would have lapsed', () => {
+  // The registry refuses a deadline more than MAX_DEADLINE_DELAY (5 min) past block time, so a
+  // signature made when the step paused cannot outlive a slow approval: it is made when the step runs.
+  it('re-signs at execution: an approval later than the deadline cap binds the wallet with one transaction', async () => {
+    const client = publicClientOf(devnet)
+    const owner = await fundedWallet(aw, devnet, '1', 'slow-owner')
+    const agent = await aw.createWallet({ agentName: 'slow-agent' })
+    await aw.updatePolicyRules({
+      wallet: owner.address,
+      rules: [{ type: 'require_approval', always: true }],
+    })
+    const result = await aw.registerIdentity({
+      walletAddress: agent.address,
+      owner: owner.address,
+      agentName: 'slow',
+      agentType: 'executor',
+    })
+    if (!('status' in result)) throw new Error('expected a paused registration')
+    const id = result.identity.id
+    const approvalId = await approveUntil(id, result.approval.id, 'setAgentWallet')
+
+    const paused = (await registrationOf(id))!
+    const pausedTx = (await aw.context.storage.get<TransactionRecord>(
+      'transactions',
+      paused.transactions.setAgentWallet!,
+    ))!
+    expect(pausedTx.status).toBe('pending_approval')
+    const pausedCall = decodeSetAgentWallet(pausedTx.call.data!)
+    expect(pausedCall.agentId).toBe(BigInt(paused.agentId!))
+    expect(pausedCall.newWallet).toBe(agent.address)
+
+    // The human takes longer than the registry lets a signature live.
+    const maxDeadlineDelay = await client.readContract({ ...registry(), functionName: 'MAX_DEADLINE_DELAY' })
+    await devnet.increaseTime(Number(maxDeadlineDelay) + 60)
+    await devnet.mine()
+    const latest = await client.getBlock()
+    expect(latest.timestamp).toBeGreaterThan(pausedCall.deadline)
+    // The calldata signed when the step paused would now revert on chain.
+    const stale = await client
+      .simulateContract({
+        ...registry(),
+        functionName: 'setAgentWallet',
+        args: [pausedCall.agentId, pausedCall.newWallet, pausedCall.deadline, pausedCall.signature],
+        account: owner.address,
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+    expect(revertName(stale)).toBe('DeadlineExpired')
+
+    const { approval, transaction } = await human().approve(approvalId)
+    expect(approval.status).toBe('approved')
+    expect(transaction.id).toBe(pausedTx.id)
+    await expect.poll(async () => (await registrationOf(id))?.status, { timeout: 20_000 }).toBe('registered')
+
+    const done = (await registrationOf(id))!
+    expect(done.error).toBeUndefined()
+    expect(done.transactions.setAgentWallet).toBe(pausedTx.id)
+    const sent = (await aw.context.storage.get<TransactionRecord>('transactions', pausedTx.id))!
+    expect(sent.status).toBe('confirmed')
+    expect(sent.hash).toBe(done.hashes.setAgentWallet)
+    // Same intent (agent, wallet), a fresh deadline from the latest block, within the registry's cap.
+    const sentCall = decodeSetAgentWallet(sent.call.data!)
+    expect(sentCall.agentId).toBe(pausedCall.agentId)
+    expect(sentCall.newWallet).toBe(agent.address)
+    expect(sentCall.deadline).toBeGreaterThan(latest.timestamp)
+    expect(sentCall.deadline).toBeLessThanOrEqual(latest.timestamp + maxDeadlineDelay)
+    const receipt = await client.getTransactionReceipt({ hash: sent.hash! })
+    expect(receipt.status).toBe('success')
+    const onChain = await client.getTransaction({ hash: sent.hash! })
+    expect(onChain.input).toBe(sent.call.data)
+
+    expect(
+      await client.readContract({
+        ...registry(),
+        functionName: 'getAgentWallet',
+        args: [pausedCall.agentId],
+      }),
+    ).toBe(agent.address)
+    expect((await aw.getIdentity(done.agentId!)).status).toBe('active')
+    // One transaction per approval: register, setAgentURI, setAgentWallet, nothing sent twice.
+    const history = await aw.listHistory(owner.address)
+    expect(history.transactions.map((tx) => tx.status)).toEqual(['confirmed', 'confirmed', 'confirmed'])
+    expect(await client.getTransactionCount({ address: owner.address })).toBe(3)
+    await expect(human().approve(approvalId)).rejects.toMatchObject({ code: 'approval_not_pending' })
+  })
+})
+
+describe('ERC-8004 registration resumed at start', () => {
+  const dirs: string[] = []
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  })
+  const masterKey = '5a'.repeat(32)
+
+  /** A database file of its own, as a server's data dir would hold it. */
+  function databaseFile(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'aw-identity-'))
+    dirs.push(dir)
+    return join(dir, 'agentwallet.db')
+  }
+
+  /**
+   * Process A on a durable SQLite file, without a background tracker (driven by `reconcile` below).
+   * Its view of the devnet dies at the first request `dies` matches: from then on nothing answers,
+   * as for a process killed mid-request. `kill()` then releases the file as the OS would.
+   */
+  async function mortalProcess(
+    filename: string,
+    dies: (method: string, data: string | undefined) => boolean,
+  ) {
+    const state = { dead: false }
+    const provider = {
+      request(args: { method: string; params?: unknown }) {
+        const [call] = (args.params ?? []) as [{ data?: string; input?: string }?]
+        if (!state.dead && dies(args.method, call?.data ?? call?.input)) state.dead = true
+        if (state.dead) return new Promise<never>(() => {})
+        return devnet.provider.request(args as Parameters<Devnet['provider']['request']>[0])
+      },
+    }
+    const storage = sqliteStorage({ filename })
+    const wallet = await agentWalletOn(devnet, {
+      storage,
+      masterKey,
+      chains: { devnet: { provider, chainId: 31337, contracts: devnet.addressBook } },
+      track: false,
+    })
+    /** Runs tracker passes until the process has died. */
+    const untilDead = () =>
+      expect
+        .poll(
+          async () => {
+            if (!state.dead) await wallet.reconcile()
+            return state.dead
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(true)
+    return { wallet, storage, state, untilDead, kill: () => storage.close() }
+  }
+
+  /** Process B: a new AgentWallet on the same file and master key; it reconciles at start. */
+  async function restart(filename: string) {
+    const storage = sqliteStorage({ filename })
+    const wallet = await agentWalletOn(devnet, { storage, masterKey })
+    return {
+      wallet,
+      storage,
+      close: async () => {
+        await wallet.close()
+        await storage.close()
+      },
+    }
+  }
+
+  const registrationOfWallet = async (storage: Storage, walletAddress: string) => {
+    const [record] = await storage.query<IdentityRecord>('identities', { where: { walletAddress } })
+    return record
+  }
+
+  it('a new AgentWallet on the same storage finishes a registration stopped between steps, minting once', async () => {
+    const client = publicClientOf(devnet)
+    const filename = databaseFile()
+    const setAgentURI = toFunctionSelector('function setAgentURI(uint256 agentId, string newURI)')
+    // A dies when it estimates setAgentURI: the mint is mined and recorded, step 2 never leaves.
+    const a = await mortalProcess(
+      filename,
+      (method, data) => method === 'eth_estimateGas' && data?.startsWith(setAgentURI) === true,
+    )
+    const owner = await fundedWallet(a.wallet, devnet, '1', 'restart-owner')
+    const agent = await a.wallet.createWallet({ agentName: 'restart-agent' })
+    // The request never answers: its process dies first.
+    void a.wallet
+      .registerIdentity({
+        walletAddress: agent.address,
+        owner: owner.address,
+        agentName: 'phoenix',
+        agentType: 'executor',
+        capabilities: ['resume'],
+      })
+      .catch(() => undefined)
+    await a.untilDead()
+
+    const stopped = (await registrationOfWallet(a.storage, agent.address))!
+    expect(stopped).toMatchObject({ status: 'registering', step: 'setAgentURI' })
+    expect(stopped.agentId).toBeDefined()
+    expect(stopped.transactions.register).toBeDefined()
+    expect(stopped.transactions.setAgentURI).toBeUndefined()
+    const agentId = BigInt(stopped.agentId!)
+    // On chain: minted to the owner, no agentURI yet, the owner's one transaction.
+    expect(await client.readContract({ ...registry(), functionName: 'ownerOf', args: [agentId] })).toBe(
+      owner.address,
+    )
+    expect(await client.readContract({ ...registry(), functionName: 'tokenURI', args: [agentId] })).toBe('')
+    expect(await client.getTransactionCount({ address: owner.address })).toBe(1)
+    await a.kill()
+
+    const b = await restart(filename)
+    try {
+      await expect
+        .poll(async () => (await b.wallet.getIdentityRegistration(stopped.id)).status, { timeout: 30_000 })
+        .toBe('registered')
+      const done = (await b.storage.get<IdentityRecord>('identities', stopped.id))!
+      expect(done.agentId).toBe(stopped.agentId)
+      expect(done.transactions.register).toBe(stopped.transactions.register)
+      expect(done.error).toBeUndefined()
+
+      expect(await client.readContract({ ...registry(), functionName: 'ownerOf', args: [agentId] })).toBe(
+        owner.address,
+      )
+      const uri = await client.readContract({ ...registry(), functionName: 'tokenURI', args: [agentId] })
+      expect(uri).toBe(done.agentURI)
+      expect(fromDataUri(uri)).toMatchObject({
+        name: 'phoenix',
+        capabilities: ['resume'],
+        registrations: [{ agentId: stopped.agentId }],
+      })
+      expect(
+        await client.readContract({ ...registry(), functionName: 'getAgentWallet', args: [agentId] }),
+      ).toBe(agent.address)
+      expect((await b.wallet.getIdentity(stopped.agentId!)).status).toBe('active')
+
+      // Nothing sent twice: one mint (A), then setAgentURI and setAgentWallet (B), all confirmed.
+      expect(await client.getTransactionCount({ address: owner.address })).toBe(3)
+      const history = await b.wallet.listHistory(owner.address)
+      expect(history.transactions.map((tx) => [tx.meta?.step, tx.status]).reverse()).toEqual([
+        ['register', 'confirmed'],
+        ['setAgentURI', 'confirmed'],
+        ['setAgentWallet', 'confirmed'],
+      ])
+      const registered = (await b.storage.readEvents('default')).filter(
+        (event) =>
+          event.type === 'identity.registered' &&
+          (event.data as { walletAddress: string }).walletAddress === agent.address,
+      )
+      expect(registered.map((event) => (event.data as { agentId: string }).agentId)).toEqual([
+        stopped.agentId,
+      ])
+    } finally {
+      await b.close()
+    }
+  })
+
+  it('signs an approved setAgentWallet that a crash left unsigned afresh at restart, after its deadline lapsed', async () => {
+    const client = publicClientOf(devnet)
+    const filename = databaseFile()
+    let armed = false
+    // Once armed, A dies when it allocates the nonce of the approved transaction: approved, not signed.
+    const a = await mortalProcess(filename, (method) => armed && method === 'eth_getTransactionCount')
+    const owner = await fundedWallet(a.wallet, devnet, '1', 'crash-owner')
+    const agent = await a.wallet.createWallet({ agentName: 'crash-agent' })
+    const request = a.wallet.registerIdentity({
+      walletAddress: agent.address,
+      owner: owner.address,
+      agentName: 'lazarus',
+      agentType: 'executor',
+    })
+    // Mint and setAgentURI run unpaused; the rule set once setAgentURI was sent pauses setAgentWallet.
+    await expect
+      .poll(
+        async () => {
+          await a.wallet.reconcile()
+          return (
+            (await registrationOfWallet(a.storage, agent.address))?.transactions.setAgentURI !== undefined
+          )
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true)
+    await a.wallet.updatePolicyRules({
+      wallet: owner.address,
+      rules: [{ type: 'require_approval', always: true }],
+    })
+    await a.wallet.reconcile()
+    const result = await request
+    if (!('status' in result)) throw new Error('expected a paused registration')
+    expect(result.identity).toMatchObject({ status: 'awaiting_approval', step: 'setAgentWallet' })
+    const transactionId = result.approval.transactionId
+
+    armed = true
+    void a.wallet
+      .as({ tenantId: 'default', id: 'human', role: 'approver' })
+      .approve(result.approval.id)
+      .catch(() => undefined)
+    await a.untilDead()
+    const approved = (await a.storage.get<TransactionRecord>('transactions', transactionId))!
+    expect(approved.status).toBe('queued')
+    expect(approved.rawTx).toBeUndefined()
+    const approvedCall = decodeSetAgentWallet(approved.call.data!)
+    expect(await client.getTransactionCount({ address: owner.address })).toBe(2)
+    await a.kill()
+
+    // The restart comes later than the deadline the approval-time signature carries.
+    const maxDeadlineDelay = await client.readContract({ ...registry(), functionName: 'MAX_DEADLINE_DELAY' })
+    await devnet.increaseTime(Number(maxDeadlineDelay) + 60)
+    await devnet.mine()
+    const latest = await client.getBlock()
+    expect(latest.timestamp).toBeGreaterThan(approvedCall.deadline)
+
+    const b = await restart(filename)
+    try {
+      await expect
+        .poll(async () => (await b.wallet.getIdentityRegistration(result.identity.id)).status, {
+          timeout: 30_000,
+        })
+        .toBe('registered')
+      const sent = (await b.storage.get<TransactionRecord>('transactions', transactionId))!
+      expect(sent.status).toBe('confirmed')
+      const sentCall = decodeSetAgentWallet(sent.call.data!)
+      expect(sentCall).toMatchObject({ agentId: approvedCall.agentId, newWallet: agent.address })
+      expect(sentCall.deadline).toBeGreaterThanOrEqual(latest.timestamp)
+      expect(
+        await client.readContract({
+          ...registry(),
+          functionName: 'getAgentWallet',
+          args: [approvedCall.agentId],
+        }),
+      ).toBe(agent.address)
+      // The one approved transaction, sent once.
+      expect(await client.getTransactionCount({ address: owner.address })).toBe(3)
+      expect((await b.wallet.listHistory(owner.address)).count).toBe(3)
+    } finally {
+      await b.close()
+    }
   })
 })
 

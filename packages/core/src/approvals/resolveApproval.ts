@@ -6,6 +6,7 @@ import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { evaluateIntent, intentOf } from '../transactions/evaluateIntent.js'
 import { prepareGas } from '../transactions/prepareGas.js'
+import { refreshCall } from '../transactions/refreshCall.js'
 import { signAndBroadcast } from '../transactions/signAndBroadcast.js'
 import { blockedError } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
@@ -16,7 +17,8 @@ export type ResolveApprovalReturnType = { approval: ApprovalRecord; transaction:
 
 /**
  * Approves a paused intent: executes exactly that stored intent, once, after re-checking deny
- * rules. Only approvers and admins of the tenant may; the principal who asked may not.
+ * rules. Only approvers and admins of the tenant may; the principal who asked may not. A call
+ * whose bytes carry a short-lived signature (`refreshCall`) is signed again now, same intent.
  * @example const { transaction } = await approveApproval(ctx, approver, approvalId)
  */
 export async function approveApproval(
@@ -27,7 +29,10 @@ export async function approveApproval(
 ): Promise<ResolveApprovalReturnType> {
   const { wallet } = await authorize(ctx, principal, approvalId)
   return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
-    const { approval, transaction } = await loadPending(ctx, approvalId)
+    const { approval, transaction: paused } = await loadPending(ctx, approvalId)
+    const chain = ctx.chains.get(paused.chain)
+    // Before the approval is spent: a failure here (chain down) leaves it pending, to approve again.
+    const transaction = await refreshCall(ctx, chain, paused)
     const decision = await evaluateIntent(ctx, wallet, intentOf(transaction), {
       excludeTransactionId: transaction.id,
     })
@@ -48,7 +53,6 @@ export async function approveApproval(
       await resolve(ctx, approval, blocked, 'rejected', principal, `Blocked at approval: ${decision.reason}`)
       throw blockedError(blocked)
     }
-    const chain = ctx.chains.get(transaction.chain)
     // Funds are checked before the approval is spent: an approver can top up and approve again.
     const gas = await prepareGas(chain, transaction.from, transaction.call)
     const queued: TransactionRecord = { ...transaction, status: 'queued', updatedAt: now }

@@ -10,12 +10,11 @@ import { type IntentDraft, submitIntent } from '../transactions/submitIntent.js'
 import { finalStatuses, type TransactionRecord } from '../transactions/types.js'
 import { waitForTransaction } from '../transactions/waitForTransaction.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { agentWalletSetDomainName, agentWalletSetTypes, identityRegistryAbi } from './identityRegistryAbi.js'
+import { agentWalletCall } from './agentWalletCall.js'
+import { identityRegistryAbi } from './identityRegistryAbi.js'
 import { buildRegistrationFile, toDataUri } from './registrationFile.js'
 import { activeIdentityStatuses, agentRegistryId, type IdentityRecord, type IdentityStep } from './types.js'
 
-/** `setAgentWallet` signatures must be fresh; the registry accepts deadlines up to 5 minutes ahead. */
-const deadlineSeconds = 240n
 const pollMs = 250
 const retryMs = 2_000
 
@@ -167,27 +166,13 @@ async function callData(
       throw toChainError(error, chain.name)
     })
   if (current.toLowerCase() === record.walletAddress.toLowerCase()) return undefined
-  const block = await chain.client.getBlock().catch((error: unknown) => {
-    throw toChainError(error, chain.name)
-  })
-  // Signed when the step is sent: an approval that takes longer than the deadline makes it revert.
-  const deadline = block.timestamp + deadlineSeconds
-  const signer = await ctx.vault.getSigner(record.walletAddress)
-  const signature = await signer.signTypedData({
-    domain: {
-      name: agentWalletSetDomainName,
-      version: '1',
-      chainId: chain.chainId,
-      verifyingContract: record.registry,
-    },
-    types: agentWalletSetTypes,
-    primaryType: 'AgentWalletSet',
-    message: { agentId, newWallet: record.walletAddress, owner: record.ownerAddress, deadline },
-  })
-  return encodeFunctionData({
-    abi: identityRegistryAbi,
-    functionName: 'setAgentWallet',
-    args: [agentId, record.walletAddress, deadline, signature],
+  // Signed now for a step that runs now; a step that pauses is signed again when it is approved
+  // (`refreshCall`): the approval covers binding this wallet, not a signature with a deadline.
+  return agentWalletCall(ctx, chain, {
+    registry: record.registry,
+    agentId,
+    agentWallet: record.walletAddress,
+    owner: record.ownerAddress,
   })
 }
 

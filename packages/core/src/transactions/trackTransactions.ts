@@ -6,6 +6,7 @@ import { isAgentWalletError } from '../errors/baseError.js'
 import type { Filter } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { prepareGas } from './prepareGas.js'
+import { refreshCall } from './refreshCall.js'
 import { broadcastSigned, signAndBroadcast } from './signAndBroadcast.js'
 import { markFailed, markMined } from './transitions.js'
 import type { TransactionRecord } from './types.js'
@@ -105,8 +106,10 @@ async function resume(ctx: AgentWalletContext, candidate: TransactionRecord): Pr
       return
     }
     try {
-      const gas = record.gas ?? (await prepareGas(chain, record.from, record.call))
-      await signAndBroadcast(ctx, chain, record, gas)
+      // Accepted (or approved) before a crash: a signature its call carries may have lapsed since.
+      const fresh = await refreshCall(ctx, chain, record)
+      const gas = fresh.gas ?? (await prepareGas(chain, fresh.from, fresh.call))
+      await signAndBroadcast(ctx, chain, fresh, gas)
     } catch (error) {
       // A definitive answer (e.g. the wallet can no longer pay) ends the intent; a transport error waits.
       if (isAgentWalletError(error) && error.code !== 'chain_unavailable')

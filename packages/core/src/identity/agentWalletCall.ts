@@ -1,0 +1,74 @@
+import { type Address, decodeFunctionData, encodeFunctionData, type Hex, toFunctionSelector } from 'viem'
+import { toChainError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import type { TransactionRecord } from '../transactions/types.js'
+import { agentWalletSetDomainName, agentWalletSetTypes, identityRegistryAbi } from './identityRegistryAbi.js'
+
+/** The registry accepts deadlines up to 5 minutes past block time; 4 leaves room for inclusion. */
+const deadlineSeconds = 240n
+const setAgentWalletSelector = toFunctionSelector(
+  'function setAgentWallet(uint256 agentId, address newWallet, uint256 deadline, bytes signature)',
+)
+
+export type AgentWalletCallParameters = {
+  registry: Address
+  agentId: bigint
+  /** The wallet to bind; its vault key signs `AgentWalletSet`. */
+  agentWallet: Address
+  /** The NFT owner, who sends the call. */
+  owner: Address
+}
+
+/**
+ * `setAgentWallet` calldata with a fresh EIP-712 `AgentWalletSet` signature by the agent wallet.
+ * The deadline counts from the latest block, not the wall clock: chain time may run ahead of it.
+ * @example const data = await agentWalletCall(ctx, chain, { registry, agentId, agentWallet, owner })
+ */
+export async function agentWalletCall(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  parameters: AgentWalletCallParameters,
+): Promise<Hex> {
+  const { registry, agentId, agentWallet, owner } = parameters
+  const block = await chain.client.getBlock({ blockTag: 'latest' }).catch((error: unknown) => {
+    throw toChainError(error, chain.name)
+  })
+  const deadline = block.timestamp + deadlineSeconds
+  const signer = await ctx.vault.getSigner(agentWallet)
+  const signature = await signer.signTypedData({
+    domain: {
+      name: agentWalletSetDomainName,
+      version: '1',
+      chainId: chain.chainId,
+      verifyingContract: registry,
+    },
+    types: agentWalletSetTypes,
+    primaryType: 'AgentWalletSet',
+    message: { agentId, newWallet: agentWallet, owner, deadline },
+  })
+  return encodeFunctionData({
+    abi: identityRegistryAbi,
+    functionName: 'setAgentWallet',
+    args: [agentId, agentWallet, deadline, signature],
+  })
+}
+
+/**
+ * New calldata for a stored, not yet signed identity `setAgentWallet` intent: the same agentId and
+ * wallet, sent by the same owner to the same registry, with a fresh deadline and signature.
+ * Undefined for any other transaction. This is what lets an approval outlive the signature's deadline.
+ * @example const data = await resignAgentWalletCall(ctx, chain, transaction)
+ */
+export async function resignAgentWalletCall(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  record: TransactionRecord,
+): Promise<Hex | undefined> {
+  const data = record.call.data
+  if (record.kind !== 'identity' || !data?.startsWith(setAgentWalletSelector)) return undefined
+  const call = decodeFunctionData({ abi: identityRegistryAbi, data })
+  if (call.functionName !== 'setAgentWallet') return undefined
+  const [agentId, agentWallet] = call.args
+  return agentWalletCall(ctx, chain, { registry: record.call.to, agentId, agentWallet, owner: record.from })
+}
