@@ -2,7 +2,13 @@ import { type AgentWallet, type QuoteSource, uniswapV2QuoteSource } from '@agent
 import { type Devnet, devnetV3Pools, uniswapV2RouterAbi, uniswapV3QuoterV2Abi } from '@agentwallet/devnet'
 import { type Address, encodePacked, erc20Abi, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentWalletOn, fundedWallet, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
+import {
+  agentWalletOn,
+  approver,
+  fundedWallet,
+  publicClientOf,
+  startDevnet,
+} from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
 let aw: AgentWallet
@@ -288,6 +294,63 @@ describe('quote sources', () => {
       expect(await balanceOf(usdc, wallet.address)).toBe(0n)
     } finally {
       await withSources.close()
+    }
+  })
+})
+
+describe('a swap paused for approval', () => {
+  it('gets a fresh deadline when approved after the old one passed, and keeps its amountOutMin', async () => {
+    const client = publicClientOf(devnet)
+    // One AgentWallet that knows only the V2 routers, one that knows only V3's SwapRouter02: both
+    // kinds of calldata get renewed.
+    const { uniswapV2, uniswapV3 } = devnet.addressBook
+    for (const [expectedSource, contracts] of [
+      ['uniswap-v2', { ...devnet.addressBook, uniswapV3: [] }],
+      ['uniswap-v3', { ...devnet.addressBook, uniswapV2: [] }],
+    ] as const) {
+      const only = await agentWalletOn(devnet, {
+        chains: { devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts } },
+      })
+      try {
+        const wallet = await fundedWallet(only, devnet, '5')
+        await only.updatePolicyRules({
+          wallet: wallet.address,
+          rules: [{ type: 'require_approval', always: true }],
+        })
+        const paused = await only.swap({
+          fromToken: 'ETH',
+          toToken: usdc,
+          amount: '0.5',
+          wallet: wallet.address,
+        })
+        expect(paused).toMatchObject({ status: 'pending_approval', source: expectedSource })
+        const stale = paused.transaction!
+        expect([...uniswapV2, ...uniswapV3].map((venue) => venue.router)).toContain(stale.to)
+
+        // The human takes an hour; the calldata signed at request time would now revert on chain.
+        await devnet.increaseTime(60 * 60)
+        await devnet.mine()
+        const expired = await client
+          .call({
+            account: wallet.address,
+            to: stale.to as Address,
+            data: stale.call.data,
+            value: parseEther('0.5'),
+          })
+          .then(
+            () => undefined,
+            (error: Error) => error.message,
+          )
+        expect(expired).toMatch(/EXPIRED|Transaction too old/)
+
+        const { transaction } = await only.as(approver).approve(paused.approval!.id)
+        expect(transaction.id).toBe(stale.id)
+        expect(transaction.call.data).not.toBe(stale.call.data)
+        expect((await only.waitForTransaction(transaction.id)).status).toBe('confirmed')
+        expect((await balanceOf(usdc, wallet.address)) >= BigInt(paused.minAmountOutRaw)).toBe(true)
+      } finally {
+        await only.close()
+      }
     }
   })
 })

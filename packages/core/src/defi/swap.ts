@@ -20,9 +20,7 @@ import {
   quoteView,
   type SwapPlan,
 } from './quoteSwap.js'
-
-/** How long a signed swap stays valid on chain, from the latest block's time. */
-const deadlineSeconds = 20n * 60n
+import { swapDeadline } from './swapDeadline.js'
 
 export type SwapReturnType = QuoteSwapReturnType & {
   /** `confirmed` once the swap is mined; `pending_approval` when a human must approve a step first. */
@@ -82,7 +80,7 @@ export async function swap(
       },
     )
   }
-  const deadline = (await latestTimestamp(chain)) + deadlineSeconds
+  const deadline = await swapDeadline(chain)
   const base = {
     ...quoteView(chain, plan),
     wallet: wallet.address,
@@ -184,14 +182,6 @@ async function ensureAllowance(
   })
   if (submitted.status === 'pending_approval') return submitted
   return { status: 'confirmed', transaction: await awaitConfirmed(ctx, submitted, 'approve') }
-}
-
-async function latestTimestamp(chain: ChainHandle): Promise<bigint> {
-  try {
-    return (await chain.client.getBlock({ blockTag: 'latest' })).timestamp
-  } catch (error) {
-    throw toChainError(error, chain.name)
-  }
 }
 
 /** What the swap paid the wallet: token Transfer logs, or the native balance change net of gas. */

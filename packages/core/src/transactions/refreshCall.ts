@@ -1,14 +1,16 @@
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { renewSwapDeadline } from '../defi/swapDeadline.js'
 import { resignAgentWalletCall } from '../identity/agentWalletCall.js'
 import type { TransactionRecord } from './types.js'
 
 /**
- * Makes again the bytes of a call that embed a short-lived signature (an ERC-8004 `setAgentWallet`
- * of an identity registration), just before an intent that waited (for an approver, or for a
- * restart) is signed; any other record comes back as is. The intent (contract, function, agent,
- * wallet, sender) stays what the policy and the approver saw. A signed transaction is never
- * touched: it is only ever rebroadcast byte for byte.
+ * Makes again the bytes of a call that embed something short-lived, just before an intent that
+ * waited (for an approver, or for a restart) is signed: the signature of an ERC-8004
+ * `setAgentWallet` (identity registration), or the deadline of a swap on an address-book router
+ * (same `amountOutMin`). Any other record comes back as is. The intent (contract, function,
+ * amounts, recipient, sender) stays what the policy and the approver saw. A signed transaction is
+ * never touched: it is only ever rebroadcast byte for byte.
  * @example const fresh = await refreshCall(ctx, chain, transaction)
  */
 export async function refreshCall(
@@ -17,7 +19,7 @@ export async function refreshCall(
   record: TransactionRecord,
 ): Promise<TransactionRecord> {
   if (record.rawTx) return record
-  const data = await resignAgentWalletCall(ctx, chain, record)
+  const data = (await resignAgentWalletCall(ctx, chain, record)) ?? (await renewSwapDeadline(chain, record))
   if (!data) return record
   return { ...record, call: { ...record.call, data } }
 }
