@@ -3,6 +3,7 @@ import type { QuoteSource } from './defi/quoteSource.js'
 import type { EventBus } from './events/eventBus.js'
 import type { PolicyEngine } from './policy/types.js'
 import type { Storage } from './storage/types.js'
+import type { SecretSealer } from './vault/secretSealer.js'
 import type { KeyVault } from './vault/types.js'
 import type { WebhookOptions } from './webhooks/webhookOptions.js'
 
@@ -28,6 +29,11 @@ export type CoreOptions = {
 export type AgentWalletContext = {
   storage: Storage
   vault: KeyVault
+  /**
+   * Seals secrets core keeps at rest (webhook signing secrets) with the master key; undefined when
+   * durable storage runs without a master key (a caller-supplied vault), where sealing is refused.
+   */
+  secrets: SecretSealer | undefined
   chains: ChainProvider
   policy: PolicyEngine
   bus: EventBus

@@ -25,8 +25,10 @@ import type { Storage } from './storage/types.js'
 import { startTracker, type Tracker } from './transactions/startTracker.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
 import { localKeyVault } from './vault/localKeyVault.js'
+import { secretSealer } from './vault/secretSealer.js'
 import { storageKeyRecordStore } from './vault/storageKeyRecordStore.js'
 import type { KeyVault } from './vault/types.js'
+import { sealLegacyWebhookSecrets } from './webhooks/sealLegacyWebhookSecrets.js'
 import { startWebhookWorker, type WebhookWorker } from './webhooks/startWebhookWorker.js'
 import { defaultWebhookOptions, type WebhookOptions } from './webhooks/webhookOptions.js'
 
@@ -41,6 +43,10 @@ export type AgentWalletConfig = {
    * with non-durable storage, an ephemeral random master key is used (keys die with the process anyway).
    */
   vault?: KeyVault | undefined
+  /**
+   * Seals wallet keys (default vault) and webhook signing secrets at rest. Durable storage with your
+   * own vault and no master key works, but refuses webhook subscriptions (nothing to seal them with).
+   */
   masterKey?: Uint8Array | string | undefined
   /** Default: the rules engine of DESIGN §5. */
   policy?: PolicyEngine | undefined
@@ -87,9 +93,11 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
   const chains = isChainProvider(config.chains)
     ? config.chains
     : viemChainProvider({ chains: config.chains, defaultChain: config.defaultChain })
+  const masterKey = config.masterKey ?? ephemeralMasterKey(storage)
   const ctx: AgentWalletContext = {
     storage,
-    vault: config.vault ?? defaultVault(storage, config.masterKey),
+    vault: config.vault ?? defaultVault(storage, masterKey),
+    secrets: masterKey === undefined ? undefined : secretSealer(masterKey),
     chains,
     policy: config.policy ?? rulesPolicyEngine(),
     bus: new EventBus(),
@@ -108,6 +116,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     for (const event of events) ctx.bus.publish(toDomainEvent(event))
   })
   const reconcile = async () => {
+    await sealLegacyWebhookSecrets(ctx)
     await trackTransactions(ctx, { all: true })
     await expireApprovals(ctx)
     await resumeEnsRegistrations(ctx)
@@ -145,12 +154,16 @@ function isChainProvider(value: AgentWalletConfig['chains']): value is ChainProv
   )
 }
 
+/** Without a master key, non-durable storage gets a random one: what it seals dies with the process anyway. */
+function ephemeralMasterKey(storage: Storage): Uint8Array | undefined {
+  return storage.capabilities.durable ? undefined : crypto.getRandomValues(new Uint8Array(32))
+}
+
 function defaultVault(storage: Storage, masterKey: Uint8Array | string | undefined): KeyVault {
-  if (masterKey === undefined && storage.capabilities.durable) {
+  if (masterKey === undefined) {
     throw new BaseError('validation_failed', 'Durable storage needs a masterKey (or pass your own vault)', {
       details: { storage: storage.name },
     })
   }
-  const key = masterKey ?? crypto.getRandomValues(new Uint8Array(32))
-  return localKeyVault({ masterKey: key, store: storageKeyRecordStore(storage) })
+  return localKeyVault({ masterKey, store: storageKeyRecordStore(storage) })
 }

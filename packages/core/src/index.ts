@@ -246,6 +246,8 @@ export type { EnvelopeKeyRecord, HdKeyRecord, LocalKeyRecord } from './vault/loc
 export { type LocalKeyVault, type LocalKeyVaultOptions, localKeyVault } from './vault/localKeyVault.js'
 export { keyFingerprint, masterKeyEnvVar, masterKeyFromEnv, parseMasterKey } from './vault/masterKey.js'
 export { type MemoryKeyVaultOptions, memoryKeyVault } from './vault/memoryKeyVault.js'
+export { type SealedSecret, seal, unseal } from './vault/seal.js'
+export { type SecretSealer, secretSealer } from './vault/secretSealer.js'
 export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
 export * from './vault/types.js'
 export { parsePrivateKey, vaultAddressId } from './vault/vaultAddress.js'
@@ -273,8 +275,10 @@ export {
   toWebhookSubscription,
   type WebhookSubscription,
 } from './webhooks/manageWebhooks.js'
+export { sealLegacyWebhookSecrets } from './webhooks/sealLegacyWebhookSecrets.js'
 export { newWebhookSecret, signWebhook } from './webhooks/signWebhook.js'
 export { startWebhookWorker, type WebhookWorker } from './webhooks/startWebhookWorker.js'
 export * from './webhooks/types.js'
 export { defaultWebhookOptions, type WebhookOptions } from './webhooks/webhookOptions.js'
 export * from './webhooks/webhookSchemas.js'
+export { openWebhookSecret, sealWebhookSecret } from './webhooks/webhookSecret.js'

@@ -5,8 +5,10 @@ import { type EventName, toWebhookEventName } from '../events/eventNames.js'
 import { assertPublicTarget } from './assertPublicTarget.js'
 import { attemptDelivery } from './attemptDelivery.js'
 import { computeBackoff, isRetryable } from './computeBackoff.js'
+import { sealLegacyWebhookSecret } from './sealLegacyWebhookSecrets.js'
 import { signWebhook } from './signWebhook.js'
 import type { WebhookAttempt, WebhookDeliveryRecord, WebhookSubscriptionRecord } from './types.js'
+import { openWebhookSecret } from './webhookSecret.js'
 
 /**
  * One pass of the delivery worker over every active subscription: turn new events of the tenant's
@@ -45,11 +47,9 @@ async function fanOut(
   ctx: AgentWalletContext,
   subscriptionId: string,
 ): Promise<WebhookSubscriptionRecord | undefined> {
-  const subscription = await ctx.storage.get<WebhookSubscriptionRecord>(
-    'webhook_subscriptions',
-    subscriptionId,
-  )
-  if (subscription?.status !== 'active') return subscription
+  const stored = await ctx.storage.get<WebhookSubscriptionRecord>('webhook_subscriptions', subscriptionId)
+  if (stored?.status !== 'active') return stored
+  const subscription = await sealLegacyWebhookSecret(ctx, stored)
   const events = await ctx.storage.readEvents(subscription.tenantId, {
     after: subscription.cursor,
     limit: 500,
@@ -86,6 +86,13 @@ async function fanOut(
 
 type Outcome = 'delivered' | 'dead' | 'retry_later' | 'disabled'
 
+/**
+ * Attempt errors that no retry can fix: a target that resolves to a private address, and a sealed
+ * secret that fails authentication (moved from another subscription, or altered). A
+ * `master_key_mismatch` is retried: another replica, or this one restarted with the right key, can sign.
+ */
+const permanentErrors = new Set<string | undefined>(['private_address', 'key_decryption_failed'])
+
 async function deliver(
   ctx: AgentWalletContext,
   subscription: WebhookSubscriptionRecord,
@@ -98,7 +105,7 @@ async function deliver(
   const now = ctx.now()
   const status: WebhookDeliveryRecord['status'] = attempt.ok
     ? 'delivered'
-    : isRetryable(attempt.statusCode) && attempt.error !== 'private_address' && used < options.maxAttempts
+    : isRetryable(attempt.statusCode) && !permanentErrors.has(attempt.error) && used < options.maxAttempts
       ? 'pending'
       : 'dead'
   const updated: WebhookDeliveryRecord = {
@@ -149,6 +156,15 @@ async function attemptOnce(
   subscription: WebhookSubscriptionRecord,
   delivery: WebhookDeliveryRecord,
 ): Promise<WebhookAttempt> {
+  let secret: string
+  try {
+    // Opened per attempt (one AES-GCM, no KDF), so no plaintext secret lingers in memory between them.
+    secret = openWebhookSecret(ctx, subscription)
+  } catch (error) {
+    if (!isAgentWalletError(error)) throw error
+    // Nothing is sent: a request signed with a wrong key would only teach the receiver to ignore failures.
+    return { at: ctx.now().toISOString(), durationMs: 0, statusCode: null, ok: false, error: error.code }
+  }
   try {
     await assertPublicTarget(delivery.url, { allowPrivate: ctx.options.webhooks.allowPrivateTargets })
   } catch (error) {
@@ -170,7 +186,7 @@ async function attemptOnce(
     data: event?.data,
   })
   const headers = signWebhook({
-    secret: subscription.secret,
+    secret,
     id: delivery.eventId,
     timestamp: Math.floor(ctx.now().getTime() / 1000),
     body,

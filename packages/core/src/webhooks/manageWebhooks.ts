@@ -7,15 +7,17 @@ import { assertPublicTarget } from './assertPublicTarget.js'
 import { newWebhookSecret } from './signWebhook.js'
 import type { WebhookSubscriptionRecord } from './types.js'
 import { type SubscribeWebhookParameters, subscribeWebhookSchema } from './webhookSchemas.js'
+import { sealWebhookSecret } from './webhookSecret.js'
 
 /** A subscription as the API shows it: never the secret. */
 export type WebhookSubscription = Omit<
   WebhookSubscriptionRecord,
-  'secret' | 'cursor' | 'consecutiveDeadLetters'
+  'secret' | 'sealedSecret' | 'cursor' | 'consecutiveDeadLetters'
 >
 
 export function toWebhookSubscription({
   secret: _secret,
+  sealedSecret: _sealedSecret,
   cursor: _cursor,
   consecutiveDeadLetters: _dead,
   ...shown
@@ -25,7 +27,7 @@ export function toWebhookSubscription({
 
 /**
  * Subscribes a URL to the tenant's events. Deliveries start with events after this moment. The
- * signing secret is in this answer only. Admins only: tenant events carry every agent's activity.
+ * signing secret is in this answer only (storage keeps it sealed with the master key). Admins only: tenant events carry every agent's activity.
  * @example const { subscription, secret } = await subscribeWebhook(ctx, admin, { url, events: ['tx_confirmed'] })
  */
 export async function subscribeWebhook(
@@ -40,13 +42,16 @@ export async function subscribeWebhook(
     ? (['*'] as const)
     : [...new Set(input.events.map((name) => toCanonicalEventName(name) as EventName))]
   const now = ctx.now().toISOString()
+  const id = ctx.newId('whk')
+  const secret = newWebhookSecret()
   const record: WebhookSubscriptionRecord = {
-    id: ctx.newId('whk'),
+    id,
     tenantId: principal.tenantId,
     url: input.url,
     events: [...events],
     description: input.description,
-    secret: newWebhookSecret(),
+    // Stored sealed only: whoever reads the database cannot sign (forge) our webhooks.
+    sealedSecret: sealWebhookSecret(ctx, id, secret),
     status: 'active',
     cursor: await lastSeq(ctx, principal.tenantId),
     consecutiveDeadLetters: 0,
@@ -55,7 +60,7 @@ export async function subscribeWebhook(
     updatedAt: now,
   }
   await ctx.storage.transaction([], async (tx) => tx.insert('webhook_subscriptions', record))
-  return { subscription: toWebhookSubscription(record), secret: record.secret }
+  return { subscription: toWebhookSubscription(record), secret }
 }
 
 /** The tenant's subscriptions, without secrets. */

@@ -1,6 +1,10 @@
 import type { EventName } from '../events/eventNames.js'
+import type { SealedSecret } from '../vault/seal.js'
 
-/** A webhook subscription. `secret` signs deliveries; it is shown once, at subscribe, and never again. */
+/**
+ * A webhook subscription. Its signing secret is shown once, at subscribe, and stored only sealed
+ * with the master key (`sealedSecret`, bound to the subscription id).
+ */
 export type WebhookSubscriptionRecord = {
   id: string
   tenantId: string
@@ -8,7 +12,13 @@ export type WebhookSubscriptionRecord = {
   /** Canonical event names, or ['*'] for all. */
   events: Array<EventName | '*'>
   description?: string | undefined
-  secret: string
+  /** The signing secret (`whsec_…`) sealed with the master key; the subscription id is its associated data. */
+  sealedSecret?: SealedSecret | undefined
+  /**
+   * The plaintext secret of a record written before secrets were sealed. Still read; replaced by
+   * `sealedSecret` at start (`sealLegacyWebhookSecrets`) or at the subscription's next delivery pass.
+   */
+  secret?: string | undefined
   status: 'active' | 'disabled'
   disabledReason?: string | undefined
   /** Highest event seq of the tenant already turned into deliveries. */
