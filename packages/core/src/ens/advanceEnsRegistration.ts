@@ -5,8 +5,9 @@ import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { Principal } from '../principals/types.js'
+import { operationError, stepFailed, waitFinal } from '../transactions/operationSteps.js'
 import { type IntentDraft, submitIntent } from '../transactions/submitIntent.js'
-import { finalStatuses, type TransactionRecord } from '../transactions/types.js'
+import type { TransactionRecord } from '../transactions/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { ensControllerAbi } from './ensAbis.js'
 import { commitDraft, registerDraft, reverseDraft } from './ensDrafts.js'
@@ -88,7 +89,7 @@ async function confirmCommit(
     (await submitStep(ctx, record, 'commit', commitDraft(chain, record))).transaction.id
   const done = await waitFinal(ctx, transactionId, signal)
   if (!done) return
-  if (done.status !== 'confirmed') throw stepFailed('commit', done)
+  if (done.status !== 'confirmed') throw stepFailed('ENS', 'commit', done)
   const block = await chain.client
     .getBlock({ blockNumber: BigInt(done.blockNumber!) })
     .catch((error: unknown) => {
@@ -181,7 +182,7 @@ async function register(
   }
   const done = await waitFinal(ctx, record.registerTransactionId!, signal)
   if (!done) return
-  if (done.status !== 'confirmed') throw stepFailed('register', done)
+  if (done.status !== 'confirmed') throw stepFailed('ENS', 'register', done)
   record = { ...record, registerHash: done.hash, expires: await expiresOf(chain, done) }
   if (record.setReverse && !record.reverseHash && !record.reverseError) {
     record = await setReverse(ctx, chain, record, signal)
@@ -209,7 +210,7 @@ async function setReverse(
     return { ...saved, reverseHash: done.hash }
   } catch (error) {
     if (isAgentWalletError(error) && error.code === 'chain_unavailable') throw error
-    return { ...record, reverseError: errorOf(error) }
+    return { ...record, reverseError: operationError(error) }
   }
 }
 
@@ -219,20 +220,6 @@ async function expiresOf(chain: ChainHandle, done: TransactionRecord): Promise<n
   })
   const [event] = parseEventLogs({ abi: ensControllerAbi, logs: receipt.logs, eventName: 'NameRegistered' })
   return event ? Number(event.args.expires) : undefined
-}
-
-/** Polls the stored transaction until it is final (confirmed, failed, rejected, expired, blocked); undefined on abort. */
-async function waitFinal(
-  ctx: AgentWalletContext,
-  transactionId: string,
-  signal: AbortSignal,
-): Promise<TransactionRecord | undefined> {
-  while (!signal.aborted) {
-    const transaction = await ctx.storage.get<TransactionRecord>('transactions', transactionId)
-    if (transaction && finalStatuses.includes(transaction.status)) return transaction
-    await sleep(Math.min(pollMs, ctx.options.trackerIntervalMs * 2), signal)
-  }
-  return undefined
 }
 
 async function save(ctx: AgentWalletContext, record: EnsRegistrationRecord): Promise<EnsRegistrationRecord> {
@@ -267,18 +254,5 @@ export async function fail(
   record: EnsRegistrationRecord,
   error: unknown,
 ): Promise<EnsRegistrationRecord> {
-  return save(ctx, { ...record, status: 'failed', error: errorOf(error) })
-}
-
-function errorOf(error: unknown): { code: string; message: string } {
-  if (isAgentWalletError(error)) return { code: error.code, message: error.shortMessage }
-  return { code: 'internal', message: 'The registration stopped on an unexpected error' }
-}
-
-function stepFailed(step: string, transaction: TransactionRecord): BaseError {
-  // A blocked or rejected step keeps the policy's code, so the record says why.
-  const code = transaction.status === 'blocked' ? 'policy_blocked' : 'transaction_failed'
-  return new BaseError(code, `The ENS ${step} transaction ended ${transaction.status}`, {
-    details: { step, transactionId: transaction.id, hash: transaction.hash, status: transaction.status },
-  })
+  return save(ctx, { ...record, status: 'failed', error: operationError(error) })
 }

@@ -6,8 +6,9 @@ import { runOperation, sleep } from '../ens/ensOperations.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { Principal } from '../principals/types.js'
+import { operationError, stepFailed, waitFinal } from '../transactions/operationSteps.js'
 import { type IntentDraft, submitIntent } from '../transactions/submitIntent.js'
-import { finalStatuses, type TransactionRecord } from '../transactions/types.js'
+import type { TransactionRecord } from '../transactions/types.js'
 import { waitForTransaction } from '../transactions/waitForTransaction.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { agentWalletCall } from './agentWalletCall.js'
@@ -15,7 +16,6 @@ import { identityRegistryAbi } from './identityRegistryAbi.js'
 import { buildRegistrationFile, toDataUri } from './registrationFile.js'
 import { activeIdentityStatuses, agentRegistryId, type IdentityRecord, type IdentityStep } from './types.js'
 
-const pollMs = 250
 const retryMs = 2_000
 
 export type AdvanceIdentityOptions = {
@@ -58,7 +58,7 @@ export async function advanceIdentityRegistration(
         ? await waitForTransaction(ctx, transactionId, { timeoutMs: 120_000 })
         : await waitFinal(ctx, transactionId, signal)
       if (!done) return record
-      if (done.status !== 'confirmed') throw stepFailed(step, done)
+      if (done.status !== 'confirmed') throw stepFailed('identity', step, done)
       record = await completeStep(ctx, record, step, done)
     } catch (error) {
       if (!options.foreground && isAgentWalletError(error) && error.code === 'chain_unavailable') {
@@ -66,7 +66,7 @@ export async function advanceIdentityRegistration(
         record = await ctx.storage.get<IdentityRecord>('identities', id)
         continue
       }
-      const failed = await save(ctx, { ...record, status: 'failed', error: errorOf(error) })
+      const failed = await save(ctx, { ...record, status: 'failed', error: operationError(error) })
       if (options.foreground) throw error
       return failed
     }
@@ -262,46 +262,8 @@ async function agentIdOf(chain: ChainHandle, registry: Address, hash: `0x${strin
   return registered.args.agentId
 }
 
-/** Polls the stored transaction until it is final; undefined on abort. */
-async function waitFinal(
-  ctx: AgentWalletContext,
-  transactionId: string,
-  signal: AbortSignal,
-): Promise<TransactionRecord | undefined> {
-  while (!signal.aborted) {
-    const transaction = await ctx.storage.get<TransactionRecord>('transactions', transactionId)
-    if (transaction && finalStatuses.includes(transaction.status)) return transaction
-    await sleep(Math.min(pollMs, ctx.options.trackerIntervalMs * 2), signal)
-  }
-  return undefined
-}
-
 async function save(ctx: AgentWalletContext, record: IdentityRecord): Promise<IdentityRecord> {
   const next = { ...record, updatedAt: ctx.now().toISOString() }
   await ctx.storage.transaction([], (tx) => tx.put('identities', next))
   return next
-}
-
-function errorOf(error: unknown): { code: string; message: string } {
-  if (isAgentWalletError(error)) return { code: error.code, message: error.shortMessage }
-  return { code: 'internal', message: 'The registration stopped on an unexpected error' }
-}
-
-function stepFailed(step: IdentityStep, transaction: TransactionRecord): BaseError {
-  // A blocked, rejected or expired step says why: the policy, the approver, or the approval's deadline.
-  const code =
-    transaction.status === 'blocked'
-      ? 'policy_blocked'
-      : transaction.status === 'expired'
-        ? 'approval_expired'
-        : 'transaction_failed'
-  const why =
-    transaction.status === 'rejected'
-      ? 'the approver rejected it'
-      : transaction.status === 'expired'
-        ? 'its approval expired'
-        : `it ended ${transaction.status}`
-  return new BaseError(code, `The identity ${step} transaction did not confirm: ${why}`, {
-    details: { step, transactionId: transaction.id, hash: transaction.hash, status: transaction.status },
-  })
 }

@@ -1,0 +1,55 @@
+import type { AgentWalletContext } from '../context.js'
+import { sleep } from '../ens/ensOperations.js'
+import { BaseError, isAgentWalletError } from '../errors/baseError.js'
+import { finalStatuses, type TransactionRecord } from './types.js'
+
+// Shared by the multi-step operations that outlive a request: ENS and identity registrations, swaps.
+
+const pollMs = 250
+
+/**
+ * Polls the stored transaction until it is final (confirmed, failed, rejected, expired, blocked);
+ * undefined on abort.
+ * @example const done = await waitFinal(ctx, record.transactions.swap, signal)
+ */
+export async function waitFinal(
+  ctx: AgentWalletContext,
+  transactionId: string,
+  signal: AbortSignal,
+): Promise<TransactionRecord | undefined> {
+  while (!signal.aborted) {
+    const transaction = await ctx.storage.get<TransactionRecord>('transactions', transactionId)
+    if (transaction && finalStatuses.includes(transaction.status)) return transaction
+    await sleep(Math.min(pollMs, ctx.options.trackerIntervalMs * 2), signal)
+  }
+  return undefined
+}
+
+/**
+ * The error of a step whose transaction ended other than `confirmed`; a blocked, rejected or
+ * expired step says why: the policy, the approver, or the approval's deadline.
+ * @example throw stepFailed('identity', 'setAgentURI', done)
+ */
+export function stepFailed(operation: string, step: string, transaction: TransactionRecord): BaseError {
+  const code =
+    transaction.status === 'blocked'
+      ? 'policy_blocked'
+      : transaction.status === 'expired'
+        ? 'approval_expired'
+        : 'transaction_failed'
+  const why =
+    transaction.status === 'rejected'
+      ? 'the approver rejected it'
+      : transaction.status === 'expired'
+        ? 'its approval expired'
+        : `it ended ${transaction.status}`
+  return new BaseError(code, `The ${operation} ${step} transaction did not confirm: ${why}`, {
+    details: { step, transactionId: transaction.id, hash: transaction.hash, status: transaction.status },
+  })
+}
+
+/** What an operation record keeps of the error that ended it. */
+export function operationError(error: unknown): { code: string; message: string } {
+  if (isAgentWalletError(error)) return { code: error.code, message: error.shortMessage }
+  return { code: 'internal', message: 'The operation stopped on an unexpected error' }
+}
