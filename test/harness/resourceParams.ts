@@ -12,6 +12,7 @@ export type Kind =
   | 'identity'
   | 'identityRegistration'
   | 'ensRegistration'
+  | 'swap'
   | 'chainName'
   | 'chainAddress'
 /** Which tenant resource a path parameter names, by the path it sits in (first match wins). */
@@ -27,6 +28,7 @@ const paramKinds: Array<[prefix: string, param: string, kind: Kind]> = [
   ['/webhooks/', 'id', 'subscription'],
   ['/multisig/', 'address', 'safe'],
   ['/ens/registration/', 'id', 'ensRegistration'],
+  ['/defi/swap/', 'id', 'swap'],
   // Reverse records of any address are public chain data, as names are.
   ['/ens/reverse/', 'address', 'chainAddress'],
   // Names are public chain data (availability, resolution): not a tenant's resource.
@@ -45,6 +47,7 @@ export function resourceValues(f: TenantFixture): Record<Kind, string> {
     identity: f.a.agentId,
     identityRegistration: f.a.identityRegistrationId,
     ensRegistration: f.a.ensRegistrationId,
+    swap: f.a.swapId,
     chainName: f.a.ensName,
     chainAddress: f.a.wallet,
   }

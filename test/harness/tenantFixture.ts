@@ -20,6 +20,8 @@ export type TenantFixture = {
     identityRegistrationId: string
     ensRegistrationId: string
     ensName: string
+    /** A swap paused for approval (`swp_…`). */
+    swapId: string
   }
   /** Tenant B's own funded wallet (to name as `from` in B's requests). */
   walletB: Address
@@ -58,6 +60,12 @@ export async function createTenantFixture(h: HarnessServer, receiverUrl: string)
     rules: [{ type: 'require_approval', asset: 'native', above: '1' }],
   })
   const paused = await ok('POST', `/wallet/${wallet}/send`, admin, { to: dead, value: '2' })
+  const pausedSwap = await ok('POST', '/defi/swap', admin, {
+    wallet,
+    fromToken: 'ETH',
+    toToken: 'USDC',
+    amount: '2',
+  })
 
   const outsider = privateKeyToAccount(generatePrivateKey()).address
   const deployed = await ok('POST', '/multisig/deploy', admin, {
@@ -101,6 +109,7 @@ export async function createTenantFixture(h: HarnessServer, receiverUrl: string)
     identityRegistrationId: identity.identity.registrationId as string,
     ensRegistrationId: registration.registration.id as string,
     ensName,
+    swapId: pausedSwap.swapId as string,
   }
   return {
     keys: { adminA: admin, agentA: agentKey.key, approverA: approverKey.key, adminB: tenantB.key },
@@ -117,6 +126,7 @@ export async function createTenantFixture(h: HarnessServer, receiverUrl: string)
       a.safeTxHash,
       a.ensRegistrationId,
       a.identityRegistrationId,
+      a.swapId,
       'victim-wallet-7f3a',
       'victim-agent-9c1e',
       'victim-identity-5d2b',

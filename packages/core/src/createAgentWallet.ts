@@ -4,6 +4,7 @@ import type { ChainProvider } from './chain/types.js'
 import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
 import type { AgentWalletContext, CoreOptions } from './context.js'
 import type { QuoteSource } from './defi/quoteSource.js'
+import { resumeSwaps } from './defi/trackSwap.js'
 import { resumeEnsRegistrations, stopEnsRegistrations } from './ens/resumeEnsRegistrations.js'
 import { BaseError } from './errors/baseError.js'
 import { toDomainEvent } from './events/appendEvent.js'
@@ -121,6 +122,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     await expireApprovals(ctx)
     await resumeEnsRegistrations(ctx)
     await resumeIdentityRegistrations(ctx)
+    await resumeSwaps(ctx)
   }
   let tracker: Tracker | undefined
   let webhookWorker: WebhookWorker | undefined
@@ -138,7 +140,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     authenticate: (rawKey) => authenticate(ctx, rawKey),
     bootstrapAdmin: (parameters) => bootstrapAdmin(ctx, parameters),
     async close() {
-      // Stops every background operation of this context: ENS and identity registrations (resumable).
+      // Stops every background operation of this context: ENS and identity registrations, swaps (resumable).
       await stopEnsRegistrations(ctx)
       await tracker?.stop()
       await webhookWorker?.stop()

@@ -40,6 +40,8 @@ export {
 } from './defi/resolveSwapToken.js'
 export { type StakeReturnType, type StakingProtocol, stake, stakingProtocols } from './defi/stake.js'
 export { type SwapReturnType, swap } from './defi/swap.js'
+export type { SwapOperation, SwapStatus, SwapStep } from './defi/swapTypes.js'
+export { getSwap } from './defi/trackSwap.js'
 export { uniswapV2QuoteSource } from './defi/uniswapV2QuoteSource.js'
 export { uniswapV3FeeTiers, uniswapV3QuoteSource } from './defi/uniswapV3QuoteSource.js'
 export { type CheckEnsNameReturnType, checkEnsName } from './ens/checkEnsName.js'

@@ -5,6 +5,7 @@ import { getPrices } from './defi/getPrices.js'
 import { quoteSwap } from './defi/quoteSwap.js'
 import { stake } from './defi/stake.js'
 import { swap } from './defi/swap.js'
+import { getSwap } from './defi/trackSwap.js'
 import { checkEnsName } from './ens/checkEnsName.js'
 import { getEnsRegistration, listEnsNames } from './ens/listEnsNames.js'
 import { registerEnsName } from './ens/registerEnsName.js'
@@ -111,6 +112,7 @@ export function createSession(ctx: AgentWalletContext, principal: Principal) {
     listEnsNames: bind(listEnsNames),
     getEnsRegistration: bind(getEnsRegistration),
     quoteSwap: bind(quoteSwap),
+    getSwap: bind(getSwap),
     swap: (parameters: Parameters<typeof swap>[2], options: IdempotencyOptions = {}) =>
       withIdempotency(ctx, principal, 'defi.swap', parameters, options, () =>
         swap(ctx, principal, parameters),

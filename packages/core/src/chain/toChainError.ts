@@ -48,9 +48,9 @@ export function toChainError(error: unknown, chain: string): BaseError {
   })
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: error constructors of any shape
 function findViemError(
   error: unknown,
+  // biome-ignore lint/suspicious/noExplicitAny: error constructors of any shape
   classes: readonly (abstract new (...args: any[]) => Error)[],
 ): Error | undefined {
   let current: unknown = error

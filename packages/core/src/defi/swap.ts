@@ -21,6 +21,8 @@ import {
   type SwapPlan,
 } from './quoteSwap.js'
 import { swapDeadline } from './swapDeadline.js'
+import type { SwapStep } from './swapTypes.js'
+import { trackPausedSwap } from './trackSwap.js'
 
 export type SwapReturnType = QuoteSwapReturnType & {
   /** `confirmed` once the swap is mined; `pending_approval` when a human must approve a step first. */
@@ -40,6 +42,8 @@ export type SwapReturnType = QuoteSwapReturnType & {
   /** The swap transaction (absent when the approve step is still paused for approval). */
   transaction?: TransactionRecord | undefined
   approval?: ApprovalRecord | undefined
+  /** Set when a step paused: follow the swap with `getSwap` (`GET /defi/swap/:id`). */
+  swapId?: string | undefined
 }
 
 /**
@@ -49,6 +53,9 @@ export type SwapReturnType = QuoteSwapReturnType & {
  * The swap carries a deadline and `amountOutMin` (from `minAmountOut`, else the best quote less
  * `slippageBps`, default 50), so the router reverts if the price moved; a best quote already below
  * `minAmountOut` is refused before anything is sent (`slippage_exceeded`). Resolves once mined.
+ * A step paused for approval answers `pending_approval` with a `swapId`: the swap is then tracked
+ * (`getSwap`) and its remaining steps run once approved — after an approved allowance it quotes
+ * again and swaps, with the same `minAmountOut` or `slippageBps`.
  * @example const result = await swap(ctx, principal, { fromToken: 'ETH', toToken: 'USDC', amount: '0.5' })
  */
 export async function swap(
@@ -59,6 +66,27 @@ export async function swap(
   const input = parseInput(swapSchema, parameters)
   const wallet = await actingWallet(ctx, principal, input.wallet)
   const chain = ctx.chains.get(input.chain ?? wallet.chain)
+  const result = await runSwap(ctx, principal, wallet, chain, input)
+  if (result.status === 'confirmed') return result
+  const record = await trackPausedSwap(ctx, principal, wallet, chain, input, result)
+  return { ...result, swapId: record.id }
+}
+
+/** What one pass of a swap is asked: the parsed request, without the acting wallet and chain. */
+export type SwapInput = Omit<SwapParameters, 'wallet' | 'chain'>
+
+/**
+ * One pass: quote, then the allowance and the swap as far as the policy lets them go. `swapId`
+ * (a tracked swap's later pass) makes each submit replay-safe under `swap:{id}:{step}` keys.
+ */
+export async function runSwap(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  wallet: WalletRecord,
+  chain: ChainHandle,
+  input: SwapInput,
+  swapId?: string,
+): Promise<SwapReturnType> {
   const slippageBps = input.slippageBps ?? defaultSlippageBps
   const plan = await planSwap(ctx, chain, input, wallet.address, slippageBps)
   const { best, tokenOut } = plan
@@ -92,7 +120,7 @@ export async function swap(
     deadline: new Date(Number(deadline) * 1000).toISOString(),
   }
 
-  const allowance = await ensureAllowance(ctx, principal, wallet, chain, plan)
+  const allowance = await ensureAllowance(ctx, principal, wallet, chain, plan, swapId)
   if (allowance?.status === 'pending_approval') {
     return {
       ...base,
@@ -102,21 +130,27 @@ export async function swap(
     }
   }
   const call = await best.buildCall({ recipient: wallet.address, amountOutMin: minAmountOut, deadline })
-  const submitted = await submitIntent(ctx, principal, wallet, {
-    kind: 'swap',
-    chain: chain.name,
-    to: call.to,
-    asset: { address: plan.tokenIn.address, symbol: plan.tokenIn.symbol, decimals: plan.tokenIn.decimals },
-    amount: plan.amountIn,
-    call,
-    meta: {
-      venue: best.venue,
-      source: best.source,
-      toToken: tokenOut.address,
-      expectedAmountOut: best.amountOut.toString(),
-      minAmountOut: minAmountOut.toString(),
+  const submitted = await submitIntent(
+    ctx,
+    principal,
+    wallet,
+    {
+      kind: 'swap',
+      chain: chain.name,
+      to: call.to,
+      asset: { address: plan.tokenIn.address, symbol: plan.tokenIn.symbol, decimals: plan.tokenIn.decimals },
+      amount: plan.amountIn,
+      call,
+      meta: {
+        venue: best.venue,
+        source: best.source,
+        toToken: tokenOut.address,
+        expectedAmountOut: best.amountOut.toString(),
+        minAmountOut: minAmountOut.toString(),
+      },
     },
-  })
+    replaySafe(swapId, 'swap'),
+  )
   const allowanceTransaction = allowance?.transaction
   if (submitted.status === 'pending_approval') {
     return {
@@ -128,7 +162,7 @@ export async function swap(
     }
   }
   const mined = await awaitConfirmed(ctx, submitted, 'swap')
-  const received = await receivedAmount(chain, plan, wallet.address, mined)
+  const received = await receivedAmount(chain, tokenOut, wallet.address, mined)
   return {
     ...base,
     status: 'confirmed',
@@ -146,6 +180,7 @@ async function ensureAllowance(
   wallet: WalletRecord,
   chain: ChainHandle,
   plan: SwapPlan,
+  swapId: string | undefined,
 ): Promise<SubmitResult | undefined> {
   const { tokenIn, amountIn, best } = plan
   if (tokenIn.address === 'native') return undefined
@@ -166,34 +201,46 @@ async function ensureAllowance(
     functionName: 'approve',
     args: [best.spender, allowance],
   })
-  const submitted = await submitIntent(ctx, principal, wallet, {
-    kind: 'contract_call',
-    chain: chain.name,
-    to: tokenIn.address,
-    asset: { address: tokenIn.address, symbol: tokenIn.symbol, decimals: tokenIn.decimals },
-    amount: 0n,
-    call: { to: tokenIn.address, value: 0n, data },
-    meta: {
-      purpose: 'swap_allowance',
-      spender: best.spender,
-      venue: best.venue,
-      allowance: allowance.toString(),
+  const submitted = await submitIntent(
+    ctx,
+    principal,
+    wallet,
+    {
+      kind: 'contract_call',
+      chain: chain.name,
+      to: tokenIn.address,
+      asset: { address: tokenIn.address, symbol: tokenIn.symbol, decimals: tokenIn.decimals },
+      amount: 0n,
+      call: { to: tokenIn.address, value: 0n, data },
+      meta: {
+        purpose: 'swap_allowance',
+        spender: best.spender,
+        venue: best.venue,
+        allowance: allowance.toString(),
+      },
     },
-  })
+    replaySafe(swapId, 'allowance'),
+  )
   if (submitted.status === 'pending_approval') return submitted
   return { status: 'confirmed', transaction: await awaitConfirmed(ctx, submitted, 'approve') }
 }
 
+/** Idempotency for a tracked swap's step: a resumed pass replays what an earlier pass sent. */
+function replaySafe(swapId: string | undefined, step: SwapStep) {
+  if (swapId === undefined) return {}
+  return { idempotencyKey: `swap:${swapId}:${step}`, request: { swapId, step } }
+}
+
 /** What the swap paid the wallet: token Transfer logs, or the native balance change net of gas. */
-async function receivedAmount(
+export async function receivedAmount(
   chain: ChainHandle,
-  plan: SwapPlan,
+  tokenOut: { address: string },
   recipient: Address,
   mined: TransactionRecord,
 ): Promise<bigint> {
   const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash! })
-  const { tokenOut } = plan
   if (tokenOut.address !== 'native') {
+    // An address, or 'native' for the chain's coin.
     const token = tokenOut.address.toLowerCase()
     const transfers = parseEventLogs({ abi: erc20Abi, logs: receipt.logs, eventName: 'Transfer' })
     return transfers

@@ -15,7 +15,7 @@ export const defiRoutes = [
     method: 'post',
     path: '/defi/swap',
     summary:
-      'Swap exactly `amount` of fromToken for toToken at the best venue (allowance, slippage bound and deadline handled; 202 when paused for approval)',
+      'Swap exactly `amount` of fromToken for toToken at the best venue (allowance, slippage bound and deadline handled; 202 with a swapId when a step waits for approval: the rest runs once approved)',
     body: swapSchema,
     idempotent: true,
     handler: async ({ session, body, idempotencyKey }) => {
@@ -30,6 +30,15 @@ export const defiRoutes = [
         hash: transaction?.hash ?? null,
       })
     },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/defi/swap/:id',
+    summary:
+      'A swap that paused for approval (swp_…, the swapId of a 202): status, the step it is on, the approval it waits for, what it received',
+    handler: async ({ session, params }) => ({
+      body: { success: true, swap: await session.getSwap(params.id!) },
+    }),
   }),
   defineRoute({
     method: 'get',
