@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentWalletTools, createMcpServer, inProcessBackend } from '../src/index.js'
-import { callTool, type Fixture, freshAddress, startFixture } from './helpers/mcpFixture.js'
+import { approver, callTool, type Fixture, freshAddress, startFixture } from './helpers/mcpFixture.js'
 
 let fixture: Fixture
 let client: Client
@@ -59,6 +59,24 @@ describe('DeFi tools, in-process', () => {
     })
     expect(paused.data).toMatchObject({ status: 'pending_approval', approval: { status: 'pending' } })
     expect(paused.data.approval.howToApprove.message).toContain(paused.data.approval.id)
+
+    // The paused swap is tracked: get_swap follows it to what it received once a human approves.
+    const tracked = await callTool(client, 'get_swap', { swapId: paused.data.swapId })
+    expect(tracked.data).toMatchObject({
+      status: 'awaiting_approval',
+      step: 'swap',
+      approvalId: paused.data.approval.id,
+    })
+    await fixture.aw.as(approver).approve(paused.data.approval.id)
+    await expect
+      .poll(async () => (await callTool(client, 'get_swap', { swapId: paused.data.swapId })).data.status, {
+        timeout: 20_000,
+      })
+      .toBe('confirmed')
+    const done = await callTool(client, 'get_swap', { swapId: paused.data.swapId })
+    expect(BigInt(done.data.amountOutRaw)).toBeGreaterThan(0n)
+    const unknown = await callTool(client, 'get_swap', { swapId: 'swp_nope' })
+    expect(unknown.data.error.code).toBe('not_found')
   })
 
   it('stakes with lido and reads prices', async () => {

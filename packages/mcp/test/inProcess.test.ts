@@ -45,6 +45,7 @@ describe('MCP server, in-process backend', () => {
       'get_identity',
       'get_prices',
       'get_safe',
+      'get_swap',
       'get_transaction',
       'list_approvals',
       'list_identities',

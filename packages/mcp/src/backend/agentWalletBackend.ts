@@ -28,6 +28,7 @@ import type {
   SendParameters,
   StakeParameters,
   StakeReturnType,
+  SwapOperation,
   SwapParameters,
   SwapReturnType,
   TransactionView,
@@ -92,6 +93,7 @@ export type AgentWalletBackend = {
   getEnsRegistration(registrationId: string): Promise<EnsRegistration>
   quoteSwap(parameters: QuoteSwapParameters): Promise<QuoteSwapReturnType>
   swap(parameters: SwapParameters, options?: IdempotencyOption): Promise<SettledView<SwapReturnType>>
+  getSwap(swapId: string): Promise<SwapOperation>
   stake(parameters: StakeParameters, options?: IdempotencyOption): Promise<SettledView<StakeReturnType>>
   getPrices(parameters: PricesParameters): Promise<GetPricesReturnType>
   proposeSafeTransaction(

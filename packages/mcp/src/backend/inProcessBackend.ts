@@ -93,6 +93,7 @@ export function inProcessBackend(options: InProcessBackendOptions): AgentWalletB
     quoteSwap: (parameters) => session.quoteSwap(parameters),
     swap: async (parameters, idempotency = {}) =>
       settledView(await session.swap(parameters, idempotency), options.approvals),
+    getSwap: (swapId) => session.getSwap(swapId),
     stake: async (parameters, idempotency = {}) =>
       settledView(await session.stake(parameters, idempotency), options.approvals),
     getPrices: (parameters) => session.getPrices(parameters),

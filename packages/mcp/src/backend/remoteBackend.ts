@@ -11,6 +11,7 @@ import type {
   ListIdentitiesReturnType,
   QuoteSwapReturnType,
   ResolveEnsNameReturnType,
+  SwapOperation,
   TransactionView,
 } from '@agentwallet/core'
 import type {
@@ -160,6 +161,10 @@ export function remoteBackend(options: RemoteBackendOptions): AgentWalletBackend
     },
     swap: async (parameters, idempotency = {}) =>
       settled(await client.request<Settled>('POST', '/defi/swap', { body: parameters, ...idempotency })),
+    async getSwap(swapId) {
+      const path = `/defi/swap/${encodeURIComponent(swapId)}`
+      return (await client.request<{ swap: SwapOperation }>('GET', path)).swap
+    },
     stake: async (parameters, idempotency = {}) =>
       settled(await client.request<Settled>('POST', '/defi/stake', { body: parameters, ...idempotency })),
     async getPrices(parameters) {
