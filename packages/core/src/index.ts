@@ -44,6 +44,7 @@ export type { SwapOperation, SwapStatus, SwapStep } from './defi/swapTypes.js'
 export { getSwap } from './defi/trackSwap.js'
 export { uniswapV2QuoteSource } from './defi/uniswapV2QuoteSource.js'
 export { uniswapV3FeeTiers, uniswapV3QuoteSource } from './defi/uniswapV3QuoteSource.js'
+export { type ZeroExQuoteSourceOptions, zeroExQuoteSource } from './defi/zeroExQuoteSource.js'
 export { type CheckEnsNameReturnType, checkEnsName } from './ens/checkEnsName.js'
 export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './ens/ensAbis.js'
 export {

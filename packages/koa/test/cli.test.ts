@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -82,6 +84,42 @@ it('AGENTWALLET_ADMIN_KEY fixes the admin key (memory storage)', async () => {
   const url = /listening on (http:\/\/\S+)/.exec(started.out)![1]!
   expect((await fetch(`${url}/api-keys`, { headers: { 'x-api-key': adminKey } })).status).toBe(200)
   started.child.kill('SIGTERM')
+}, 60_000)
+
+it('AGENTWALLET_0X_API_KEY adds a 0x Swap API source to swaps (AGENTWALLET_0X_URL points it elsewhere)', async () => {
+  // A stand-in aggregator that records what it is asked and has no liquidity.
+  const asked: { path: string; key: string | undefined }[] = []
+  const aggregator = createServer((request, response) => {
+    asked.push({
+      path: new URL(request.url ?? '/', 'http://x').pathname,
+      key: request.headers['0x-api-key'] as string,
+    })
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{"liquidityAvailable":false}')
+  })
+  await new Promise<void>((resolve) => aggregator.listen(0, '127.0.0.1', resolve))
+  const adminKey = 'aw_fixed_admin_key_for_aggregator_test_0123'
+  const started = await run(
+    ['serve', '--port', '0', '--storage', 'memory', '--data-dir', join(dataDir, 'zeroex')],
+    {
+      AGENTWALLET_ADMIN_KEY: adminKey,
+      AGENTWALLET_0X_API_KEY: 'zx-cli-key',
+      AGENTWALLET_0X_URL: `http://127.0.0.1:${(aggregator.address() as AddressInfo).port}`,
+    },
+    /wallet\/list\n/,
+  )
+  try {
+    expect(started.out).not.toContain('zx-cli-key')
+    const url = /listening on (http:\/\/\S+)/.exec(started.out)![1]!
+    const quote = await fetch(`${url}/defi/quote?fromToken=ETH&toToken=USDC&amount=1`, {
+      headers: { 'x-api-key': adminKey },
+    })
+    expect(quote.status).toBe(200)
+    expect(((await quote.json()) as { quotes: unknown[] }).quotes.length).toBeGreaterThan(0)
+    expect(asked).toEqual([{ path: '/swap/allowance-holder/price', key: 'zx-cli-key' }])
+  } finally {
+    started.child.kill('SIGTERM')
+    await new Promise<void>((resolve) => aggregator.close(() => resolve()))
+  }
 }, 60_000)
 
 it('keys create|list|revoke on the data dir; clear errors for bad flags', async () => {

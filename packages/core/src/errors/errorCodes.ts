@@ -13,6 +13,7 @@ export const errorCodes = [
   'idempotency_conflict',
   'rate_limited',
   'chain_unavailable',
+  'quote_source_unavailable',
   'unsupported_chain',
   'unsupported_protocol',
   'slippage_exceeded',

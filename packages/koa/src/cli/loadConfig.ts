@@ -18,6 +18,8 @@ export type ServerConfig = {
   adminKey: string | undefined
   /** Deliver webhooks to private/loopback addresses (refused by default: SSRF). */
   allowPrivateWebhooks: boolean
+  /** A 0x Swap API v2 source for swaps, enabled by `AGENTWALLET_0X_API_KEY` (the key only from env). */
+  zeroEx: { apiKey: string; baseUrl: string | undefined } | undefined
 }
 
 export type Env = Record<string, string | undefined>
@@ -93,6 +95,12 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
     adminKey: env.AGENTWALLET_ADMIN_KEY || undefined,
     allowPrivateWebhooks:
       (env.AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS ?? String(file.allowPrivateWebhooks ?? false)) === 'true',
+    zeroEx: env.AGENTWALLET_0X_API_KEY
+      ? {
+          apiKey: env.AGENTWALLET_0X_API_KEY,
+          baseUrl: optionalString(env.AGENTWALLET_0X_URL ?? file.zeroExUrl),
+        }
+      : undefined,
   }
 }
 

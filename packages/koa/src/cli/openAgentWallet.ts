@@ -5,6 +5,7 @@ import {
   createAgentWallet,
   loadOrCreateMasterKey,
   masterKeyFromEnv,
+  zeroExQuoteSource,
 } from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
 import { CliError } from './cliError.js'
@@ -49,6 +50,7 @@ export async function openAgentWallet(config: ServerConfig, env: Env): Promise<R
       storage,
       masterKey,
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
+      quoteSources: config.zeroEx ? [zeroExQuoteSource(config.zeroEx)] : [],
     })
     return {
       agentWallet,

@@ -35,6 +35,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   master_key_mismatch: 500,
   vault_error: 500,
   not_implemented: 501,
+  quote_source_unavailable: 502,
   chain_unavailable: 503,
 }
 
