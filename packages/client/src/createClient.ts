@@ -20,6 +20,7 @@ type RequestOptions = {
 /**
  * A typed client for the AgentWallet HTTP API: one method per endpoint, the server's envelopes as
  * return types, and every error response thrown as an `AgentWalletHttpError` with `code`, `status`, `details`.
+ * A 202 (a step paused for approval) is a success: its body has `status: 'pending_approval'` and the `approval`.
  * @example
  * const client = createClient({ baseUrl: 'http://127.0.0.1:8080', apiKey })
  * const { wallet } = await client.createWallet({ agentName: 'trader' })
@@ -69,6 +70,7 @@ export function createClient(options: ClientOptions) {
   }
 
   const at = (address: string) => `/wallet/${encodeURIComponent(address)}`
+  const safeAt = (address: string) => `/multisig/${encodeURIComponent(address)}`
   return {
     listWallets: () => request<T.WalletListResponse>('GET', '/wallet/list'),
     createWallet: (body: T.CreateWalletParameters, opts: { idempotencyKey?: string } = {}) =>
@@ -99,6 +101,8 @@ export function createClient(options: ClientOptions) {
       request<T.ApprovalListResponse>('GET', '/policy/approvals', {
         query: query as Record<string, string | number | undefined>,
       }),
+    getApproval: (approvalId: string) =>
+      request<T.ApprovalResponse>('GET', `/policy/approvals/${encodeURIComponent(approvalId)}`),
     approve: (approvalId: string, body: { reason?: string } = {}) =>
       request<T.ResolveApprovalResponse>(
         'POST',
@@ -116,7 +120,76 @@ export function createClient(options: ClientOptions) {
     listApiKeys: () => request<T.ApiKeyListResponse>('GET', '/api-keys'),
     revokeApiKey: (id: string) => request<{ success: true }>('DELETE', `/api-keys/${encodeURIComponent(id)}`),
     createTenant: (body: { name: string }) => request<T.TenantCreatedResponse>('POST', '/tenants', { body }),
+    registerIdentity: (body: T.RegisterIdentityParameters, opts: { idempotencyKey?: string } = {}) =>
+      request<T.IdentityCreatedResponse>('POST', '/identity/create', { body, ...opts }),
+    listIdentities: () => request<T.IdentityListResponse>('GET', '/identity/list'),
+    getIdentityRegistration: (registrationId: string) =>
+      request<T.IdentityRegistrationResponse>(
+        'GET',
+        `/identity/registration/${encodeURIComponent(registrationId)}`,
+      ),
+    identitiesOfWallet: (address: string) =>
+      request<T.WalletIdentitiesResponse>('GET', `/identity/wallet/${encodeURIComponent(address)}`),
+    getIdentity: (agentId: string, query: { chain?: string } = {}) =>
+      request<T.IdentityResponse>('GET', `/identity/${encodeURIComponent(agentId)}`, { query }),
+    listEnsNames: () => request<T.EnsListResponse>('GET', '/ens/list'),
+    checkEnsName: (name: string, query: T.CheckEnsNameOptions = {}) =>
+      request<T.EnsCheckResponse>('GET', `/ens/check/${encodeURIComponent(name)}`, { query }),
+    registerEnsName: (body: T.RegisterEnsNameParameters, opts: { idempotencyKey?: string } = {}) =>
+      request<T.EnsRegisterResponse>('POST', '/ens/register', { body, ...opts }),
+    getEnsRegistration: (registrationId: string) =>
+      request<T.EnsRegistrationResponse>('GET', `/ens/registration/${encodeURIComponent(registrationId)}`),
+    reverseEnsName: (address: string, query: T.ResolveEnsNameOptions = {}) =>
+      request<T.EnsReverseResponse>('GET', `/ens/reverse/${encodeURIComponent(address)}`, { query }),
+    resolveEnsName: (name: string, query: T.ResolveEnsNameOptions = {}) =>
+      request<T.EnsResolveResponse>('GET', `/ens/${encodeURIComponent(name)}`, { query }),
+    swap: (body: T.SwapParameters, opts: { idempotencyKey?: string } = {}) =>
+      request<T.SwapResponse>('POST', '/defi/swap', { body, ...opts }),
+    getSwap: (swapId: string) =>
+      request<T.SwapOperationResponse>('GET', `/defi/swap/${encodeURIComponent(swapId)}`),
+    quoteSwap: (query: T.QuoteSwapParameters) => request<T.QuoteResponse>('GET', '/defi/quote', { query }),
+    stake: (body: T.StakeParameters, opts: { idempotencyKey?: string } = {}) =>
+      request<T.StakeResponse>('POST', '/defi/stake', { body, ...opts }),
+    getPrices: (query: T.PricesParameters) =>
+      request<T.PricesResponse>('GET', '/defi/prices', {
+        query: {
+          chain: query.chain,
+          tokens: Array.isArray(query.tokens) ? query.tokens.join(',') : query.tokens,
+        },
+      }),
+    deploySafe: (body: T.DeploySafeParameters, opts: { idempotencyKey?: string } = {}) =>
+      request<T.DeploySafeResponse>('POST', '/multisig/deploy', { body, ...opts }),
+    proposeSafeTransaction: (
+      safe: string,
+      body: T.ProposeSafeParameters,
+      opts: { idempotencyKey?: string } = {},
+    ) => request<T.SafeProposalResponse>('POST', `${safeAt(safe)}/propose`, { body, ...opts }),
+    confirmSafeTransaction: (
+      safe: string,
+      body: T.ConfirmSafeParameters,
+      opts: { idempotencyKey?: string } = {},
+    ) => request<T.SafeConfirmResponse>('POST', `${safeAt(safe)}/confirm`, { body, ...opts }),
+    getSafe: (safe: string, query: T.GetSafeParameters = {}) =>
+      request<T.SafeResponse>('GET', safeAt(safe), { query }),
+    subscribeWebhook: (body: T.SubscribeWebhookParameters) =>
+      request<T.WebhookSubscribedResponse>('POST', '/webhooks/subscribe', { body }),
+    listWebhooks: () => request<T.WebhookListResponse>('GET', '/webhooks/list'),
+    listWebhookDeliveries: (query: T.ListDeliveriesParameters = {}) =>
+      request<T.WebhookDeliveriesResponse>('GET', '/webhooks/logs', {
+        query: query as Record<string, string | number | undefined>,
+      }),
+    /** The same log as `listWebhookDeliveries`, at the server's alias path. */
+    listWebhookHistory: (query: T.ListDeliveriesParameters = {}) =>
+      request<T.WebhookDeliveriesResponse>('GET', '/webhooks/history', {
+        query: query as Record<string, string | number | undefined>,
+      }),
+    retryWebhookDelivery: (deliveryId: string) =>
+      request<T.WebhookDeliveryResponse>('POST', `/webhooks/logs/${encodeURIComponent(deliveryId)}/retry`),
+    deleteWebhook: (id: string) =>
+      request<T.WebhookDeletedResponse>('DELETE', `/webhooks/${encodeURIComponent(id)}`),
     health: () => request<{ success: true; status: string }>('GET', '/health'),
+    onboarding: () => request<T.OnboardingResponse>('GET', '/onboarding'),
+    openApi: () => request<T.OpenApiDocument>('GET', '/openapi.json'),
     /** Any path, for endpoints this client does not wrap yet. */
     request,
   }
