@@ -118,7 +118,8 @@ export function createClient(options: ClientOptions) {
     createApiKey: (body: T.CreateApiKeyParameters) =>
       request<T.ApiKeyCreatedResponse>('POST', '/api-keys', { body }),
     listApiKeys: () => request<T.ApiKeyListResponse>('GET', '/api-keys'),
-    revokeApiKey: (id: string) => request<{ success: true }>('DELETE', `/api-keys/${encodeURIComponent(id)}`),
+    revokeApiKey: (id: string) =>
+      request<T.ApiKeyRevokedResponse>('DELETE', `/api-keys/${encodeURIComponent(id)}`),
     createTenant: (body: { name: string }) => request<T.TenantCreatedResponse>('POST', '/tenants', { body }),
     registerIdentity: (body: T.RegisterIdentityParameters, opts: { idempotencyKey?: string } = {}) =>
       request<T.IdentityCreatedResponse>('POST', '/identity/create', { body, ...opts }),
@@ -187,7 +188,7 @@ export function createClient(options: ClientOptions) {
       request<T.WebhookDeliveryResponse>('POST', `/webhooks/logs/${encodeURIComponent(deliveryId)}/retry`),
     deleteWebhook: (id: string) =>
       request<T.WebhookDeletedResponse>('DELETE', `/webhooks/${encodeURIComponent(id)}`),
-    health: () => request<{ success: true; status: string }>('GET', '/health'),
+    health: () => request<T.HealthResponse>('GET', '/health'),
     onboarding: () => request<T.OnboardingResponse>('GET', '/onboarding'),
     openApi: () => request<T.OpenApiDocument>('GET', '/openapi.json'),
     /** Any path, for endpoints this client does not wrap yet. */

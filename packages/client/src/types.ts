@@ -132,6 +132,8 @@ export type ResolveApprovalResponse = {
 }
 export type ApiKeyCreatedResponse = { success: true; apiKey: ApiKeyView; key: string }
 export type ApiKeyListResponse = { success: true; count: number; apiKeys: ApiKeyView[] }
+/** The revoked key, as it now stands (`revokedAt` set). */
+export type ApiKeyRevokedResponse = { success: true; apiKey: ApiKeyView }
 export type TenantCreatedResponse = { success: true; tenant: TenantRecord; apiKey: ApiKeyView; key: string }
 export type EstimateGasParameters = SendParameters & { from: string }
 
@@ -220,3 +222,12 @@ export type WebhookListResponse = { success: true; count: number; subscriptions:
 export type WebhookDeliveriesResponse = { success: true; count: number; deliveries: WebhookDeliveryRecord[] }
 export type WebhookDeliveryResponse = { success: true; delivery: WebhookDeliveryRecord }
 export type WebhookDeletedResponse = { success: true; deleted: string }
+
+/** Liveness: no API key needed. */
+export type HealthResponse = {
+  success: true
+  status: 'ok'
+  version: string
+  uptimeSeconds: number
+  chains: { name: string; chainId: number }[]
+}

@@ -11,7 +11,6 @@ import type {
   ListIdentitiesReturnType,
   QuoteSwapReturnType,
   ResolveEnsNameReturnType,
-  SwapOperation,
   TransactionView,
 } from '@agentwallet/core'
 import type {
@@ -91,14 +90,7 @@ export function remoteBackend(options: RemoteBackendOptions): AgentWalletBackend
       return estimate
     },
     getTransaction: async (hashOrId) => (await client.getTransaction(hashOrId)).transaction,
-    async getApproval(approvalId) {
-      // The client wraps no single-approval read yet; its escape hatch reaches the route.
-      const { approval } = await client.request<{ approval: ApprovalRecord }>(
-        'GET',
-        `/policy/approvals/${encodeURIComponent(approvalId)}`,
-      )
-      return withInstructions(approval)
-    },
+    getApproval: async (approvalId) => withInstructions((await client.getApproval(approvalId)).approval),
     async listApprovals(parameters) {
       const { count, approvals: list } = await client.listApprovals(parameters)
       return { count, approvals: list.map(withInstructions) }
@@ -149,10 +141,8 @@ export function remoteBackend(options: RemoteBackendOptions): AgentWalletBackend
       })
       return body.registration
     },
-    async getEnsRegistration(registrationId) {
-      const path = `/ens/registration/${encodeURIComponent(registrationId)}`
-      return (await client.request<{ registration: EnsRegistration }>('GET', path)).registration
-    },
+    getEnsRegistration: async (registrationId) =>
+      (await client.getEnsRegistration(registrationId)).registration,
     async quoteSwap(parameters) {
       const query = parameters as Record<string, string | undefined>
       return withoutSuccess(
@@ -161,10 +151,7 @@ export function remoteBackend(options: RemoteBackendOptions): AgentWalletBackend
     },
     swap: async (parameters, idempotency = {}) =>
       settled(await client.request<Settled>('POST', '/defi/swap', { body: parameters, ...idempotency })),
-    async getSwap(swapId) {
-      const path = `/defi/swap/${encodeURIComponent(swapId)}`
-      return (await client.request<{ swap: SwapOperation }>('GET', path)).swap
-    },
+    getSwap: async (swapId) => (await client.getSwap(swapId)).swap,
     stake: async (parameters, idempotency = {}) =>
       settled(await client.request<Settled>('POST', '/defi/stake', { body: parameters, ...idempotency })),
     async getPrices(parameters) {
