@@ -1,10 +1,10 @@
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import { runOperation, sleep } from '../ens/ensOperations.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
+import { resumeOperations, runOperation, sleep } from '../operations/backgroundOperations.js'
+import { operationError, stepFailed, waitFinal } from '../operations/operationSteps.js'
 import type { Principal } from '../principals/types.js'
-import { operationError, stepFailed, waitFinal } from '../transactions/operationSteps.js'
 import { canSee } from '../wallets/findWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { receivedAmount, runSwap, type SwapInput, type SwapReturnType } from './swap.js'
@@ -72,13 +72,8 @@ export function continueSwap(ctx: AgentWalletContext, id: string): void {
  * Picks up swaps a previous process left unfinished (the composition root's reconcile).
  * @example await resumeSwaps(ctx)
  */
-export async function resumeSwaps(ctx: AgentWalletContext): Promise<void> {
-  const pending = await ctx.storage.query<SwapRecord>('swaps', {
-    where: { status: activeSwapStatuses },
-    orderBy: 'createdAt',
-    limit: 1000,
-  })
-  for (const record of pending) continueSwap(ctx, record.id)
+export function resumeSwaps(ctx: AgentWalletContext): Promise<void> {
+  return resumeOperations(ctx, 'swaps', activeSwapStatuses, (id) => continueSwap(ctx, id))
 }
 
 /**

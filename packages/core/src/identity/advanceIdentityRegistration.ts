@@ -2,11 +2,11 @@ import { type Address, encodeFunctionData, parseEventLogs, toHex } from 'viem'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import { runOperation, sleep } from '../ens/ensOperations.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
+import { resumeOperations, runOperation, sleep } from '../operations/backgroundOperations.js'
+import { operationError, stepFailed, waitFinal } from '../operations/operationSteps.js'
 import type { Principal } from '../principals/types.js'
-import { operationError, stepFailed, waitFinal } from '../transactions/operationSteps.js'
 import { type IntentDraft, submitIntent } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import { waitForTransaction } from '../transactions/waitForTransaction.js'
@@ -81,16 +81,13 @@ export function continueIdentityRegistration(ctx: AgentWalletContext, id: string
 
 /**
  * Picks up registrations a previous process left unfinished (called by the composition root's reconcile;
- * stopped, resumable, by `stopEnsRegistrations` at close, which stops every background operation).
+ * stopped, resumable, at close with every background operation).
  * @example await resumeIdentityRegistrations(ctx)
  */
-export async function resumeIdentityRegistrations(ctx: AgentWalletContext): Promise<void> {
-  const pending = await ctx.storage.query<IdentityRecord>('identities', {
-    where: { status: activeIdentityStatuses },
-    orderBy: 'createdAt',
-    limit: 1000,
-  })
-  for (const record of pending) continueIdentityRegistration(ctx, record.id)
+export function resumeIdentityRegistrations(ctx: AgentWalletContext): Promise<void> {
+  return resumeOperations(ctx, 'identities', activeIdentityStatuses, (id) =>
+    continueIdentityRegistration(ctx, id),
+  )
 }
 
 /** Sends the step through the money path (replayed by its key) and records its transaction. */

@@ -1,7 +1,7 @@
 import type { ApprovalRecord } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
-import { runOperation } from '../ens/ensOperations.js'
 import { BaseError } from '../errors/baseError.js'
+import { runOperation } from '../operations/backgroundOperations.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
 import { findWallet } from '../wallets/findWallet.js'

@@ -1,7 +1,7 @@
 import type { AgentWalletContext } from '../context.js'
-import { sleep } from '../ens/ensOperations.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
-import { finalStatuses, type TransactionRecord } from './types.js'
+import { finalStatuses, type TransactionRecord } from '../transactions/types.js'
+import { sleep } from './backgroundOperations.js'
 
 // Shared by the multi-step operations that outlive a request: ENS and identity registrations, swaps.
 

@@ -1,5 +1,7 @@
 import type { AgentWalletContext } from '../context.js'
-import { activeEnsStatuses, type EnsRegistrationRecord } from './types.js'
+
+// The background work of a context: multi-step operations that outlive the request that started
+// them (ENS and identity registrations, paused swaps). Their state is in Storage; this only runs them.
 
 type Runner = { controller: AbortController; running: Map<string, Promise<void>> }
 
@@ -32,17 +34,23 @@ export function runOperation(
   runner.running.set(id, done)
 }
 
-/** Resumes every unfinished registration with `advance` (start-up reconciliation; idempotent). */
+/**
+ * Starts `start(id)` for every record of `collection` in one of `statuses` (start-up reconciliation;
+ * idempotent: `start` goes through {@link runOperation}).
+ * @example await resumeOperations(ctx, 'swaps', activeSwapStatuses, (id) => continueSwap(ctx, id))
+ */
 export async function resumeOperations(
   ctx: AgentWalletContext,
-  advance: (ctx: AgentWalletContext, id: string, signal: AbortSignal) => Promise<void>,
+  collection: string,
+  statuses: readonly string[],
+  start: (id: string) => void,
 ): Promise<void> {
-  const pending = await ctx.storage.query<EnsRegistrationRecord>('ens_names', {
-    where: { status: activeEnsStatuses },
+  const pending = await ctx.storage.query<{ id: string }>(collection, {
+    where: { status: statuses },
     orderBy: 'createdAt',
     limit: 1000,
   })
-  for (const record of pending) runOperation(ctx, record.id, (signal) => advance(ctx, record.id, signal))
+  for (const record of pending) start(record.id)
 }
 
 /** Stops background operations of this context and waits for them; their records stay resumable. */
