@@ -173,3 +173,35 @@ describe('Uniswap V3 venue', () => {
     }
   })
 })
+
+describe('Uniswap V3 pool lookups', () => {
+  it('asks the factory which pools exist once; a warm quote asks only the quoter', async () => {
+    const asked: string[] = []
+    const provider = {
+      request(args: { method: string; params?: unknown }) {
+        const [call] = (args.params ?? []) as [{ to?: string }?]
+        if (args.method === 'eth_call' && call?.to) asked.push(call.to.toLowerCase())
+        return devnet.provider.request(args as Parameters<Devnet['provider']['request']>[0])
+      },
+    }
+    const counted = await agentWalletOn(devnet, {
+      chains: {
+        devnet: { provider, chainId: devnet.chain.id, contracts: { ...devnet.addressBook, uniswapV2: [] } },
+      },
+    })
+    try {
+      const factoryCalls = () => asked.filter((to) => to === v3().factory.toLowerCase()).length
+      const quoterCalls = () => asked.filter((to) => to === v3().quoter.toLowerCase()).length
+      const cold = await counted.quoteSwap({ fromToken: 'USDC', toToken: 'DAI', amount: '10' })
+      // Four tiers for each of USDC/DAI, USDC/WETH and WETH/DAI; one two-hop route exists.
+      expect(factoryCalls()).toBe(12)
+      expect(quoterCalls()).toBe(1)
+      const warm = await counted.quoteSwap({ fromToken: 'USDC', toToken: 'DAI', amount: '10' })
+      expect(factoryCalls()).toBe(12)
+      expect(quoterCalls()).toBe(2)
+      expect(warm.best).toEqual(cold.best)
+    } finally {
+      await counted.close()
+    }
+  })
+})

@@ -65,11 +65,25 @@ async function routesOf(request: QuoteRequest, venue: Venue): Promise<Route[]> {
   return routes
 }
 
-/** The fee tiers for which the factory has a pool of `a` and `b`. */
+/** How long "no pool" is believed: pools get created, never removed (a found pool is kept for good). */
+const missingPoolTtlMs = 60_000
+/** Per chain client: `factory:tokenA:tokenB:fee` → the pool, or when a lookup last found none. */
+const poolCache = new WeakMap<object, Map<string, { pool: Address } | { missingSince: number }>>()
+
+/** The fee tiers for which the factory has a pool of `a` and `b` (remembered, so a warm quote asks the quoter only). */
 async function poolFees(request: QuoteRequest, venue: Venue, a: Address, b: Address): Promise<number[]> {
-  const pools = await Promise.all(
-    uniswapV3FeeTiers.map((fee) =>
-      request.chain.client
+  const { client } = request.chain
+  let cache = poolCache.get(client)
+  if (!cache) poolCache.set(client, (cache = new Map()))
+  const known = cache
+  const [first, second] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a]
+  const found = await Promise.all(
+    uniswapV3FeeTiers.map(async (fee) => {
+      const key = `${venue.factory}:${first}:${second}:${fee}`.toLowerCase()
+      const entry = known.get(key)
+      if (entry && 'pool' in entry) return true
+      if (entry && Date.now() - entry.missingSince < missingPoolTtlMs) return false
+      const pool = await client
         .readContract({
           address: venue.factory,
           abi: uniswapV3FactoryAbi,
@@ -78,10 +92,12 @@ async function poolFees(request: QuoteRequest, venue: Venue, a: Address, b: Addr
         })
         .catch((error: unknown) => {
           throw toChainError(error, request.chain.name)
-        }),
-    ),
+        })
+      known.set(key, pool === zeroAddress ? { missingSince: Date.now() } : { pool })
+      return pool !== zeroAddress
+    }),
   )
-  return uniswapV3FeeTiers.filter((_, index) => pools[index] !== zeroAddress)
+  return uniswapV3FeeTiers.filter((_, index) => found[index])
 }
 
 async function amountOut(request: QuoteRequest, venue: Venue, route: Route): Promise<bigint> {
