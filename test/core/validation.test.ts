@@ -97,6 +97,19 @@ describe('wallets', () => {
     await expect(outsider.getWallet(wallet.address)).rejects.toMatchObject({ code: 'not_found' })
   })
 
+  it('pages wallet lists oldest first, with the total', async () => {
+    const agent = aw.as({ tenantId: 't-pages', id: 'pager', role: 'agent' })
+    const created = []
+    for (let i = 0; i < 5; i++) created.push((await agent.createWallet({ agentName: `page-${i}` })).address)
+    const page = await agent.listWalletPage({ limit: 2, offset: 2 })
+    expect(page).toMatchObject({ count: 5, limit: 2, offset: 2 })
+    expect(page.wallets.map((wallet) => wallet.address)).toEqual(created.slice(2, 4))
+    expect((await agent.listWallets()).map((wallet) => wallet.address)).toEqual(created)
+    expect(await agent.listWallets({ offset: 5 })).toEqual([])
+    await expect(agent.listWallets({ limit: 1001 })).rejects.toMatchObject({ code: 'validation_failed' })
+    await expect(agent.listWallets({ limit: 0 })).rejects.toMatchObject({ code: 'validation_failed' })
+  })
+
   it('refuses an empty agent name and unknown fields', async () => {
     await expect(aw.createWallet({ agentName: '' })).rejects.toMatchObject({ code: 'validation_failed' })
     await expect(aw.createWallet({ agentName: 'x', color: 'red' } as never)).rejects.toMatchObject({

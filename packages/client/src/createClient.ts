@@ -72,7 +72,8 @@ export function createClient(options: ClientOptions) {
   const at = (address: string) => `/wallet/${encodeURIComponent(address)}`
   const safeAt = (address: string) => `/multisig/${encodeURIComponent(address)}`
   return {
-    listWallets: () => request<T.WalletListResponse>('GET', '/wallet/list'),
+    listWallets: (query: { limit?: number; offset?: number } = {}) =>
+      request<T.WalletListResponse>('GET', '/wallet/list', { query }),
     createWallet: (body: T.CreateWalletParameters, opts: { idempotencyKey?: string } = {}) =>
       request<T.WalletResponse>('POST', '/wallet/create', { body, ...opts }),
     importWallet: (body: T.ImportWalletParameters, opts: { idempotencyKey?: string } = {}) =>

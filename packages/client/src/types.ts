@@ -87,7 +87,14 @@ export type TokenBalanceView = {
 export type BalanceFigures = { chain: string; eth: string; wei: string; tokens: TokenBalanceView[] }
 
 export type WalletResponse = { success: true; wallet: Wallet }
-export type WalletListResponse = { success: true; count: number; wallets: Wallet[] }
+/** One page of wallets; `count` is the total. */
+export type WalletListResponse = {
+  success: true
+  count: number
+  limit: number
+  offset: number
+  wallets: Wallet[]
+}
 export type BalanceResponse = { success: true; address: string } & BalanceFigures & {
     balance: BalanceFigures
   }

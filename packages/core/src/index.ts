@@ -264,7 +264,12 @@ export {
   getBalance,
   type TokenBalance,
 } from './wallets/getBalance.js'
-export { listWallets } from './wallets/listWallets.js'
+export {
+  type ListWalletsParameters,
+  listWalletPage,
+  listWallets,
+  walletListQuerySchema,
+} from './wallets/listWallets.js'
 export * from './wallets/types.js'
 export * from './wallets/walletSchemas.js'
 export { assertPublicTarget, isPrivateAddress } from './webhooks/assertPublicTarget.js'

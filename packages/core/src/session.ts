@@ -34,7 +34,7 @@ import { waitForTransaction } from './transactions/waitForTransaction.js'
 import { createWallet, importWallet } from './wallets/createWallet.js'
 import { findWallet } from './wallets/findWallet.js'
 import { getBalance } from './wallets/getBalance.js'
-import { listWallets } from './wallets/listWallets.js'
+import { listWalletPage, listWallets } from './wallets/listWallets.js'
 import { toWallet } from './wallets/types.js'
 import { webhookActions } from './webhooks/webhookActions.js'
 
@@ -69,6 +69,7 @@ export function createSession(ctx: AgentWalletContext, principal: Principal) {
       ),
     getWallet: async (address: string) => toWallet(await findWallet(ctx, principal, address)),
     listWallets: bind(listWallets),
+    listWalletPage: bind(listWalletPage),
     getBalance: bind(getBalance),
     send: bind(sendTransaction),
     estimateGas: bind(estimateGas),

@@ -103,7 +103,7 @@ describe('tenancy and roles', () => {
     ).toBe(404)
     expect((await t.call('GET', `/wallet/${wallet.address}/history`, { key: tenantB.key })).status).toBe(404)
     const listB = await t.call('GET', '/wallet/list', { key: tenantB.key })
-    expect(listB.body).toEqual({ success: true, count: 0, wallets: [] })
+    expect(listB.body).toEqual({ success: true, count: 0, limit: 100, offset: 0, wallets: [] })
   })
 
   it('an agent sees only its own wallets; admins see the tenant’s', async () => {
@@ -114,6 +114,15 @@ describe('tenancy and roles', () => {
     const adminList = await t.call('GET', '/wallet/list')
     expect(adminList.body.wallets.map((w: { address: string }) => w.address)).toContain(mine.address)
     const adminWallet = adminList.body.wallets.find((w: { address: string }) => w.address !== mine.address)
+    // Paged: count is the total, the page is oldest first.
+    const paged = await t.call('GET', `/wallet/list?limit=1&offset=${adminList.body.count - 1}`)
+    expect(paged.body).toMatchObject({
+      count: adminList.body.count,
+      limit: 1,
+      offset: adminList.body.count - 1,
+    })
+    expect(paged.body.wallets.map((w: { address: string }) => w.address)).toEqual([mine.address])
+    expect((await t.call('GET', '/wallet/list?limit=5000')).body.error.code).toBe('validation_failed')
     expect((await t.call('GET', `/wallet/${adminWallet.address}/balance`, { key: agentKey })).status).toBe(
       404,
     )

@@ -20,7 +20,7 @@ export function Approvals() {
   const { api } = useSignedIn()
   const { data, error, reload } = useLoader<Loaded>(async () => {
     const [{ wallets }, { approvals: pending }, { approvals: recent }] = await Promise.all([
-      api<{ wallets: Wallet[] }>('GET', '/wallet/list'),
+      api<{ wallets: Wallet[] }>('GET', '/wallet/list?limit=1000'),
       api<{ approvals: Approval[] }>('GET', '/policy/approvals?status=pending&limit=200'),
       api<{ approvals: Approval[] }>('GET', '/policy/approvals?limit=20'),
     ])

@@ -20,7 +20,7 @@ const addressPattern = /^0x[0-9a-fA-F]{40}$/
 export function Wallets() {
   const { api } = useSignedIn()
   const { data, error, reload } = useLoader<WalletData[]>(async () => {
-    const { wallets } = await api<{ wallets: Wallet[] }>('GET', '/wallet/list')
+    const { wallets } = await api<{ wallets: Wallet[] }>('GET', '/wallet/list?limit=1000')
     return Promise.all(wallets.map((wallet) => loadWallet(api, wallet)))
   })
   useReloadOn(['tx.', 'policy.', 'approval.', 'wallet.'], reload)

@@ -1,4 +1,9 @@
-import { balanceQuerySchema, createWalletSchema, importWalletSchema } from '@agentwallet/core'
+import {
+  balanceQuerySchema,
+  createWalletSchema,
+  importWalletSchema,
+  walletListQuerySchema,
+} from '@agentwallet/core'
 import { z } from 'zod'
 import { defineRoute } from './defineRoute.js'
 
@@ -17,11 +22,12 @@ export const walletRoutes = [
   defineRoute({
     method: 'get',
     path: '/wallet/list',
-    summary: 'Wallets managed by the calling key (an agent: its own; approvers and admins: the tenant’s)',
-    handler: async ({ session }) => {
-      const wallets = await session.listWallets()
-      return { body: { success: true, count: wallets.length, wallets } }
-    },
+    summary:
+      'Wallets managed by the calling key (an agent: its own; approvers and admins: the tenant’s), oldest first; `count` is the total, `limit` (default 100, max 1000) and `offset` page through it',
+    query: walletListQuerySchema,
+    handler: async ({ session, query }) => ({
+      body: { success: true, ...(await session.listWalletPage(query)) },
+    }),
   }),
   defineRoute({
     method: 'post',
