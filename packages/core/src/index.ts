@@ -205,6 +205,12 @@ export {
 export { compareValues, matchesQuery, queryRecords } from './storage/queryRecords.js'
 export * from './storage/types.js'
 export { walletLockKey, withLock } from './storage/withLock.js'
+export {
+  committedPageOptions,
+  overlayCount,
+  overlayPage,
+  type PendingWrites,
+} from './storage/writeOverlay.js'
 export { awaitConfirmed } from './transactions/awaitConfirmed.js'
 export {
   type EstimateGasParameters,

@@ -1,9 +1,10 @@
 import {
   BaseError,
+  committedPageOptions,
   type EventInput,
-  matchesQuery,
+  overlayCount,
+  overlayPage,
   type QueryOptions,
-  queryRecords,
   type StorageTx,
   type StoredRecord,
 } from '@agentwallet/core'
@@ -48,7 +49,9 @@ export const storageConflict = (collection: string, id: string) =>
  * @example const unit = bufferedTransaction(reader); await fn(unit.tx); await applyCommit(client, tables, unit)
  */
 export const bufferedTransaction = (committed: RecordReader): BufferedTransaction => {
-  const pending = new Map<string, Map<string, { text: string | null; strict: boolean }>>()
+  const pending = new Map<string, Map<string, string | null>>()
+  /** Inserts to re-check at commit (an insert over an id this transaction deleted is not). */
+  const strict = new Map<string, Set<string>>()
   const events: PendingEvent[] = []
   let open = true
 
@@ -68,33 +71,31 @@ export const bufferedTransaction = (committed: RecordReader): BufferedTransactio
   const lookup = async (collection: string, id: string): Promise<StoredRecord | undefined> => {
     const own = pending.get(collection)?.get(id)
     if (own === undefined) return committed.get(collection, id)
-    return own.text === null ? undefined : parse(own.text)
+    return own === null ? undefined : parse(own)
+  }
+  const write = (collection: string, id: string, text: string | null, isStrict: boolean) => {
+    pendingFor(collection).set(id, text)
+    const ids = strict.get(collection) ?? new Set<string>()
+    strict.set(collection, ids)
+    if (isStrict) ids.add(id)
+    else ids.delete(id)
   }
 
   const query = async (collection: string, options: QueryOptions = {}): Promise<StoredRecord[]> => {
     const own = pending.get(collection)
     if (!own || own.size === 0) return committed.query(collection, options)
-    // Each buffered id can hide at most one committed row of the page, so read that many more.
-    const offset = Math.max(0, options.offset ?? 0)
-    const limit = options.limit === undefined ? undefined : offset + Math.max(0, options.limit) + own.size
-    const base = (await committed.query(collection, { ...options, offset: 0, limit })).filter(
-      (record) => !own.has(record.id),
-    )
-    const mine = [...own.values()].flatMap((write) => (write.text === null ? [] : [parse(write.text)]))
-    return queryRecords([...base, ...mine], options)
+    const rows = await committed.query(collection, committedPageOptions(options, own))
+    return overlayPage(rows, own, options)
   }
 
   const count = async (collection: string, options: Pick<QueryOptions, 'where' | 'range'> = {}) => {
     const total = await committed.count(collection, options)
     const own = pending.get(collection)
     if (!own) return total
-    let adjusted = total
-    for (const [id, write] of own) {
-      const before = await committed.get(collection, id)
-      if (before !== undefined && matchesQuery(before, options)) adjusted -= 1
-      if (write.text !== null && matchesQuery(parse(write.text), options)) adjusted += 1
-    }
-    return adjusted
+    const changes = await Promise.all(
+      [...own].map(async ([id, after]) => ({ before: await committed.get(collection, id), after })),
+    )
+    return overlayCount(total, changes, options)
   }
 
   const tx: StorageTx = {
@@ -109,18 +110,17 @@ export const bufferedTransaction = (committed: RecordReader): BufferedTransactio
       const text = serializeRecord(collection, record)
       ensureOpen()
       if ((await lookup(collection, record.id)) !== undefined) throw storageConflict(collection, record.id)
-      const own = pendingFor(collection)
       // Re-inserting an id this transaction deleted replaces it; any other insert is re-checked at commit.
-      own.set(record.id, { text, strict: own.get(record.id)?.text !== null })
+      write(collection, record.id, text, pendingFor(collection).get(record.id) !== null)
     },
     async put(collection, record) {
       const text = serializeRecord(collection, record)
-      pendingFor(collection).set(record.id, { text, strict: false })
+      write(collection, record.id, text, false)
     },
     async delete(collection, id) {
       ensureOpen()
       const existed = (await lookup(collection, id)) !== undefined
-      pendingFor(collection).set(id, { text: null, strict: false })
+      write(collection, id, null, false)
       return existed
     },
     appendEvent(stream, event: EventInput) {
@@ -134,7 +134,14 @@ export const bufferedTransaction = (committed: RecordReader): BufferedTransactio
     tx,
     writes: () =>
       [...pending]
-        .flatMap(([collection, own]) => [...own].map(([id, write]) => ({ collection, id, ...write })))
+        .flatMap(([collection, own]) =>
+          [...own].map(([id, text]) => ({
+            collection,
+            id,
+            text,
+            strict: strict.get(collection)?.has(id) ?? false,
+          })),
+        )
         .sort((a, b) =>
           a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : a.id < b.id ? -1 : 1,
         ),

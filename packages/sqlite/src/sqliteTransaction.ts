@@ -1,9 +1,10 @@
 import {
   BaseError,
+  committedPageOptions,
   type EventInput,
-  matchesQuery,
+  overlayCount,
+  overlayPage,
   type QueryOptions,
-  queryRecords,
   type StorageTx,
   type StoredEvent,
   type StoredRecord,
@@ -81,28 +82,19 @@ export const sqliteTransaction = (
   const query = (collection: string, options: QueryOptions = {}): StoredRecord[] => {
     const pending = writes.get(collection)
     if (!pending || pending.size === 0) return committed.query(collection, options).map(parse<StoredRecord>)
-    // Each buffered id can hide at most one committed row of the page, so read that many more.
-    const offset = Math.max(0, options.offset ?? 0)
-    const limit = options.limit === undefined ? undefined : offset + Math.max(0, options.limit) + pending.size
-    const base = committed
-      .query(collection, { ...options, offset: 0, limit })
-      .map(parse<StoredRecord>)
-      .filter((record) => !pending.has(record.id))
-    const own = [...pending.values()].filter((text): text is string => text !== null).map(parse<StoredRecord>)
-    return queryRecords([...base, ...own], options)
+    const rows = committed.query(collection, committedPageOptions(options, pending)).map(parse<StoredRecord>)
+    return overlayPage(rows, pending, options)
   }
 
   const count = (collection: string, options: Pick<QueryOptions, 'where' | 'range'> = {}): number => {
     const total = committed.count(collection, options)
     const pending = writes.get(collection)
     if (!pending) return total
-    let adjusted = total
-    for (const [id, text] of pending) {
+    const changes = [...pending].map(([id, after]) => {
       const before = committed.get(collection, id)
-      if (before !== undefined && matchesQuery(parse(before), options)) adjusted -= 1
-      if (text !== null && matchesQuery(parse(text), options)) adjusted += 1
-    }
-    return adjusted
+      return { before: before === undefined ? undefined : parse<StoredRecord>(before), after }
+    })
+    return overlayCount(total, changes, options)
   }
 
   const tx: StorageTx = {

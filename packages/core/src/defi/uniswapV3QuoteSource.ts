@@ -73,9 +73,8 @@ const poolCache = new WeakMap<object, Map<string, { pool: Address } | { missingS
 /** The fee tiers for which the factory has a pool of `a` and `b` (remembered, so a warm quote asks the quoter only). */
 async function poolFees(request: QuoteRequest, venue: Venue, a: Address, b: Address): Promise<number[]> {
   const { client } = request.chain
-  let cache = poolCache.get(client)
-  if (!cache) poolCache.set(client, (cache = new Map()))
-  const known = cache
+  const known = poolCache.get(client) ?? new Map()
+  poolCache.set(client, known)
   const [first, second] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a]
   const found = await Promise.all(
     uniswapV3FeeTiers.map(async (fee) => {
