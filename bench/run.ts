@@ -16,6 +16,7 @@ import {
   sendBench,
   webhookBench,
 } from './lib/benches.js'
+import { rateLimitBench } from './lib/rateLimitBench.js'
 
 const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   creates: createsBench,
@@ -24,6 +25,7 @@ const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   webhooks: webhookBench,
   history: historyBench,
   policy: policyBench,
+  ratelimit: rateLimitBench,
 }
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),

@@ -12,6 +12,7 @@ import { errorHandler } from './http/errorHandler.js'
 import { HttpError } from './http/httpError.js'
 import { jsonBody } from './http/jsonBody.js'
 import { requestId } from './http/requestId.js'
+import { type RateLimiter, sharedTokenBucket } from './http/sharedTokenBucket.js'
 import { tokenBucket } from './http/tokenBucket.js'
 import type { AppState } from './http/types.js'
 import { buildOpenApi } from './openapi/buildOpenApi.js'
@@ -24,12 +25,23 @@ import { mountWebSocket } from './ws/mountWebSocket.js'
 
 export const serverVersion = '0.1.0'
 
-export type RateLimitOptions = { capacity: number; refillPerSecond: number }
+export type RateLimitOptions = {
+  capacity: number
+  refillPerSecond: number
+  /**
+   * Draw from buckets the storage shares between replicas when it has them
+   * (`capabilities.sharedTokenBuckets`, Postgres); else, or with `false`, per-process buckets. Default true.
+   */
+  shared?: boolean | undefined
+}
 
 export type CreateAppOptions = {
   agentWallet: AgentWallet
   logger?: Logger | undefined
-  /** Per API key; `false` turns it off. Default: bursts of 120, 20 requests/s sustained. */
+  /**
+   * Per API key (and per IP for failed authentication); `false` turns it off. Default: bursts of 120,
+   * 20 requests/s sustained, shared by every replica when the storage can share it.
+   */
   rateLimit?: RateLimitOptions | false | undefined
   /** Largest accepted JSON body in bytes (default 100 kB); larger is a 413. */
   bodyLimitBytes?: number | undefined
@@ -87,13 +99,32 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
   ]
   const limit =
     options.rateLimit === false ? undefined : (options.rateLimit ?? { capacity: 120, refillPerSecond: 20 })
+  const storage = options.agentWallet.context.storage
+  const sharedTake =
+    limit && limit.shared !== false && storage.capabilities.sharedTokenBuckets ? storage.takeToken : undefined
+  const limiter = (namespace: string, bucket: { capacity: number; refillPerSecond: number }): RateLimiter => {
+    const local = tokenBucket(bucket)
+    if (!sharedTake) return local
+    return sharedTokenBucket({
+      storage: { takeToken: sharedTake.bind(storage) },
+      limit: { capacity: bucket.capacity, refillPerSecond: bucket.refillPerSecond },
+      namespace,
+      fallback: local,
+      onFallback: (error) =>
+        logger.warn(
+          { err: error, limiter: namespace },
+          'shared rate limit failing; per-process buckets meanwhile',
+        ),
+      onRecover: () => logger.info({ limiter: namespace }, 'shared rate limit back'),
+    })
+  }
   const router = new Router<AppState>()
   mountRoutes(router, routes, {
     agentWallet: options.agentWallet,
     rateLimit: limit && {
-      byKey: tokenBucket(limit),
+      byKey: limiter('key:', limit),
       // Failed authentication is limited per IP, tighter: guessing keys should be slow.
-      failedAuthByIp: tokenBucket({ capacity: 20, refillPerSecond: 1 }),
+      failedAuthByIp: limiter('ip:', { capacity: 20, refillPerSecond: 1 }),
     },
   })
 

@@ -15,6 +15,11 @@ export {
 export { type CreateLoggerOptions, createLogger, redactPaths } from './http/createLogger.js'
 export { type ErrorEnvelope, toErrorEnvelope } from './http/errorEnvelope.js'
 export { HttpError } from './http/httpError.js'
+export {
+  type RateLimiter,
+  type SharedTokenBucketOptions,
+  sharedTokenBucket,
+} from './http/sharedTokenBucket.js'
 export { type EdgeErrorCode, type HttpErrorCode, statusByCode } from './http/statusByCode.js'
 export { type TokenBucket, type TokenBucketOptions, tokenBucket } from './http/tokenBucket.js'
 export { buildOpenApi } from './openapi/buildOpenApi.js'

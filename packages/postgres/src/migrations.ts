@@ -31,4 +31,22 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'shared token buckets of the HTTP rate limits',
+    // One row per bucket key. `full_at` is when the bucket is full again: a row past it says nothing a
+    // missing row would not, so the prune deletes by it without an index (the table holds only keys
+    // active in the last few seconds; unindexed, each take's UPDATE can stay HOT). UNLOGGED: a take
+    // writes no WAL and its commit waits for no flush; a crash or a failover empties the table, which
+    // only refills every bucket — harmless for a rate limit.
+    sql: (schema) => `
+      CREATE UNLOGGED TABLE ${schema}.rate_buckets (
+        key text COLLATE "C" PRIMARY KEY,
+        tokens double precision NOT NULL,
+        updated_at timestamptz NOT NULL,
+        full_at timestamptz NOT NULL,
+        granted boolean NOT NULL
+      );
+    `,
+  },
 ]

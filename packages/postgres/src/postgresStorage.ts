@@ -8,6 +8,8 @@ import {
   type StorageTx,
   type StoredEvent,
   type StoredRecord,
+  type TokenBucketLimit,
+  type TokenTake,
 } from '@agentwallet/core'
 import pg from 'pg'
 import {
@@ -25,6 +27,7 @@ import { eventListener } from './eventListener.js'
 import { lockId } from './lockId.js'
 import { defaultSchema, migrate } from './migrate.js'
 import type { SeqRange } from './notification.js'
+import { pruneTokenBuckets, takeToken } from './rateBuckets.js'
 import { recordReader } from './recordReader.js'
 import { tables as tablesOf } from './tables.js'
 import { type EventRow, toStoredEvent } from './toStoredEvent.js'
@@ -42,11 +45,15 @@ export type PostgresStorageOptions = PostgresConnectionOptions & {
   migrate?: boolean | undefined
   /** Collections and fields to index. Default core's `storageSchema`. */
   indexes?: Record<string, { indexes: readonly string[] }> | undefined
+  /** At most this often (per process) a take also deletes the buckets that are full again. Default 60 s. */
+  tokenBucketPruneMs?: number | undefined
 }
 
 export type PostgresStorage = Storage & {
   readonly schema: string
-  readonly capabilities: StorageCapabilities & { claim: true; leaderLocks: true }
+  readonly capabilities: StorageCapabilities & { claim: true; leaderLocks: true; sharedTokenBuckets: true }
+  /** One token from a bucket shared by every instance on the schema, timed by the database clock. */
+  takeToken(key: string, limit: TokenBucketLimit): Promise<TokenTake>
   /** Claims records with `FOR UPDATE SKIP LOCKED` and patches them at once (webhook deliveries). */
   claim<T extends StoredRecord>(collection: string, options: ClaimOptions): Promise<T[]>
   /** Takes a named session lock if free (one tracker per chain across replicas). */
@@ -89,6 +96,21 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
   const origin = randomUUID()
 
   const deliver = listeners.notify
+
+  // Pruning rides on takes (no timer): the first take after `tokenBucketPruneMs` starts one DELETE
+  // and does not wait for it. Only idle, full buckets go, so a failed or late prune costs nothing.
+  const pruneMs = options.tokenBucketPruneMs ?? 60_000
+  let prunedAt = Date.now()
+  let pruning: Promise<unknown> | undefined
+  const maybePrune = () => {
+    if (pruning || Date.now() - prunedAt < pruneMs) return
+    prunedAt = Date.now()
+    pruning = pruneTokenBuckets(work, tables.rateBuckets)
+      .catch(() => {})
+      .finally(() => {
+        pruning = undefined
+      })
+  }
 
   const readRanges = async (ranges: readonly SeqRange[]): Promise<StoredEvent[]> => {
     const found: StoredEvent[] = []
@@ -190,6 +212,7 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
       crossProcessEvents: true,
       claim: true,
       leaderLocks: true,
+      sharedTokenBuckets: true,
     },
     get: committed.get as PostgresStorage['get'],
     query: committed.query as PostgresStorage['query'],
@@ -208,6 +231,7 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
     onEvents: listeners.add,
     async close() {
       listeners.clear()
+      await pruning
       await events.close()
       await Promise.all([work.end(), locks.end()])
     },
@@ -215,6 +239,10 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
     tryAdvisoryLock: (name) => tryAdvisoryLock(clientConfig, schema, name),
     // Core's name for the same lock: startTracker elects one tracker per chain with it.
     tryLeaderLock: (name) => tryAdvisoryLock(clientConfig, schema, name),
+    takeToken(key, limit) {
+      maybePrune()
+      return takeToken(work, tables.rateBuckets, key, limit)
+    },
     withLeaderLock: (name, fn, leaderOptions) =>
       withLeaderLock(clientConfig, schema, name, fn, leaderOptions),
     async explainQuery(collection, query) {

@@ -1,4 +1,4 @@
-import { migrate, postgresStorage } from '@agentwallet/postgres'
+import { migrate, migrateClient, migrations, postgresStorage } from '@agentwallet/postgres'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { testSchemas, testUrl } from './testDatabase.js'
@@ -10,10 +10,10 @@ describe('migrate', () => {
   it('creates the schema once and is a no-op the second time', async () => {
     const schema = schemas.next()
     const first = await migrate({ connectionString: testUrl, schema })
-    expect(first).toMatchObject({ from: 0, to: 1, applied: [1] })
+    expect(first).toMatchObject({ from: 0, to: 2, applied: [1, 2] })
     expect(first.indexes.created.length).toBeGreaterThan(10)
     const second = await migrate({ connectionString: testUrl, schema })
-    expect(second).toEqual({ from: 1, to: 1, applied: [], indexes: { created: [], dropped: [] } })
+    expect(second).toEqual({ from: 2, to: 2, applied: [], indexes: { created: [], dropped: [] } })
   })
 
   it('is safe when five processes start at once', async () => {
@@ -21,14 +21,37 @@ describe('migrate', () => {
     const results = await Promise.all(
       Array.from({ length: 5 }, () => migrate({ connectionString: testUrl, schema })),
     )
-    expect(results.flatMap((result) => result.applied)).toEqual([1])
-    expect(results.every((result) => result.to === 1)).toBe(true)
+    expect(results.flatMap((result) => result.applied)).toEqual([1, 2])
+    expect(results.every((result) => result.to === 2)).toBe(true)
     const storages = await Promise.all(
       Array.from({ length: 3 }, () => postgresStorage({ connectionString: testUrl, schema, poolSize: 1 })),
     )
     await storages[0]!.transaction([], async (tx) => tx.put('things', { id: 'a' }))
     expect(await storages[2]!.get('things', 'a')).toEqual({ id: 'a' })
     await Promise.all(storages.map((storage) => storage.close()))
+  })
+
+  it('upgrades a version 1 schema: the shared token buckets arrive with version 2', async () => {
+    const schema = schemas.next()
+    const client = new pg.Client({ connectionString: testUrl })
+    await client.connect()
+    try {
+      expect(await migrateClient(client, { schema }, migrations.slice(0, 1))).toMatchObject({ to: 1 })
+    } finally {
+      await client.end()
+    }
+    expect(await migrate({ connectionString: testUrl, schema })).toMatchObject({
+      from: 1,
+      to: 2,
+      applied: [2],
+    })
+    const storage = await postgresStorage({ connectionString: testUrl, schema, poolSize: 1 })
+    try {
+      expect(await storage.takeToken('k', { capacity: 1, refillPerSecond: 0.001 })).toEqual({ ok: true })
+      expect((await storage.takeToken('k', { capacity: 1, refillPerSecond: 0.001 })).ok).toBe(false)
+    } finally {
+      await storage.close()
+    }
   })
 
   it('follows the index table: new fields get indexes, stale ones are dropped', async () => {

@@ -58,7 +58,15 @@ export type StorageCapabilities = {
   crossProcessEvents: boolean
   /** `tryLeaderLock` elects one holder per name across processes (e.g. Postgres advisory locks). */
   leaderLocks?: boolean | undefined
+  /** `takeToken` keeps token buckets every process sharing the storage draws from (e.g. one Postgres row per key). */
+  sharedTokenBuckets?: boolean | undefined
 }
+
+/** A token bucket's shape: `capacity` tokens at most (the burst), refilled at `refillPerSecond`. */
+export type TokenBucketLimit = { capacity: number; refillPerSecond: number }
+
+/** The outcome of one take: a token, or how many whole seconds (≥ 1) until the next one. */
+export type TokenTake = { ok: true } | { ok: false; retryAfterSeconds: number }
 
 /** A named lock held until `release()`, or until `signal` aborts (e.g. its connection dropped). */
 export type LeaderLock = {
@@ -91,6 +99,12 @@ export interface Storage extends StorageReader {
    * storages leave it out. Correctness never depends on it, only avoiding duplicate work does.
    */
   tryLeaderLock?(name: string): Promise<LeaderLock | undefined>
+  /**
+   * Optional (with `capabilities.sharedTokenBuckets`): takes one token from the bucket `key`, refilled
+   * by the storage's own clock, atomically across every process on the storage. The HTTP edge limits
+   * requests with it so N replicas enforce one limit, not N; single-process storages leave it out.
+   */
+  takeToken?(key: string, limit: TokenBucketLimit): Promise<TokenTake>
   close(): Promise<void>
 }
 

@@ -14,8 +14,8 @@ export type TokenBucket = {
 }
 
 /**
- * In-memory token buckets per key. Per process: with several replicas each enforces its own
- * share (documented; a shared limiter belongs in front of them).
+ * In-memory token buckets per key, for one process (memory and SQLite storage). With Postgres the
+ * edge uses `sharedTokenBucket` instead and keeps this one as its fallback while the database fails.
  * @example const bucket = tokenBucket({ capacity: 60, refillPerSecond: 10 })
  */
 export function tokenBucket(options: TokenBucketOptions): TokenBucket {

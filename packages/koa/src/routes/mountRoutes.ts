@@ -1,14 +1,14 @@
 import { type AgentWallet, BaseError, parseInput } from '@agentwallet/core'
 import type Router from '@koa/router'
 import type Koa from 'koa'
-import type { TokenBucket } from '../http/tokenBucket.js'
+import type { RateLimiter } from '../http/sharedTokenBucket.js'
 import type { AppState } from '../http/types.js'
 import type { RouteSpec } from './defineRoute.js'
 
 export type MountOptions = {
   agentWallet: AgentWallet
   /** Per-key buckets for authenticated calls; per-IP buckets slow down failed authentication. */
-  rateLimit?: { byKey: TokenBucket; failedAuthByIp: TokenBucket } | undefined
+  rateLimit?: { byKey: RateLimiter; failedAuthByIp: RateLimiter } | undefined
 }
 
 /**
@@ -51,12 +51,12 @@ export function mountRoutes(
 async function authenticateRequest(ctx: Koa.ParameterizedContext<AppState>, options: MountOptions) {
   try {
     const principal = await options.agentWallet.authenticate(ctx.get('x-api-key') || undefined)
-    const verdict = options.rateLimit?.byKey.take(principal.id)
+    const verdict = await options.rateLimit?.byKey.take(principal.id)
     if (verdict && !verdict.ok) throw rateLimited(verdict.retryAfterSeconds)
     return principal
   } catch (error) {
     if (error instanceof BaseError && error.code === 'unauthorized') {
-      const verdict = options.rateLimit?.failedAuthByIp.take(ctx.ip)
+      const verdict = await options.rateLimit?.failedAuthByIp.take(ctx.ip)
       if (verdict && !verdict.ok) throw rateLimited(verdict.retryAfterSeconds)
     }
     throw error
