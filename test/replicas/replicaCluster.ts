@@ -40,6 +40,8 @@ export function replicaCluster(options: { schema: string; webhookEnv?: boolean }
     AGENTWALLET_ADMIN_KEY: `aw_replicas_admin_${'7'.repeat(32)}`,
     AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS: 'true',
     AGENTWALLET_LOG_LEVEL: 'warn',
+    // The bursts here are the load under test, not abuse: the shared per-key limit must not shape them.
+    AGENTWALLET_RATE_LIMIT: '2000/500',
   }
   let rpcUrl = ''
   // Each replica names its connections, so a test can tell which one holds a lock.

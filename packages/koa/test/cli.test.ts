@@ -122,6 +122,27 @@ it('AGENTWALLET_0X_API_KEY adds a 0x Swap API source to swaps (AGENTWALLET_0X_UR
   }
 }, 60_000)
 
+it('AGENTWALLET_RATE_LIMIT sets the per-key limit ("<burst>/<per second>"), and refuses nonsense', async () => {
+  const adminKey = 'aw_fixed_admin_key_for_rate_limit_test_0123'
+  const started = await run(
+    ['serve', '--port', '0', '--storage', 'memory', '--data-dir', join(dataDir, 'limited')],
+    { AGENTWALLET_ADMIN_KEY: adminKey, AGENTWALLET_RATE_LIMIT: '3/0.1' },
+    /wallet\/list\n/,
+  )
+  try {
+    const url = /listening on (http:\/\/\S+)/.exec(started.out)![1]!
+    const statuses = []
+    for (let i = 0; i < 4; i++)
+      statuses.push((await fetch(`${url}/wallet/list`, { headers: { 'x-api-key': adminKey } })).status)
+    expect(statuses).toEqual([200, 200, 200, 429])
+  } finally {
+    started.child.kill('SIGTERM')
+  }
+  const bad = await run(['serve', '--port', '0', '--storage', 'memory'], { AGENTWALLET_RATE_LIMIT: 'fast' })
+  expect(bad.code).toBe(1)
+  expect(bad.err).toMatch(/AGENTWALLET_RATE_LIMIT must be "<burst>\/<per second>"/)
+}, 60_000)
+
 it('keys create|list|revoke on the data dir; clear errors for bad flags', async () => {
   const created = await run(['keys', 'create', '--name', 'bot', '--role', 'agent', '--data-dir', dataDir])
   expect(created.code).toBe(0)

@@ -18,6 +18,8 @@ export type ServerConfig = {
   adminKey: string | undefined
   /** Deliver webhooks to private/loopback addresses (refused by default: SSRF). */
   allowPrivateWebhooks: boolean
+  /** Per API key, shared by replicas on Postgres: burst and sustained rate; `false` turns it off. */
+  rateLimit: { capacity: number; refillPerSecond: number } | false
   /** A 0x Swap API v2 source for swaps, enabled by `AGENTWALLET_0X_API_KEY` (the key only from env). */
   zeroEx: { apiKey: string; baseUrl: string | undefined } | undefined
 }
@@ -95,6 +97,7 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
     adminKey: env.AGENTWALLET_ADMIN_KEY || undefined,
     allowPrivateWebhooks:
       (env.AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS ?? String(file.allowPrivateWebhooks ?? false)) === 'true',
+    rateLimit: parseRateLimit(env.AGENTWALLET_RATE_LIMIT ?? file.rateLimit),
     zeroEx: env.AGENTWALLET_0X_API_KEY
       ? {
           apiKey: env.AGENTWALLET_0X_API_KEY,
@@ -102,6 +105,23 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
         }
       : undefined,
   }
+}
+
+/**
+ * `"<burst>/<per second>"` (e.g. `"120/20"`, the default) or `"off"`.
+ * @example parseRateLimit('600/100') // { capacity: 600, refillPerSecond: 100 }
+ */
+function parseRateLimit(value: unknown): ServerConfig['rateLimit'] {
+  if (value === undefined || value === '') return { capacity: 120, refillPerSecond: 20 }
+  const text = String(value).trim()
+  if (text === 'off') return false
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(text)
+  const [capacity, refillPerSecond] = match ? [Number(match[1]), Number(match[2])] : [0, 0]
+  if (!match || capacity < 1 || refillPerSecond <= 0)
+    throw new CliError(
+      `AGENTWALLET_RATE_LIMIT must be "<burst>/<per second>" (e.g. "120/20") or "off", not "${text}"`,
+    )
+  return { capacity, refillPerSecond }
 }
 
 function optionalString(value: unknown): string | undefined {

@@ -32,6 +32,7 @@ export async function serve(
       dashboard: dashboardDir ? { dir: dashboardDir } : false,
       logger: createLogger({ level: config.logLevel }),
       adminKeyHint: config.adminKey ? 'the value of AGENTWALLET_ADMIN_KEY' : `the file ${keyFile}`,
+      rateLimit: config.rateLimit,
     })
     const server = await app
       .listen({ port: config.port, host: config.host })
