@@ -17,6 +17,13 @@ export type CoreOptions = {
   trackerIntervalMs: number
   /** A signed tx the node has not seen for this long is broadcast again. */
   rebroadcastAfterMs: number
+  /**
+   * A submitted tx still unmined this long after its last broadcast, priced below what the chain
+   * asks now, is replaced at the same nonce with fees raised (`false`: never).
+   */
+  replaceStuckAfterMs: number | false
+  /** Replacement fees never exceed the first signature's `maxFeePerGas` times this. */
+  maxFeeBumpMultiplier: number
   /** Operator-configured swap quote sources (e.g. 0x-style aggregator APIs), asked beside the address book's venues. */
   quoteSources?: readonly QuoteSource[] | undefined
   webhooks: WebhookOptions

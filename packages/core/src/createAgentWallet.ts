@@ -56,6 +56,13 @@ export type AgentWalletConfig = {
   approvalTtlMs?: number | undefined
   trackerIntervalMs?: number | undefined
   rebroadcastAfterMs?: number | undefined
+  /**
+   * Replace a submitted tx that is still unmined this long after its last broadcast and priced below
+   * the chain's current fees: same nonce and call, fees raised at least 12.5% (default 2 min; `false`: never).
+   */
+  replaceStuckAfterMs?: number | false | undefined
+  /** Cap of replacement fees: the first `maxFeePerGas` times this (default 5). */
+  maxFeeBumpMultiplier?: number | undefined
   /** Webhook delivery settings; the worker runs beside the tracker. */
   webhooks?: Partial<WebhookOptions> | undefined
   /** Start the receipt tracker, the webhook worker, and reconcile at creation (default true). */
@@ -107,6 +114,8 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       defaultTenantRules: config.defaultTenantRules ?? defaultTenantRules,
       trackerIntervalMs: config.trackerIntervalMs ?? 500,
       rebroadcastAfterMs: config.rebroadcastAfterMs ?? 30_000,
+      replaceStuckAfterMs: config.replaceStuckAfterMs ?? 120_000,
+      maxFeeBumpMultiplier: config.maxFeeBumpMultiplier ?? 5,
       webhooks: { ...defaultWebhookOptions, ...config.webhooks },
       quoteSources: config.quoteSources ?? [],
     },

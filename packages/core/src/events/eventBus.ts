@@ -28,7 +28,8 @@ type TxPayload = {
 /** The payload of each event, by canonical name. Documented with examples in docs/events.md. */
 export type EventPayloads = {
   'wallet.created': { walletId: string; address: string; chain: string; agentName: string }
-  'tx.submitted': TxPayload
+  /** Also for a replacement of a stuck tx (same nonce, higher fees): `replaces` is the hash it replaces. */
+  'tx.submitted': TxPayload & { replaces?: string | undefined }
   'tx.confirmed': TxPayload & { blockNumber: number }
   'tx.failed': TxPayload & { reason: string }
   'policy.blocked': TxPayload & { ruleId?: string | undefined; reason: string }

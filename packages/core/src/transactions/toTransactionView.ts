@@ -16,6 +16,8 @@ export type TransactionView = {
   /** The Safe the value is paid out of, when not `from` (then `to` is the Safe's recipient). */
   via?: string | undefined
   nonce: number | null
+  /** Earlier hashes of this tx at the same nonce, replaced with higher fees while it was stuck. */
+  replacedHashes?: string[] | undefined
   blockNumber: number | null
   explorer: string | null
   approvalId: string | null
@@ -44,6 +46,7 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     amountRaw: record.amount,
     ...(record.via ? { via: record.via } : {}),
     nonce: record.nonce ?? null,
+    ...(record.replaced?.length ? { replacedHashes: record.replaced.map((version) => version.hash) } : {}),
     blockNumber: record.blockNumber ?? null,
     explorer: explorerLink(explorerUrl, record.hash),
     approvalId: record.approvalId ?? null,

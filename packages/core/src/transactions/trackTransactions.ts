@@ -1,4 +1,4 @@
-import { TransactionNotFoundError, TransactionReceiptNotFoundError } from 'viem'
+import { TransactionNotFoundError } from 'viem'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
@@ -7,12 +7,14 @@ import type { Filter } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { prepareGas } from './prepareGas.js'
 import { refreshCall } from './refreshCall.js'
+import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from './replaceStuck.js'
 import { broadcastSigned, signAndBroadcast } from './signAndBroadcast.js'
 import { markFailed, markMined } from './transitions.js'
 import type { TransactionRecord } from './types.js'
 
 /**
- * One pass of the tracker: receipts for submitted txs (→ confirmed / failed), and the queued txs
+ * One pass of the tracker: receipts for submitted txs (→ confirmed / failed), replacements of
+ * submitted txs stuck below the chain's current fees, and the queued txs
  * that a crash or a transport failure left behind: a signed one is broadcast again exactly as
  * signed; an unsigned one (accepted, crash before signing) is signed now. With `all`, every
  * queued tx is retried at once (start-up reconciliation); otherwise only stale ones. `chains`
@@ -46,30 +48,34 @@ export async function trackTransactions(
   ])
 }
 
-/** Reads the receipt of a submitted tx; a stale one the node no longer knows is broadcast again. */
+/**
+ * Reads the receipt of a submitted tx (of any of its signatures, when it was replaced); a stale one
+ * the node no longer knows is broadcast again; one stuck below the chain's current fees is replaced.
+ */
 async function settle(ctx: AgentWalletContext, candidate: TransactionRecord, stale: boolean): Promise<void> {
   const chain = ctx.chains.get(candidate.chain)
-  const receipt = await chain.client
-    .getTransactionReceipt({ hash: candidate.hash! })
-    .catch((error: unknown) => {
-      if (error instanceof TransactionReceiptNotFoundError || isTransportError(error)) return undefined
-      throw error
-    })
-  if (!receipt && !(stale && (await isDropped(chain, candidate)))) return
+  const receipt = await receiptOf(chain, candidate)
+  const dropped = !receipt && stale && (await isDropped(chain, candidate))
+  if (!receipt && !dropped && !replacementDue(ctx, candidate)) return
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
     const record = await ctx.storage.get<TransactionRecord>('transactions', candidate.id)
     if (record?.status !== 'submitted') return
-    if (receipt) await markMined(ctx, record, receipt)
-    else await rebroadcastDropped(ctx, chain, record)
+    if (receipt) await markMined(ctx, adoptMined(record, receipt.transactionHash), receipt)
+    else if (dropped) await rebroadcastDropped(ctx, chain, record)
+    else if (record.submittedAt === candidate.submittedAt) await replaceStuck(ctx, chain, record)
   })
 }
 
-/** True when the node answers that it has never heard of the tx (evicted from its mempool). */
+/** True when the node has never heard of any signature of the tx (evicted from its mempool). */
 async function isDropped(chain: ChainHandle, record: TransactionRecord): Promise<boolean> {
-  return chain.client.getTransaction({ hash: record.hash! }).then(
-    () => false,
-    (error: unknown) => error instanceof TransactionNotFoundError,
-  )
+  for (const hash of hashesOf(record)) {
+    const unknown = await chain.client.getTransaction({ hash }).then(
+      () => false,
+      (error: unknown) => error instanceof TransactionNotFoundError,
+    )
+    if (!unknown) return false
+  }
+  return true
 }
 
 /**

@@ -62,6 +62,11 @@ export type TransactionRecord = {
   gas?: { limit: string; maxFeePerGas: string; maxPriorityFeePerGas: string } | undefined
   rawTx?: Hex | undefined
   hash?: Hex | undefined
+  /**
+   * Earlier signatures of this intent at the same nonce, replaced with higher fees while stuck
+   * (oldest first). Any of them may still be the one mined; then it becomes `hash` again.
+   */
+  replaced?: SignedVersion[] | undefined
   blockNumber?: number | undefined
   gasUsed?: string | undefined
   error?: { code: string; message: string } | undefined
@@ -71,6 +76,15 @@ export type TransactionRecord = {
   updatedAt: string
   submittedAt?: string | undefined
   confirmedAt?: string | undefined
+}
+
+/** One signature of an intent: its raw bytes, hash and fees. */
+export type SignedVersion = {
+  hash: Hex
+  rawTx: Hex
+  gas: NonNullable<TransactionRecord['gas']>
+  /** When it was replaced. */
+  replacedAt: string
 }
 
 export type NonceRecord = { id: string; next: number }

@@ -1,0 +1,130 @@
+import { type Hex, keccak256, type TransactionReceipt, TransactionReceiptNotFoundError } from 'viem'
+import { isTransportError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { appendEvent } from '../events/appendEvent.js'
+import { txPayload } from './transitions.js'
+import type { SignedVersion, TransactionRecord } from './types.js'
+
+/** Every hash this intent was signed under, the newest first. */
+export function hashesOf(record: TransactionRecord): Hex[] {
+  return [record.hash!, ...(record.replaced ?? []).map((version) => version.hash).reverse()]
+}
+
+/**
+ * The receipt of whichever signature of the intent was mined (the newest first), if any. A node
+ * that does not answer counts as no receipt yet.
+ */
+export async function receiptOf(
+  chain: ChainHandle,
+  record: TransactionRecord,
+): Promise<TransactionReceipt | undefined> {
+  for (const hash of hashesOf(record)) {
+    const receipt = await chain.client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError || isTransportError(error)) return undefined
+      throw error
+    })
+    if (receipt) return receipt
+  }
+  return undefined
+}
+
+/** The record as mined under `hash`: an earlier signature that won becomes the current one again. */
+export function adoptMined(record: TransactionRecord, hash: Hex): TransactionRecord {
+  const winner = record.replaced?.find((version) => version.hash === hash)
+  if (!winner || !record.rawTx || !record.gas || !record.hash) return record
+  const current: SignedVersion = {
+    hash: record.hash,
+    rawTx: record.rawTx,
+    gas: record.gas,
+    replacedAt: record.updatedAt,
+  }
+  return {
+    ...record,
+    hash: winner.hash,
+    rawTx: winner.rawTx,
+    gas: winner.gas,
+    replaced: [...(record.replaced ?? []).filter((version) => version !== winner), current],
+  }
+}
+
+/** True when the tx is due for a look: unmined this long after its last broadcast. */
+export function replacementDue(ctx: AgentWalletContext, record: TransactionRecord): boolean {
+  const after = ctx.options.replaceStuckAfterMs
+  if (after === false || !record.submittedAt) return false
+  return ctx.now().getTime() - Date.parse(record.submittedAt) >= after
+}
+
+/** Raises a fee by at least 12.5% (nodes want 10% to replace), rounding up. */
+const bumped = (fee: bigint) => (fee * 1125n + 999n) / 1000n
+
+/**
+ * Replaces a stuck submitted tx: the same nonce, call and gas limit, signed again with fees at least
+ * 12.5% higher and at least what the chain asks now, committed (with the old signature kept, since
+ * it may still be mined) before it is broadcast. Nothing happens while the tx is priced at or above
+ * the chain's current fees (it is only slow), when the raise would pass `maxFeeBumpMultiplier` times
+ * the first signature's max fee, or when the wallet could not pay the higher fee. The caller holds
+ * the wallet lock and has re-read `record` under it.
+ */
+export async function replaceStuck(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  record: TransactionRecord,
+): Promise<TransactionRecord> {
+  if (!record.gas || !record.rawTx || !record.hash || record.nonce === undefined) return record
+  const market = await chain.client.estimateFeesPerGas().catch(() => undefined)
+  if (!market) return record
+  const oldMax = BigInt(record.gas.maxFeePerGas)
+  const oldTip = BigInt(record.gas.maxPriorityFeePerGas)
+  if (oldMax >= market.maxFeePerGas && oldTip >= market.maxPriorityFeePerGas) return record
+  const tip = maxOf(bumped(oldTip), market.maxPriorityFeePerGas)
+  const maxFee = maxOf(bumped(oldMax), market.maxFeePerGas, tip)
+  const first = BigInt(record.replaced?.[0]?.gas.maxFeePerGas ?? record.gas.maxFeePerGas)
+  if (maxFee > (first * BigInt(Math.round(ctx.options.maxFeeBumpMultiplier * 1000))) / 1000n) return record
+  const limit = BigInt(record.gas.limit)
+  const balance = await chain.client.getBalance({ address: record.from }).catch(() => undefined)
+  if (balance === undefined || balance < BigInt(record.call.value) + limit * maxFee) return record
+
+  const signer = await ctx.vault.getSigner(record.from)
+  const gas = {
+    limit: record.gas.limit,
+    maxFeePerGas: maxFee.toString(),
+    maxPriorityFeePerGas: tip.toString(),
+  }
+  const rawTx = await signer.signTransaction({
+    type: 'eip1559',
+    chainId: chain.chainId,
+    nonce: record.nonce,
+    to: record.call.to,
+    value: BigInt(record.call.value),
+    data: record.call.data,
+    gas: limit,
+    maxFeePerGas: maxFee,
+    maxPriorityFeePerGas: tip,
+  })
+  const now = ctx.now().toISOString()
+  const previous: SignedVersion = { hash: record.hash, rawTx: record.rawTx, gas: record.gas, replacedAt: now }
+  const next: TransactionRecord = {
+    ...record,
+    gas,
+    rawTx,
+    hash: keccak256(rawTx),
+    replaced: [...(record.replaced ?? []), previous],
+    submittedAt: now,
+    updatedAt: now,
+  }
+  await ctx.storage.transaction([], async (tx) => {
+    await tx.put('transactions', next)
+    appendEvent(ctx, tx, next.tenantId, 'tx.submitted', { ...txPayload(next), replaces: record.hash })
+  })
+  // A refusal (or no answer) leaves the older signature pending; the next pass looks again.
+  await chain.client.sendRawTransaction({ serializedTransaction: rawTx }).catch(() => undefined)
+  return next
+}
+
+/** The largest of some bigints (Math.max takes numbers only). */
+function maxOf(first: bigint, ...rest: bigint[]): bigint {
+  let largest = first
+  for (const value of rest) if (value > largest) largest = value
+  return largest
+}

@@ -1,0 +1,148 @@
+import type { AgentWallet, TransactionRecord } from '@agentwallet/core'
+import type { Devnet } from '@agentwallet/devnet'
+import { numberToHex, parseEther, parseGwei } from 'viem'
+import { describe, expect, it } from 'vitest'
+import {
+  agentWalletOn,
+  freshAddress,
+  fundedWallet,
+  publicClientOf,
+  useDevnetAgentWallet,
+} from '../helpers/devnetAgentWallet.js'
+
+let devnet: Devnet
+let aw: AgentWallet
+
+useDevnetAgentWallet((started) => ({ devnet, aw } = started), { replaceStuckAfterMs: 150 })
+
+const stored = (id: string) => aw.context.storage.get<TransactionRecord>('transactions', id)
+
+/** Mines the next blocks at `baseFee` wei, so txs whose max fee is below it stay in the mempool. */
+async function raiseBaseFee(baseFee: bigint) {
+  await devnet.provider.request({
+    method: 'hardhat_setNextBlockBaseFeePerGas',
+    params: [numberToHex(baseFee)],
+  })
+  await devnet.mine()
+}
+
+/** Runs `body` with automine off (txs wait in the mempool until `devnet.mine()`), then restores it. */
+async function withoutAutomine(body: () => Promise<void>) {
+  await devnet.provider.request({ method: 'evm_setAutomine', params: [false] })
+  try {
+    await body()
+  } finally {
+    await devnet.provider.request({ method: 'evm_setAutomine', params: [true] })
+    await devnet.provider.request({
+      method: 'hardhat_setNextBlockBaseFeePerGas',
+      params: [numberToHex(parseGwei('1'))],
+    })
+    await devnet.mine()
+  }
+}
+
+describe('a submitted tx stuck below the chain’s fees', () => {
+  it('is replaced at the same nonce with higher fees, and confirms once, under the new hash', async () => {
+    const client = publicClientOf(devnet)
+    const wallet = await fundedWallet(aw, devnet, '5')
+    const recipient = freshAddress()
+    await withoutAutomine(async () => {
+      const { transaction } = await aw.send(wallet.address, { to: recipient, value: '0.25' })
+      expect(transaction.status).toBe('submitted')
+      const first = (await stored(transaction.id))!
+      // The base fee jumps past what the tx may pay: it cannot be mined as signed.
+      await raiseBaseFee(BigInt(first.gas!.maxFeePerGas) * 3n)
+      await expect
+        .poll(async () => (await stored(transaction.id))!.hash, { timeout: 10_000 })
+        .not.toBe(first.hash)
+
+      const replaced = (await stored(transaction.id))!
+      expect(replaced).toMatchObject({ status: 'submitted', nonce: first.nonce })
+      expect(replaced.replaced?.map((version) => version.hash)).toEqual([first.hash])
+      expect(BigInt(replaced.gas!.maxFeePerGas)).toBeGreaterThanOrEqual(
+        (BigInt(first.gas!.maxFeePerGas) * 1125n) / 1000n,
+      )
+      expect(BigInt(replaced.gas!.maxFeePerGas)).toBeGreaterThan(BigInt(first.gas!.maxFeePerGas) * 3n)
+      expect(replaced.gas!.limit).toBe(first.gas!.limit)
+
+      await devnet.mine()
+      const done = await aw.waitForTransaction(transaction.id)
+      expect(done).toMatchObject({ status: 'confirmed', hash: replaced.hash })
+      expect(await aw.getTransaction(transaction.id)).toMatchObject({
+        hash: replaced.hash,
+        replacedHashes: [first.hash],
+      })
+      expect(await client.getBalance({ address: recipient })).toBe(parseEther('0.25'))
+      // The old signature can never be mined now: its nonce is used.
+      expect(await client.getTransactionCount({ address: wallet.address })).toBe(first.nonce! + 1)
+    })
+    // The replacement was announced like a broadcast, naming what it replaced.
+    const events = await aw.context.storage.readEvents('default', { after: 0, limit: 10_000 })
+    const replacement = events.find(
+      (event) => event.type === 'tx.submitted' && (event.data as { replaces?: string }).replaces,
+    )
+    expect(replacement?.data).toMatchObject({ walletId: expect.any(String) })
+  })
+
+  it('is recorded under the older signature when that one is mined after all', async () => {
+    const wallet = await fundedWallet(aw, devnet, '5')
+    const recipient = freshAddress()
+    await withoutAutomine(async () => {
+      const { transaction } = await aw.send(wallet.address, { to: recipient, value: '0.2' })
+      const first = (await stored(transaction.id))!
+      await raiseBaseFee(BigInt(first.gas!.maxFeePerGas) * 3n)
+      await expect
+        .poll(async () => (await stored(transaction.id))!.hash, { timeout: 10_000 })
+        .not.toBe(first.hash)
+      const replaced = (await stored(transaction.id))!
+      // The replacement vanishes from the mempool and the first signature comes back (another node
+      // had it), and the fees fall again: the first signature is the one mined.
+      await devnet.provider.request({ method: 'hardhat_dropTransaction', params: [replaced.hash] })
+      await devnet.provider.request({
+        method: 'hardhat_setNextBlockBaseFeePerGas',
+        params: [numberToHex(1n)],
+      })
+      await devnet.provider.request({ method: 'eth_sendRawTransaction', params: [first.rawTx] })
+      await devnet.mine()
+      const done = await aw.waitForTransaction(transaction.id)
+      expect(done).toMatchObject({ status: 'confirmed', hash: first.hash, rawTx: first.rawTx })
+      expect(done.replaced?.map((version) => version.hash)).toEqual([replaced.hash])
+      expect(await publicClientOf(devnet).getBalance({ address: recipient })).toBe(parseEther('0.2'))
+    })
+  })
+
+  it('is left alone while it is priced at the chain’s fees (only slow), and never raised past the cap', async () => {
+    const capped = await agentWalletOn(devnet, {
+      replaceStuckAfterMs: 100,
+      maxFeeBumpMultiplier: 2,
+      trackerIntervalMs: 20,
+    })
+    try {
+      const wallet = await fundedWallet(capped, devnet, '5')
+      await withoutAutomine(async () => {
+        const { transaction } = await capped.send(wallet.address, { to: freshAddress(), value: '0.1' })
+        const first = (await capped.context.storage.get<TransactionRecord>('transactions', transaction.id))!
+        // Unmined but payable: several tracker passes, no replacement.
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        expect(
+          (await capped.context.storage.get<TransactionRecord>('transactions', transaction.id))!.hash,
+        ).toBe(first.hash)
+        // The market moves to 10× its max fee: a raise would pass 2× the first fee, so none is made.
+        await raiseBaseFee(BigInt(first.gas!.maxFeePerGas) * 10n)
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        const after = (await capped.context.storage.get<TransactionRecord>('transactions', transaction.id))!
+        expect(after).toMatchObject({ status: 'submitted', hash: first.hash })
+        expect(after.replaced).toBeUndefined()
+      })
+      // Back at normal fees the original signature mines as it was.
+      const done = await capped.waitForTransaction(transaction(await capped.listHistory(wallet.address)))
+      expect(done.status).toBe('confirmed')
+    } finally {
+      await capped.close()
+    }
+  })
+})
+
+function transaction(history: { transactions: { id: string }[] }): string {
+  return history.transactions[0]!.id
+}
