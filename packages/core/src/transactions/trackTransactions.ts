@@ -1,4 +1,4 @@
-import { TransactionNotFoundError } from 'viem'
+import { type Hex, TransactionNotFoundError } from 'viem'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
@@ -55,32 +55,36 @@ export async function trackTransactions(
 async function settle(ctx: AgentWalletContext, candidate: TransactionRecord, stale: boolean): Promise<void> {
   const chain = ctx.chains.get(candidate.chain)
   const receipt = await receiptOf(chain, candidate)
-  const dropped = !receipt && stale && (await isDropped(chain, candidate))
-  if (!receipt && !dropped && !replacementDue(ctx, candidate)) return
+  // The newest signature unknown to the node (evicted, or a crash between commit and broadcast).
+  const unseen = !receipt && stale && (await isUnknown(chain, candidate.hash!))
+  if (!receipt && !unseen && !replacementDue(ctx, candidate)) return
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
     const record = await ctx.storage.get<TransactionRecord>('transactions', candidate.id)
     if (record?.status !== 'submitted') return
     if (receipt) await markMined(ctx, adoptMined(record, receipt.transactionHash), receipt)
-    else if (dropped) await rebroadcastDropped(ctx, chain, record)
+    else if (unseen) await rebroadcastDropped(ctx, chain, record)
     else if (record.submittedAt === candidate.submittedAt) await replaceStuck(ctx, chain, record)
   })
 }
 
+/** True when the node answers that it has never heard of the tx. */
+function isUnknown(chain: ChainHandle, hash: Hex): Promise<boolean> {
+  return chain.client.getTransaction({ hash }).then(
+    () => false,
+    (error: unknown) => error instanceof TransactionNotFoundError,
+  )
+}
+
 /** True when the node has never heard of any signature of the tx (evicted from its mempool). */
 async function isDropped(chain: ChainHandle, record: TransactionRecord): Promise<boolean> {
-  for (const hash of hashesOf(record)) {
-    const unknown = await chain.client.getTransaction({ hash }).then(
-      () => false,
-      (error: unknown) => error instanceof TransactionNotFoundError,
-    )
-    if (!unknown) return false
-  }
+  for (const hash of hashesOf(record)) if (!(await isUnknown(chain, hash))) return false
   return true
 }
 
 /**
- * Sends a dropped tx again, byte for byte. If the node now refuses it (its nonce was used by
- * another tx from outside, or the wallet can no longer pay), it can never be mined: failed.
+ * Sends the newest signature again, byte for byte. If the node now refuses it and knows no other
+ * signature of the tx (its nonce was used by another tx from outside, or the wallet can no longer
+ * pay), it can never be mined: failed. While an older signature is pending, it waits.
  */
 async function rebroadcastDropped(
   ctx: AgentWalletContext,
