@@ -46,6 +46,8 @@ export type Transaction = {
   approvalId: string | null
   policy: { decision: string; ruleId: string | null; reason: string }
   error: { code: string; message: string } | null
+  /** What a higher-level action adds (a swap: venue, toToken, toSymbol, toDecimals, minAmountOut, …). */
+  meta?: Record<string, unknown>
   createdAt: string
 }
 

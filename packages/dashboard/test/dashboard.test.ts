@@ -306,11 +306,33 @@ describe('the dashboard in headless Chromium', () => {
     await shot('04-approvals-resolved')
   })
 
+  it('shows what a paused swap would do: what it sells, the least it receives, and where', async () => {
+    const paused = await call(
+      'POST',
+      '/defi/swap',
+      { fromToken: 'ETH', toToken: 'DAI', amount: '0.6', wallet: wallet.address },
+      agentKey,
+    )
+    expect(paused.status).toBe(202)
+    const approvalId = paused.body.approval.id as string
+    const card = page.locator(`li.approval[data-approval-id="${approvalId}"]`)
+    await card.waitFor(wait)
+    expect(await card.getByRole('heading').innerText()).toBe('Swap 0.6 ETH → DAI from research-agent')
+    const minimum = await card.getByTestId('swap-minimum').innerText()
+    expect(minimum).toContain(`${paused.body.minAmountOut} DAI`)
+    expect(minimum).toContain(`quoted ${paused.body.best.amountOut} at ${paused.body.venue}`)
+    expect(await card.innerText()).toContain(paused.body.transaction.to)
+    await shot('04b-approvals-swap')
+    // The later pages expect only the sends above in the queue and the spend.
+    const rejected = await call('POST', `/policy/approvals/${approvalId}/reject`, {}, approverKey)
+    expect(rejected.status).toBe(200)
+  })
+
   it('shows wallets with balances, spend against limits as bars, and the history', async () => {
     await page.getByRole('link', { name: 'Wallets' }).click()
     const card = page.locator(`article[data-wallet="${wallet.address}"]`)
     await card.waitFor(wait)
-    // 0.1 + 0.6 counted; the rejected 0.7 released its reservation (the engine's own figures).
+    // 0.1 + 0.6 counted; the rejected 0.7 and the rejected swap released theirs (the engine's own figures).
     const spend = card.getByRole('meter', { name: /Spent in the last 24h/ })
     await expect.poll(() => spend.getAttribute('aria-valuetext'), wait).toBe('0.7 of 5 ETH')
     const cap = card.getByRole('meter', { name: /per-transaction cap/ })
@@ -318,9 +340,9 @@ describe('the dashboard in headless Chromium', () => {
     const balance = (await call('GET', `/wallet/${wallet.address}/balance`)).body.eth as string
     expect(await card.innerText()).toContain(balance)
     const rows = card.locator('tbody tr')
-    expect(await rows.count()).toBe(3)
+    expect(await rows.count()).toBe(4)
     const statuses = await card.locator('tbody .badge').allInnerTexts()
-    expect(statuses).toEqual(['rejected', 'confirmed', 'confirmed'])
+    expect(statuses).toEqual(['rejected', 'rejected', 'confirmed', 'confirmed'])
     await shot('05-wallets')
   })
 

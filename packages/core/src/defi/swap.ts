@@ -145,6 +145,8 @@ export async function runSwap(
         venue: best.venue,
         source: best.source,
         toToken: tokenOut.address,
+        toSymbol: tokenOut.symbol,
+        toDecimals: tokenOut.decimals,
         expectedAmountOut: best.amountOut.toString(),
         minAmountOut: minAmountOut.toString(),
       },

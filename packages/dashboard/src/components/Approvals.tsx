@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { useReloadOn, useSignedIn } from '../events.js'
-import { dateTime, timeLeft } from '../format.js'
+import { dateTime, formatUnits, timeLeft } from '../format.js'
 import type { Approval, Transaction, Wallet } from '../types.js'
 import { Address, ErrorNote, messageOf, StatusBadge, TxHash, useLoader, useNow } from './common.js'
 
@@ -91,6 +91,8 @@ function PendingCard(props: { row: Row; now: number; byAddress: Map<string, Wall
   const [failure, setFailure] = useState<string>()
   const titleId = `apr-${approval.id}`
   const recipientWallet = tx && props.byAddress.get(tx.to.toLowerCase())
+  const swap = swapOf(tx)
+  const allowance = allowanceOf(tx)
 
   const resolve = async (action: 'approve' | 'reject') => {
     setBusy(true)
@@ -117,7 +119,7 @@ function PendingCard(props: { row: Row; now: number; byAddress: Map<string, Wall
   return (
     <li class="card approval" aria-labelledby={titleId} data-approval-id={approval.id}>
       <h3 id={titleId}>
-        {tx ? `${tx.amount} ${tx.asset.symbol}` : 'Send'} from {wallet?.agentName ?? 'an agent'}
+        {describe(tx)} from {wallet?.agentName ?? 'an agent'}
       </h3>
       <dl class="facts">
         <dt>Wallet</dt>
@@ -134,7 +136,28 @@ function PendingCard(props: { row: Row; now: number; byAddress: Map<string, Wall
         <dd>
           {wallet?.agentName ?? '—'} <span class="muted">(key {approval.requestedBy})</span>
         </dd>
-        <dt>Recipient</dt>
+        {swap && (
+          <>
+            <dt>Receives at least</dt>
+            <dd class="amount" data-testid="swap-minimum">
+              {formatUnits(swap.minAmountOut, swap.toDecimals)} {swap.toSymbol}
+              <span class="muted">
+                {' '}
+                (quoted {formatUnits(swap.expectedAmountOut, swap.toDecimals)} at {swap.venue})
+              </span>
+            </dd>
+          </>
+        )}
+        {allowance && (
+          <>
+            <dt>Allows</dt>
+            <dd data-testid="swap-allowance">
+              {allowance.venue} to spend {allowance.unlimited ? 'any amount of' : allowance.amount}{' '}
+              {tx?.asset.symbol} (for a swap)
+            </dd>
+          </>
+        )}
+        <dt>{swap ? 'Router' : allowance ? 'Token' : 'Recipient'}</dt>
         <dd>
           {props.row.ensName && (
             <>
@@ -256,4 +279,38 @@ function ResolvedCard({ row }: { row: Row }) {
       </dl>
     </li>
   )
+}
+
+type SwapMeta = {
+  venue: string
+  toSymbol: string
+  toDecimals: number
+  minAmountOut: string
+  expectedAmountOut: string
+}
+
+/** A paused swap's terms, from the transaction's meta (older records lack the symbol: no terms). */
+function swapOf(tx: Transaction | undefined): SwapMeta | undefined {
+  const meta = tx?.kind === 'swap' ? tx.meta : undefined
+  if (!meta || typeof meta.toSymbol !== 'string' || typeof meta.toDecimals !== 'number') return undefined
+  return meta as unknown as SwapMeta
+}
+
+/** The ERC-20 approve a swap sends first, when its allowance was short. */
+function allowanceOf(tx: Transaction | undefined) {
+  const meta = tx?.meta
+  if (!tx || meta?.purpose !== 'swap_allowance') return undefined
+  const raw = String(meta.allowance ?? '0')
+  // 2^256 − 1 (78 digits): an address-book router gets an unlimited allowance.
+  const unlimited = raw.length >= 70
+  return { venue: String(meta.venue), unlimited, amount: formatUnits(raw, tx.asset.decimals) }
+}
+
+/** The card's title: what the paused intent does. */
+function describe(tx: Transaction | undefined): string {
+  if (!tx) return 'Send'
+  const swap = swapOf(tx)
+  if (swap) return `Swap ${tx.amount} ${tx.asset.symbol} → ${swap.toSymbol}`
+  if (allowanceOf(tx)) return `Allow a swap to spend ${tx.asset.symbol}`
+  return `${tx.amount} ${tx.asset.symbol}`
 }
