@@ -3,6 +3,7 @@ import { storageConcurrencyTests } from './storage/storageConcurrencyTests.js'
 import { storageCrossProcessTests } from './storage/storageCrossProcessTests.js'
 import { storageDurabilityTests } from './storage/storageDurabilityTests.js'
 import { storageEventTests } from './storage/storageEventTests.js'
+import { storageExtrasTests } from './storage/storageExtrasTests.js'
 import { storageRecordTests } from './storage/storageRecordTests.js'
 import type { StorageSuiteContext } from './storage/storageSuiteContext.js'
 import { storageTransactionTests } from './storage/storageTransactionTests.js'
@@ -82,6 +83,10 @@ export const runStorageConformance = (runner: TestRunner, options: StorageConfor
           () => {},
         )
       }
+    })
+    runner.describe('optional extras', () => {
+      const createPeer = options.createPeer
+      storageExtrasTests(context, createPeer ? async (storage) => createPeer(storage) : undefined)
     })
     runner.describe('cross-process', () => {
       const createPeer = options.createPeer
