@@ -16,6 +16,7 @@ import {
   sendBench,
   webhookBench,
 } from './lib/benches.js'
+import { quoteBench } from './lib/quoteBench.js'
 import { rateLimitBench } from './lib/rateLimitBench.js'
 
 const benches: Record<string, (options: Options) => Promise<Row[]>> = {
@@ -26,6 +27,7 @@ const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   history: historyBench,
   policy: policyBench,
   ratelimit: rateLimitBench,
+  quote: quoteBench,
 }
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
