@@ -25,7 +25,9 @@ import { memoryStorage } from './storage/memoryStorage.js'
 import type { Storage } from './storage/types.js'
 import { startTracker, type Tracker } from './transactions/startTracker.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
+import { assertMasterKey } from './vault/assertMasterKey.js'
 import { localKeyVault } from './vault/localKeyVault.js'
+import { parseMasterKey } from './vault/masterKey.js'
 import { secretSealer } from './vault/secretSealer.js'
 import { storageKeyRecordStore } from './vault/storageKeyRecordStore.js'
 import type { KeyVault } from './vault/types.js'
@@ -102,6 +104,13 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     ? config.chains
     : viemChainProvider({ chains: config.chains, defaultChain: config.defaultChain })
   const masterKey = config.masterKey ?? ephemeralMasterKey(storage)
+  // A caller's key is checked against the store before anything runs on it (an ephemeral key
+  // seals nothing that outlives it). With its own vault, the vault's records are not ours to judge.
+  if (config.masterKey !== undefined)
+    await assertMasterKey(storage, {
+      masterKey: parseMasterKey(config.masterKey),
+      walletKeys: config.vault === undefined,
+    })
   const ctx: AgentWalletContext = {
     storage,
     vault: config.vault ?? defaultVault(storage, masterKey),

@@ -248,7 +248,13 @@ export {
 } from './utils/amounts.js'
 export { maxDurationMs, parseDuration } from './utils/duration.js'
 export { aesGcmOpen, aesGcmSeal, type SealedBox } from './vault/aesGcm.js'
-export { openEnvelope, sealEnvelope } from './vault/envelope.js'
+export {
+  type AssertMasterKeyParameters,
+  assertMasterKey,
+  type MasterKeyRotationRecord,
+  masterKeyRotationCollection,
+} from './vault/assertMasterKey.js'
+export { openEnvelope, rewrapEnvelope, sealEnvelope } from './vault/envelope.js'
 export { assertMnemonic, type HdWallet, hdWalletFromMnemonic } from './vault/hdWallet.js'
 export { type LoadOrCreateMasterKeyParameters, loadOrCreateMasterKey } from './vault/loadOrCreateMasterKey.js'
 export type { EnvelopeKeyRecord, HdKeyRecord, LocalKeyRecord } from './vault/localKeyRecord.js'
@@ -258,6 +264,13 @@ export { type MemoryKeyVaultOptions, memoryKeyVault } from './vault/memoryKeyVau
 export { type SealedSecret, seal, unseal } from './vault/seal.js'
 export { type SecretSealer, secretSealer } from './vault/secretSealer.js'
 export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
+export {
+  type RotateMasterKeyErrorType,
+  type RotateMasterKeyFailure,
+  type RotateMasterKeyParameters,
+  type RotateMasterKeyReturnType,
+  rotateMasterKey,
+} from './vault/rotateMasterKey.js'
 export * from './vault/types.js'
 export { parsePrivateKey, vaultAddressId } from './vault/vaultAddress.js'
 export { actingWallet } from './wallets/actingWallet.js'
@@ -295,4 +308,4 @@ export { startWebhookWorker, type WebhookWorker } from './webhooks/startWebhookW
 export * from './webhooks/types.js'
 export { defaultWebhookOptions, type WebhookOptions } from './webhooks/webhookOptions.js'
 export * from './webhooks/webhookSchemas.js'
-export { openWebhookSecret, sealWebhookSecret } from './webhooks/webhookSecret.js'
+export { openWebhookSecret, resealWebhookSecret, sealWebhookSecret } from './webhooks/webhookSecret.js'

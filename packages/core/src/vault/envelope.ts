@@ -58,3 +58,25 @@ export const openEnvelope = (
     dataKey.fill(0)
   }
 }
+
+/**
+ * The same envelope with its data key re-wrapped under `to`, after checking that the whole record
+ * opens under `from` (the private key itself is not re-encrypted: only the wrapping changes).
+ * Rejects like `openEnvelope` when it does not open under `from`.
+ * @example const rotated = rewrapEnvelope(record, oldKey, newKey, address)
+ */
+export const rewrapEnvelope = (
+  record: EnvelopeKeyRecord,
+  from: Uint8Array,
+  to: Uint8Array,
+  address: string,
+): EnvelopeKeyRecord => {
+  openEnvelope(record, from, address).fill(0)
+  const aad = aadFor(address)
+  const dataKey = aesGcmOpen(from, record.wrappedDataKey, aad)
+  try {
+    return { ...record, keyId: keyFingerprint(to), wrappedDataKey: aesGcmSeal(to, dataKey, aad) }
+  } finally {
+    dataKey.fill(0)
+  }
+}

@@ -1,6 +1,6 @@
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
-import type { SealedSecret } from '../vault/seal.js'
+import { type SealedSecret, seal, unseal } from '../vault/seal.js'
 import type { WebhookSubscriptionRecord } from './types.js'
 
 /** Associated data of a subscription's sealed secret: the ciphertext opens on this subscription only. */
@@ -62,4 +62,31 @@ export function withSealedWebhookSecret(
   const { secret, ...rest } = record
   // A record that somehow holds both keeps its sealed secret; the plaintext copy just goes.
   return { ...rest, sealedSecret: rest.sealedSecret ?? sealWebhookSecret(ctx, record.id, secret) }
+}
+
+/**
+ * A subscription's signing secret sealed under `to`: its sealed form opened under `from`, or the
+ * plaintext `secret` of a record written before sealing. For master key rotation; rejects with
+ * `master_key_mismatch` or `key_decryption_failed` when the sealed secret does not open under `from`.
+ * @example const sealedSecret = resealWebhookSecret(subscription, oldKey, newKey)
+ */
+export function resealWebhookSecret(
+  subscription: WebhookSubscriptionRecord,
+  from: Uint8Array,
+  to: Uint8Array,
+): SealedSecret {
+  const context = sealContext(subscription.id)
+  const { sealedSecret, secret } = subscription
+  if (sealedSecret) {
+    const plaintext = unseal(from, sealedSecret, context)
+    try {
+      return seal(to, plaintext, context)
+    } finally {
+      plaintext.fill(0)
+    }
+  }
+  if (secret !== undefined) return seal(to, Buffer.from(secret, 'utf8'), context)
+  throw new BaseError('key_decryption_failed', 'The webhook subscription has no signing secret', {
+    details: { subscriptionId: subscription.id },
+  })
 }

@@ -6,6 +6,7 @@ import { keys } from './keys.js'
 import { loadConfig, parseCli } from './loadConfig.js'
 import { mcpCommand } from './mcpCommand.js'
 import { migrateCommand } from './migrateCommand.js'
+import { rotateMasterKeyCommand } from './rotateMasterKeyCommand.js'
 import { serve } from './serve.js'
 
 const usage = `Usage: agentwallet <command> [flags]
@@ -15,6 +16,8 @@ Commands:
   keys     create --name <n> [--role agent|approver|admin] [--tenant <id>] | list | revoke <id>
   devnet   serve the embedded chain as JSON-RPC (default port 8545)
   migrate  bring the Postgres schema up to date and exit (--storage postgres --database-url …)
+  rotate-master-key  re-seal wallet keys and webhook secrets under a new master key, with every server stopped
+           (old: AGENTWALLET_MASTER_KEY or <data-dir>/master.key; new: AGENTWALLET_NEW_MASTER_KEY or generated 0600 in the data dir)
   mcp      the agent tools as an MCP server on stdio (env AGENTWALLET_API_KEY, an agent key; AGENTWALLET_URL for a running server, else in-process; AGENTWALLET_MCP_TRANSPORT=http for streamable HTTP)
 
 Flags:
@@ -41,6 +44,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(values, env)
   if (command === 'keys') return keys(rest, values, config, print)
   if (command === 'migrate') return migrateCommand(config, print)
+  if (command === 'rotate-master-key') return rotateMasterKeyCommand(config, env, print)
   if (command !== 'serve' && command !== 'devnet' && command !== 'mcp')
     throw new CliError(`Unknown command "${command}"\n\n${usage}`)
   const running: { close(): Promise<void>; closed?: Promise<void> } =
