@@ -26,6 +26,12 @@ afterAll(async () => {
 
 /** The only routes that may answer without a key (DESIGN §6). Adding one here is a security decision. */
 const publicRoutes = new Set(['GET /health', 'GET /onboarding', 'GET /openapi.json'])
+/**
+ * Operator routes that take a bearer token of their own and never an API key, not even the root
+ * admin's: a scraper holds nothing that moves money, and the counts span every tenant. Adding one
+ * here is a security decision.
+ */
+const bearerRoutes = new Set(['GET /metrics'])
 /** Keys that hold each role — in tenant A, except the tenant admin that is not root. */
 const keysWithout: Record<string, Array<[string, string]>> = {
   admin: [
@@ -92,6 +98,7 @@ type Classified = {
 
 const problems: string[] = []
 const classified: Classified[] = []
+const bearerClassified: OpenApiRoute[] = []
 for (const route of routes) {
   const name = routeName(route)
   if (route.isPublic) {
@@ -99,6 +106,15 @@ for (const route of routes) {
     continue
   }
   if (publicRoutes.has(name)) problems.push(`${name} should be public but asks for a key`)
+  if (route.security.includes('bearerToken')) {
+    if (bearerRoutes.has(name)) bearerClassified.push(route)
+    else problems.push(`${name} takes a bearer token but is not in bearerRoutes`)
+    continue
+  }
+  if (bearerRoutes.has(name))
+    problems.push(`${name} should take its own bearer token but asks for an API key`)
+  if (!route.security.includes('apiKey'))
+    problems.push(`${name} takes security schemes the matrix does not know: ${route.security.join(', ')}`)
   const roleKey = route.roles.join(', ')
   if (roleKey && !keysWithout[roleKey])
     problems.push(`${name} has roles "${roleKey}" the matrix does not know`)
@@ -114,7 +130,7 @@ for (const route of routes) {
   classified.push({ route, params: params as Classified['params'], request })
 }
 
-const counts = { noKey: 0, badKey: 0, wrongRole: 0, otherTenant: 0, public: 0 }
+const counts = { noKey: 0, badKey: 0, wrongRole: 0, otherTenant: 0, public: 0, bearer: 0 }
 
 it('classifies every operation of the OpenAPI document', () => {
   expect(routes.length).toBeGreaterThan(40)
@@ -205,6 +221,34 @@ describe.each(classified)('$route.method $route.path', ({ route, params, request
       assertNoLeak(response, request?.query?.includes(f.a.wallet) ? [f.a.wallet] : [])
     })
   }
+})
+
+describe.each(bearerClassified)('$method $path (its own bearer token)', (route) => {
+  it('401 without the token, with a wrong one, and with every API key (header or bearer), revealing nothing', async () => {
+    const keys = Object.values(f.keys)
+    const attempts: Array<{ key?: string; headers?: Record<string, string> }> = [
+      {},
+      { headers: { authorization: 'Bearer not_the_metrics_token_000000000000' } },
+      ...keys.map((key) => ({ key })),
+      ...keys.map((key) => ({ headers: { authorization: `Bearer ${key}` } })),
+    ]
+    for (const attempt of attempts) {
+      counts.bearer++
+      const response = await h.call(route.method, route.path, attempt)
+      assertEnvelope(response, 401, 'unauthorized')
+      assertNoLeak(response)
+    }
+  })
+
+  it('answers the token with aggregate counts only: nothing of tenant A', async () => {
+    counts.bearer++
+    const response = await h.call(route.method, route.path, {
+      headers: { authorization: `Bearer ${h.metricsToken}` },
+    })
+    expect(response.status, response.text.slice(0, 300)).toBe(200)
+    expect(response.text).toMatch(/^# HELP /)
+    assertNoLeak(response)
+  })
 })
 
 describe('agents of one tenant', () => {

@@ -20,12 +20,15 @@ export type HarnessServer = {
   agentWallet: AgentWallet
   server: RunningServer
   adminKey: string
+  metricsToken: string
   logs: string[]
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>
   close(): Promise<void>
 }
 
 export const harnessAdminKey = 'aw_harness_root_admin_key_0123456789abcdef'
+/** The operator token of `GET /metrics` (its own bearer scheme, not an API key). */
+export const harnessMetricsToken = 'harness_metrics_token_0123456789abcdef'
 
 /**
  * A real server on 127.0.0.1:0 over a fresh devnet and memory storage, with loopback webhook targets
@@ -55,6 +58,7 @@ export async function startHarnessServer(options: { bodyLimitBytes?: number } = 
     logger: createLogger({ destination }),
     rateLimit: false,
     bodyLimitBytes: options.bodyLimitBytes,
+    metrics: { token: harnessMetricsToken },
   }).listen({ port: 0 })
 
   const call: HarnessServer['call'] = async (
@@ -93,6 +97,7 @@ export async function startHarnessServer(options: { bodyLimitBytes?: number } = 
     agentWallet,
     server,
     adminKey: harnessAdminKey,
+    metricsToken: harnessMetricsToken,
     logs,
     call,
     async close() {

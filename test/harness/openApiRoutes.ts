@@ -4,6 +4,8 @@ export type OpenApiRoute = {
   /** OpenAPI form: `/wallet/{address}/send`. */
   path: string
   isPublic: boolean
+  /** The security schemes it takes (`apiKey`, or `bearerToken` for an operator route such as /metrics). */
+  security: string[]
   /** From the operation's "Roles: …" description; empty when any authenticated key may call it. */
   roles: string[]
   pathParams: string[]
@@ -42,6 +44,7 @@ type Operation = {
 /** Every operation of the document, so a new route is covered by the harness without editing it. */
 export function openApiRoutes(document: {
   paths: Record<string, Record<string, Operation>>
+  security?: unknown[]
 }): OpenApiRoute[] {
   const routes: OpenApiRoute[] = []
   for (const [path, operations] of Object.entries(document.paths)) {
@@ -53,6 +56,9 @@ export function openApiRoutes(document: {
         method: method.toUpperCase(),
         path,
         isPublic: Array.isArray(operation.security) && operation.security.length === 0,
+        security: (operation.security ?? document.security ?? []).flatMap((requirement) =>
+          Object.keys(requirement as object),
+        ),
         roles: roles ? roles.split(',').map((role) => role.trim()) : [],
         pathParams: parameters
           .filter((parameter) => parameter.in === 'path')

@@ -128,6 +128,9 @@ export {
 } from './identity/registerIdentity.js'
 export { buildRegistrationFile, fromDataUri, toDataUri } from './identity/registrationFile.js'
 export * from './identity/types.js'
+export { type CollectMetricsReturnType, collectMetrics } from './metrics/collectMetrics.js'
+export { countEvents, type EventCounter } from './metrics/countEvents.js'
+export type { MetricFamily, MetricSample } from './metrics/metricFamily.js'
 export {
   type ConfirmSafeTransactionReturnType,
   confirmSafeTransaction,

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { AgentWallet, WalletRecord } from '@agentwallet/core'
+import { type AgentWallet, BaseError, countEvents, type WalletRecord } from '@agentwallet/core'
 import Router from '@koa/router'
 import Koa from 'koa'
 import websockify from 'koa-websocket'
@@ -15,9 +15,12 @@ import { requestId } from './http/requestId.js'
 import { type RateLimiter, sharedTokenBucket } from './http/sharedTokenBucket.js'
 import { tokenBucket } from './http/tokenBucket.js'
 import type { AppState } from './http/types.js'
+import { httpMetrics } from './metrics/httpMetrics.js'
+import { processMetrics } from './metrics/processMetrics.js'
 import { buildOpenApi } from './openapi/buildOpenApi.js'
 import { defaultRoutes } from './routes/defaultRoutes.js'
 import type { RouteSpec } from './routes/defineRoute.js'
+import { metricsRoutes } from './routes/metricsRoutes.js'
 import { mountRoutes } from './routes/mountRoutes.js'
 import { systemRoutes } from './routes/systemRoutes.js'
 import { type EventHub, eventHub } from './ws/eventHub.js'
@@ -60,6 +63,11 @@ export type CreateAppOptions = {
   routes?: readonly RouteSpec[] | undefined
   /** Serve the approvals dashboard at /dashboard: `true` (the built @agentwallet/dashboard) or `{ dir }`. */
   dashboard?: DashboardOption
+  /**
+   * Serve `GET /metrics` (Prometheus text format) to `Authorization: Bearer <token>`, a token of its
+   * own (16+ characters), not an API key. Unset or `false`: no such route, a 404 (the default).
+   */
+  metrics?: { token: string } | false | undefined
 }
 
 export type AgentWalletApp = {
@@ -82,6 +90,7 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
   const koa = websockify(new Koa<AppState>({ proxy: false }), { path: '/ws', maxPayload: 64 * 1024 })
   const startedAt = new Date()
   const resources = options.routes ?? defaultRoutes
+  const metrics = options.metrics ? createMetrics(options.agentWallet, options.metrics.token) : undefined
   let openApiDoc: Record<string, unknown> | undefined
   const openApi = () => {
     openApiDoc ??= buildOpenApi(routes, { version: serverVersion })
@@ -95,6 +104,14 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
       adminKeyHint: options.adminKeyHint,
       openApi,
     }),
+    ...(metrics
+      ? metricsRoutes({
+          agentWallet: options.agentWallet,
+          token: metrics.token,
+          processFamilies: metrics.families,
+          onStorageError: (error) => logger.warn({ err: error }, 'metrics: storage gauges unreadable'),
+        })
+      : []),
     ...resources,
   ]
   const limit =
@@ -132,6 +149,7 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
     // Errors are rendered and logged by errorHandler; Koa's default printer would write stacks to stderr.
   })
   koa.use(requestId())
+  if (metrics) koa.use(metrics.http.middleware)
   koa.use(accessLog(logger))
   koa.use(errorHandler(logger))
   koa.use(jsonBody({ limitBytes: options.bodyLimitBytes ?? 100_000 }))
@@ -179,12 +197,31 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
         url: `http://${shownHost}:${address.port}`,
         hub,
         async close() {
+          metrics?.stop()
           hub.close()
           koa.ws.server?.close()
           server.closeAllConnections()
           await new Promise<void>((resolve) => server.close(() => resolve()))
         },
       }
+    },
+  }
+}
+
+/** This process's metrics (HTTP, process, events) for `/metrics`; the storage gauges are read per scrape. */
+function createMetrics(agentWallet: AgentWallet, token: string) {
+  if (token.length < 16)
+    throw new BaseError('validation_failed', 'The metrics token needs 16 characters or more')
+  const http = httpMetrics()
+  const runtime = processMetrics()
+  const events = countEvents(agentWallet.bus)
+  return {
+    token,
+    http,
+    families: () => [...http.families(), ...events.families(), ...runtime.families()],
+    stop() {
+      runtime.stop()
+      events.stop()
     },
   }
 }

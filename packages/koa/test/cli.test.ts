@@ -143,6 +143,33 @@ it('AGENTWALLET_RATE_LIMIT sets the per-key limit ("<burst>/<per second>"), and 
   expect(bad.err).toMatch(/AGENTWALLET_RATE_LIMIT must be "<burst>\/<per second>"/)
 }, 60_000)
 
+it('AGENTWALLET_METRICS_TOKEN serves /metrics to that bearer token only, and refuses a short token', async () => {
+  const token = 'cli_metrics_token_0123456789abcdef'
+  const started = await run(
+    ['serve', '--port', '0', '--storage', 'memory', '--data-dir', join(dataDir, 'metrics')],
+    { AGENTWALLET_METRICS_TOKEN: token },
+    /Metrics: .*\n/,
+  )
+  try {
+    const url = /listening on (http:\/\/\S+)/.exec(started.out)![1]!
+    expect(started.out).toContain(`${url}/metrics (Authorization: Bearer $AGENTWALLET_METRICS_TOKEN)`)
+    expect(started.out).not.toContain(token)
+    const scraped = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+    expect(scraped.status).toBe(200)
+    expect(await scraped.text()).toMatch(/^agentwallet_transactions\{chain="devnet",status="confirmed"\} 0$/m)
+    const refused = await fetch(`${url}/metrics`)
+    expect(refused.status).toBe(401)
+    expect(await refused.json()).toMatchObject({ error: { code: 'unauthorized' } })
+  } finally {
+    started.child.kill('SIGTERM')
+  }
+  const bad = await run(['serve', '--port', '0', '--storage', 'memory'], {
+    AGENTWALLET_METRICS_TOKEN: 'short',
+  })
+  expect(bad.code).toBe(1)
+  expect(bad.err).toMatch(/AGENTWALLET_METRICS_TOKEN must be 16 or more characters/)
+}, 60_000)
+
 it('keys create|list|revoke on the data dir; clear errors for bad flags', async () => {
   const created = await run(['keys', 'create', '--name', 'bot', '--role', 'agent', '--data-dir', dataDir])
   expect(created.code).toBe(0)

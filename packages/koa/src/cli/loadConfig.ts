@@ -22,6 +22,8 @@ export type ServerConfig = {
   rateLimit: { capacity: number; refillPerSecond: number } | false
   /** A 0x Swap API v2 source for swaps, enabled by `AGENTWALLET_0X_API_KEY` (the key only from env). */
   zeroEx: { apiKey: string; baseUrl: string | undefined } | undefined
+  /** Enables `GET /metrics` for `Authorization: Bearer <token>` (`AGENTWALLET_METRICS_TOKEN`, env only). */
+  metricsToken: string | undefined
 }
 
 export type Env = Record<string, string | undefined>
@@ -104,7 +106,18 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
           baseUrl: optionalString(env.AGENTWALLET_0X_URL ?? file.zeroExUrl),
         }
       : undefined,
+    metricsToken: parseMetricsToken(env.AGENTWALLET_METRICS_TOKEN),
   }
+}
+
+/** Off when unset; a token too short to resist guessing is refused rather than served. */
+function parseMetricsToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined
+  if (value.length < 16 || /\s/.test(value))
+    throw new CliError(
+      'AGENTWALLET_METRICS_TOKEN must be 16 or more characters without spaces (e.g. $(openssl rand -hex 24))',
+    )
+  return value
 }
 
 /**

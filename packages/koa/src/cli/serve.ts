@@ -33,6 +33,7 @@ export async function serve(
       logger: createLogger({ level: config.logLevel }),
       adminKeyHint: config.adminKey ? 'the value of AGENTWALLET_ADMIN_KEY' : `the file ${keyFile}`,
       rateLimit: config.rateLimit,
+      metrics: config.metricsToken ? { token: config.metricsToken } : false,
     })
     const server = await app
       .listen({ port: config.port, host: config.host })
@@ -76,6 +77,8 @@ export async function serve(
     )
     print(`  curl -s -H "X-API-Key: ${key}" ${server.url}/wallet/list`)
     print(`Docs: ${server.url}/onboarding  ${server.url}/openapi.json`)
+    if (config.metricsToken)
+      print(`Metrics: ${server.url}/metrics (Authorization: Bearer $AGENTWALLET_METRICS_TOKEN)`)
     if (dashboardDir) print(`Dashboard: ${server.url}/dashboard/ (sign in with an approver or admin key)`)
     return {
       url: server.url,

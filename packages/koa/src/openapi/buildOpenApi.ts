@@ -28,7 +28,19 @@ export function buildOpenApi(routes: readonly RouteSpec[], info: OpenApiInfo): R
     security: [{ apiKey: [] }],
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        ...(routes.some((route) => route.auth === 'bearer')
+          ? {
+              bearerToken: {
+                type: 'http',
+                scheme: 'bearer',
+                description:
+                  'An operator token of its own (GET /metrics: AGENTWALLET_METRICS_TOKEN), never an API key.',
+              },
+            }
+          : {}),
+      },
       schemas: {
         Error: {
           type: 'object',
@@ -82,7 +94,9 @@ function operation(route: RouteSpec): Record<string, unknown> {
   const responses: Record<string, unknown> = {
     [status]: {
       description: 'Success',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } },
+      content: route.produces
+        ? { [route.produces]: { schema: { type: 'string' } } }
+        : { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } },
     },
     default: {
       description: 'Error envelope',
@@ -100,6 +114,7 @@ function operation(route: RouteSpec): Record<string, unknown> {
     operationId: operationId(route),
     tags: [route.path.split('/')[1] ?? 'root'],
     ...(route.auth === 'public' ? { security: [] } : {}),
+    ...(route.auth === 'bearer' ? { security: [{ bearerToken: [] }] } : {}),
     ...(route.roles ? { description: `Roles: ${route.roles}.` } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body

@@ -14,15 +14,23 @@ export type RouteInput<TBody, TQuery> = {
   idempotencyKey: string | undefined
 }
 
-export type RouteResult = { status?: number | undefined; body: Record<string, unknown> }
+/** `body` is JSON, or text for a route that `produces` another content type. */
+export type RouteResult = { status?: number | undefined; body: Record<string, unknown> | string }
 
 /** One endpoint: its shape (for validation and the OpenAPI document) and its three-step handler. */
 export type RouteSpec = {
   method: HttpMethod
   path: string
   summary: string
-  /** `public` routes need no key (health, onboarding, openapi). */
-  auth?: 'key' | 'public' | undefined
+  /**
+   * `public` routes need no key (health, onboarding, openapi); `bearer` routes take their own
+   * operator token in `Authorization: Bearer …` (metrics), checked by `verifyBearer`, never an API key.
+   */
+  auth?: 'key' | 'public' | 'bearer' | undefined
+  /** For `bearer` routes: whether the token sent is the right one (constant-time). */
+  verifyBearer?: ((token: string) => boolean) | undefined
+  /** Content type of a success when not JSON (e.g. the Prometheus text format); the body is then a string. */
+  produces?: string | undefined
   /** Who may call it, for the docs; core enforces roles. */
   roles?: string | undefined
   body?: z.ZodType | undefined

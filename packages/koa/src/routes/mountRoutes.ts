@@ -23,7 +23,10 @@ export function mountRoutes(
 ): void {
   for (const spec of specs) {
     router[spec.method](spec.path, async (ctx) => {
-      const principal = spec.auth === 'public' ? undefined : await authenticateRequest(ctx, options)
+      ctx.state.route = spec.path
+      if (spec.auth === 'bearer') await authenticateBearer(ctx, spec, options)
+      const principal =
+        spec.auth === 'public' || spec.auth === 'bearer' ? undefined : await authenticateRequest(ctx, options)
       const session = principal ? options.agentWallet.as(principal) : undefined
       ctx.state.principal = principal
       ctx.state.session = session
@@ -44,6 +47,7 @@ export function mountRoutes(
       })
       ctx.status = result.status ?? spec.status ?? 200
       ctx.body = result.body
+      if (spec.produces) ctx.type = spec.produces
     })
   }
 }
@@ -61,6 +65,20 @@ async function authenticateRequest(ctx: Koa.ParameterizedContext<AppState>, opti
     }
     throw error
   }
+}
+
+/** A `bearer` route's own token; failures draw from the same per-IP bucket as bad API keys. */
+async function authenticateBearer(
+  ctx: Koa.ParameterizedContext<AppState>,
+  spec: RouteSpec,
+  options: MountOptions,
+): Promise<void> {
+  const match = /^Bearer +(\S+) *$/i.exec(ctx.get('authorization'))
+  if (match && spec.verifyBearer?.(match[1]!)) return
+  const verdict = await options.rateLimit?.failedAuthByIp.take(ctx.ip)
+  if (verdict && !verdict.ok) throw rateLimited(verdict.retryAfterSeconds)
+  ctx.set('www-authenticate', 'Bearer')
+  throw new BaseError('unauthorized', 'This endpoint takes its own bearer token (Authorization: Bearer …)')
 }
 
 function rateLimited(retryAfterSeconds: number): BaseError {
