@@ -101,10 +101,16 @@ describe('wallets', () => {
     const agent = aw.as({ tenantId: 't-pages', id: 'pager', role: 'agent' })
     const created = []
     for (let i = 0; i < 5; i++) created.push((await agent.createWallet({ agentName: `page-${i}` })).address)
+    // Oldest first; wallets made in the same millisecond are ordered by id, so pages never overlap.
+    const all = (await agent.listWallets()).map((wallet) => wallet.address)
+    expect([...all].sort()).toEqual([...created].sort())
     const page = await agent.listWalletPage({ limit: 2, offset: 2 })
     expect(page).toMatchObject({ count: 5, limit: 2, offset: 2 })
-    expect(page.wallets.map((wallet) => wallet.address)).toEqual(created.slice(2, 4))
-    expect((await agent.listWallets()).map((wallet) => wallet.address)).toEqual(created)
+    expect(page.wallets.map((wallet) => wallet.address)).toEqual(all.slice(2, 4))
+    const pages = []
+    for (let offset = 0; offset < 5; offset += 2)
+      pages.push(...(await agent.listWallets({ limit: 2, offset })).map((wallet) => wallet.address))
+    expect(pages).toEqual(all)
     expect(await agent.listWallets({ offset: 5 })).toEqual([])
     await expect(agent.listWallets({ limit: 1001 })).rejects.toMatchObject({ code: 'validation_failed' })
     await expect(agent.listWallets({ limit: 0 })).rejects.toMatchObject({ code: 'validation_failed' })
