@@ -264,9 +264,6 @@ export type { EnvelopeKeyRecord, HdKeyRecord, LocalKeyRecord } from './vault/loc
 export { type LocalKeyVault, type LocalKeyVaultOptions, localKeyVault } from './vault/localKeyVault.js'
 export { keyFingerprint, masterKeyEnvVar, masterKeyFromEnv, parseMasterKey } from './vault/masterKey.js'
 export { type MemoryKeyVaultOptions, memoryKeyVault } from './vault/memoryKeyVault.js'
-export { type SealedSecret, seal, unseal } from './vault/seal.js'
-export { type SecretSealer, secretSealer } from './vault/secretSealer.js'
-export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
 export {
   type RotateMasterKeyErrorType,
   type RotateMasterKeyFailure,
@@ -274,6 +271,9 @@ export {
   type RotateMasterKeyReturnType,
   rotateMasterKey,
 } from './vault/rotateMasterKey.js'
+export { type SealedSecret, seal, unseal } from './vault/seal.js'
+export { type SecretSealer, secretSealer } from './vault/secretSealer.js'
+export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
 export * from './vault/types.js'
 export { parsePrivateKey, vaultAddressId } from './vault/vaultAddress.js'
 export { actingWallet } from './wallets/actingWallet.js'
