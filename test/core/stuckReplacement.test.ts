@@ -1,6 +1,6 @@
 import type { AgentWallet, TransactionRecord } from '@agentwallet/core'
-import type { Devnet } from '@agentwallet/devnet'
-import { numberToHex, parseEther, parseGwei } from 'viem'
+import { type Devnet, swapRouter02Abi, uniswapV2RouterAbi } from '@agentwallet/devnet'
+import { decodeFunctionData, type Hex, numberToHex, parseEther, parseGwei, toFunctionSelector } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
   agentWalletOn,
@@ -111,6 +111,31 @@ describe('a submitted tx stuck below the chain’s fees', () => {
     })
   })
 
+  it('gets a fresh deadline when a swap’s lapsed while it was stuck, and keeps its minimum', async () => {
+    const wallet = await fundedWallet(aw, devnet, '5')
+    const usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
+    await withoutAutomine(async () => {
+      const swapped = aw.swap({ fromToken: 'ETH', toToken: usdc, amount: '0.1', wallet: wallet.address })
+      const [pending] = await pendingSwaps(wallet.address)
+      const first = (await stored(pending!.id))!
+      const firstCall = routerCall(first.call.data!)
+      // Stuck below the base fee for longer than the swap's 20-minute deadline.
+      await devnet.increaseTime(30 * 60)
+      await raiseBaseFee(BigInt(first.gas!.maxFeePerGas) * 3n)
+      await expect.poll(async () => (await stored(first.id))!.hash, { timeout: 10_000 }).not.toBe(first.hash)
+      const replaced = (await stored(first.id))!
+      const renewed = routerCall(replaced.call.data!)
+      const latest = await publicClientOf(devnet).getBlock()
+      expect(renewed.deadline > latest.timestamp).toBe(true)
+      expect(firstCall.deadline < latest.timestamp).toBe(true)
+      expect(renewed.amountOutMin).toBe(firstCall.amountOutMin)
+      await devnet.mine()
+      const result = await swapped
+      expect(result).toMatchObject({ status: 'confirmed' })
+      expect(BigInt(result.amountOutRaw!) >= firstCall.amountOutMin).toBe(true)
+    })
+  })
+
   it('is left alone while it is priced at the chain’s fees (only slow), and never raised past the cap', async () => {
     const capped = await agentWalletOn(devnet, {
       replaceStuckAfterMs: 100,
@@ -145,4 +170,35 @@ describe('a submitted tx stuck below the chain’s fees', () => {
 
 function transaction(history: { transactions: { id: string }[] }): string {
   return history.transactions[0]!.id
+}
+
+/** The swaps of a wallet waiting in the mempool (polled: `swap` resolves only once mined). */
+async function pendingSwaps(address: string) {
+  let found: { id: string }[] = []
+  await expect
+    .poll(
+      async () => {
+        found = (await aw.listHistory(address)).transactions.filter(
+          (tx) => tx.kind === 'swap' && tx.status === 'submitted',
+        )
+        return found.length
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(1)
+  return found
+}
+
+/** The deadline and minimum out of a swap on either router kind of the devnet. */
+function routerCall(data: Hex): { deadline: bigint; amountOutMin: bigint } {
+  if (data.startsWith(toFunctionSelector('multicall(uint256,bytes[])'))) {
+    const { args } = decodeFunctionData({ abi: swapRouter02Abi, data })
+    const [deadline, [inner]] = args as unknown as [bigint, Hex[]]
+    const swap = decodeFunctionData({ abi: swapRouter02Abi, data: inner! })
+    return { deadline, amountOutMin: (swap.args[0] as { amountOutMinimum: bigint }).amountOutMinimum }
+  }
+  // Router02 swapExactETHForTokens(amountOutMin, path, to, deadline)
+  const { functionName, args } = decodeFunctionData({ abi: uniswapV2RouterAbi, data })
+  if (functionName !== 'swapExactETHForTokens') throw new Error(`unexpected ${functionName}`)
+  return { deadline: args[3], amountOutMin: args[0] }
 }

@@ -3,6 +3,7 @@ import { isTransportError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { appendEvent } from '../events/appendEvent.js'
+import { refreshCall } from './refreshCall.js'
 import { txPayload } from './transitions.js'
 import type { SignedVersion, TransactionRecord } from './types.js'
 
@@ -59,8 +60,8 @@ export function replacementDue(ctx: AgentWalletContext, record: TransactionRecor
 const bumped = (fee: bigint) => (fee * 1125n + 999n) / 1000n
 
 /**
- * Replaces a stuck submitted tx: the same nonce, call and gas limit, signed again with fees at least
- * 12.5% higher and at least what the chain asks now, committed (with the old signature kept, since
+ * Replaces a stuck submitted tx: the same nonce, call and gas limit (a lapsed deadline or signature
+ * in the call made again, see `refreshCall`), signed again with fees at least 12.5% higher and at least what the chain asks now, committed (with the old signature kept, since
  * it may still be mined) before it is broadcast. Nothing happens while the tx is priced at or above
  * the chain's current fees (it is only slow), when the raise would pass `maxFeeBumpMultiplier` times
  * the first signature's max fee, or when the wallet could not pay the higher fee. The caller holds
@@ -85,6 +86,9 @@ export async function replaceStuck(
   const balance = await chain.client.getBalance({ address: record.from }).catch(() => undefined)
   if (balance === undefined || balance < BigInt(record.call.value) + limit * maxFee) return record
 
+  // Bytes with a short life (a swap's deadline, a setAgentWallet signature) may have lapsed while it
+  // was stuck: made again for the same intent, as for a late approval.
+  const { call } = await refreshCall(ctx, chain, { ...record, rawTx: undefined })
   const signer = await ctx.vault.getSigner(record.from)
   const gas = {
     limit: record.gas.limit,
@@ -95,9 +99,9 @@ export async function replaceStuck(
     type: 'eip1559',
     chainId: chain.chainId,
     nonce: record.nonce,
-    to: record.call.to,
-    value: BigInt(record.call.value),
-    data: record.call.data,
+    to: call.to,
+    value: BigInt(call.value),
+    data: call.data,
     gas: limit,
     maxFeePerGas: maxFee,
     maxPriorityFeePerGas: tip,
@@ -106,6 +110,7 @@ export async function replaceStuck(
   const previous: SignedVersion = { hash: record.hash, rawTx: record.rawTx, gas: record.gas, replacedAt: now }
   const next: TransactionRecord = {
     ...record,
+    call,
     gas,
     rawTx,
     hash: keccak256(rawTx),
