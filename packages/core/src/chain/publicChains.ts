@@ -138,6 +138,15 @@ export const publicChains: Record<string, KnownChain> = {
     explorerUrl: 'https://sepolia.basescan.org',
     contracts: {
       weth: '0x4200000000000000000000000000000000000006',
+      // docs.uniswap.org/contracts/v3/reference/deployments/base-deployments (Base Sepolia column).
+      uniswapV3: [
+        {
+          name: 'uniswap-v3',
+          factory: '0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24',
+          router: '0x94cC0AaC535CCDB3C01d6787D6413C739ae12bc4',
+          quoter: '0xC5290058841028F1614F3A6F0F5816cAd0df5E27',
+        },
+      ],
       safe: safe141,
       erc8004: erc8004Testnets,
     },
