@@ -15,6 +15,8 @@ export type AddressBook = {
         proxyFactory: Address
         fallbackHandler: Address
         multiSend: Address
+        /** MultiSendCallOnly: batches of plain calls (no delegatecall inside). */
+        multiSendCallOnly?: Address | undefined
       }
     | undefined
   ens?:

@@ -13,6 +13,7 @@ import { type ProposeSafeParameters, proposeSafeSchema } from './multisigSchemas
 import type { SafeProposalRecord } from './multisigTypes.js'
 import { isOwner, readSafe } from './readSafe.js'
 import { newSafeTx, safeTxHash, safeTxTypedData } from './safeTransaction.js'
+import { safeTxPayment } from './safeTxPayment.js'
 
 /**
  * Proposes a Safe transaction: builds the SafeTx at the Safe's current `nonce()`, computes its
@@ -43,6 +44,8 @@ export async function proposeSafeTransaction(
     operation: input.operation ?? 0,
     nonce: state.nonce,
   })
+  // Refused now, not at execution, when the policy could not judge it (a MultiSend batch paying several).
+  await safeTxPayment(chain, safe, tx)
   const hash = safeTxHash(chain.chainId, safe, tx)
   const signer = await ctx.vault.getSigner(wallet.address)
   const signature = await signer.signTypedData(safeTxTypedData(chain.chainId, safe, tx))
