@@ -3,13 +3,13 @@ import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { pageFields } from '../schemas/primitives.js'
 import type { Filter } from '../storage/types.js'
 import type { ApprovalRecord } from './types.js'
 
 export const listApprovalsSchema = z.strictObject({
   status: z.enum(['pending', 'approved', 'rejected', 'expired']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...pageFields({ defaultLimit: 50, maxLimit: 200 }),
 })
 export type ListApprovalsParameters = z.input<typeof listApprovalsSchema>
 

@@ -52,3 +52,15 @@ export const durationSchema = z.string().superRefine((value, ctx) => {
     ctx.addIssue({ code: 'custom', message: (error as Error).message })
   }
 })
+
+/**
+ * The `limit` (1…`maxLimit`, default `defaultLimit`) and `offset` (≥ 0, default 0) of a paged list,
+ * coerced from query strings; spread into a list's schema.
+ * @example z.strictObject({ status: statusSchema.optional(), ...pageFields({ defaultLimit: 50, maxLimit: 200 }) })
+ */
+export function pageFields({ defaultLimit, maxLimit }: { defaultLimit: number; maxLimit: number }) {
+  return {
+    limit: z.coerce.number().int().min(1).max(maxLimit).default(defaultLimit),
+    offset: z.coerce.number().int().min(0).default(0),
+  }
+}

@@ -2,13 +2,13 @@ import { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { pageFields } from '../schemas/primitives.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { type TransactionView, toTransactionView } from './toTransactionView.js'
 import type { TransactionRecord } from './types.js'
 
 export const historyQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...pageFields({ defaultLimit: 50, maxLimit: 200 }),
 })
 export type ListHistoryParameters = z.input<typeof historyQuerySchema>
 

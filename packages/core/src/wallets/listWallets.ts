@@ -2,13 +2,13 @@ import { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { pageFields } from '../schemas/primitives.js'
 import type { Filter } from '../storage/types.js'
 import { toWallet, type Wallet, type WalletRecord } from './types.js'
 
 /** A page of wallets, oldest first: at most `limit` (default 100, at most 1000) from `offset`. */
 export const walletListQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...pageFields({ defaultLimit: 100, maxLimit: 1000 }),
 })
 export type ListWalletsParameters = z.input<typeof walletListQuerySchema>
 

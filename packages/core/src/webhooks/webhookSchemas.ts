@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { toCanonicalEventName } from '../events/eventNames.js'
+import { pageFields } from '../schemas/primitives.js'
 
 const eventName = z.string().refine((name) => name === '*' || toCanonicalEventName(name) !== undefined, {
   message:
@@ -22,7 +23,6 @@ export type SubscribeWebhookParameters = z.input<typeof subscribeWebhookSchema>
 export const listDeliveriesSchema = z.strictObject({
   subscriptionId: z.string().max(100).optional(),
   status: z.enum(['pending', 'delivered', 'dead']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...pageFields({ defaultLimit: 50, maxLimit: 200 }),
 })
 export type ListDeliveriesParameters = z.input<typeof listDeliveriesSchema>
