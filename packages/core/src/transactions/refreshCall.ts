@@ -9,8 +9,9 @@ import type { TransactionRecord } from './types.js'
  * waited (for an approver, or for a restart) is signed: the signature of an ERC-8004
  * `setAgentWallet` (identity registration), or the deadline of a swap on an address-book router
  * (same `amountOutMin`). Any other record comes back as is. The intent (contract, function,
- * amounts, recipient, sender) stays what the policy and the approver saw. A signed transaction is
- * never touched: it is only ever rebroadcast byte for byte.
+ * amounts, recipient, sender) stays what the policy and the approver saw. Callers use it only for
+ * bytes about to be signed: an intent not signed yet, or a stuck one being replaced at its nonce
+ * (a signed transaction is otherwise only ever rebroadcast byte for byte).
  * @example const fresh = await refreshCall(ctx, chain, transaction)
  */
 export async function refreshCall(
@@ -18,7 +19,6 @@ export async function refreshCall(
   chain: ChainHandle,
   record: TransactionRecord,
 ): Promise<TransactionRecord> {
-  if (record.rawTx) return record
   const data = (await resignAgentWalletCall(ctx, chain, record)) ?? (await renewSwapDeadline(chain, record))
   if (!data) return record
   return { ...record, call: { ...record.call, data } }

@@ -61,8 +61,9 @@ const bumped = (fee: bigint) => (fee * 1125n + 999n) / 1000n
 
 /**
  * Replaces a stuck submitted tx: the same nonce, call and gas limit (a lapsed deadline or signature
- * in the call made again, see `refreshCall`), signed again with fees at least 12.5% higher and at least what the chain asks now, committed (with the old signature kept, since
- * it may still be mined) before it is broadcast. Nothing happens while the tx is priced at or above
+ * in the call made again, see `refreshCall`), signed again with fees at least 12.5% higher and at
+ * least what the chain asks now, committed (with the old signature kept, since it may still be
+ * mined) before it is broadcast. Nothing happens while the tx is priced at or above
  * the chain's current fees (it is only slow), when the raise would pass `maxFeeBumpMultiplier` times
  * the first signature's max fee, or when the wallet could not pay the higher fee. The caller holds
  * the wallet lock and has re-read `record` under it.
@@ -88,7 +89,7 @@ export async function replaceStuck(
 
   // Bytes with a short life (a swap's deadline, a setAgentWallet signature) may have lapsed while it
   // was stuck: made again for the same intent, as for a late approval.
-  const { call } = await refreshCall(ctx, chain, { ...record, rawTx: undefined })
+  const { call } = await refreshCall(ctx, chain, record)
   const signer = await ctx.vault.getSigner(record.from)
   const gas = {
     limit: record.gas.limit,
