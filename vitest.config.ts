@@ -6,7 +6,18 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 // Tests run against the TypeScript sources of every workspace package, so `pnpm test`
 // needs no build. The aliases mirror the `paths` of tsconfig.json.
-const packages = ['core', 'devnet', 'sqlite', 'postgres', 'koa', 'client', 'mcp']
+const packages = [
+  'core',
+  'devnet',
+  'sqlite',
+  'postgres',
+  'koa',
+  'client',
+  'mcp',
+  'ai-sdk',
+  'langchain',
+  'openai-agents',
+]
 const alias = [
   { find: '@agentwallet/core/testing', replacement: here('packages/core/src/testing/index.ts') },
   ...packages

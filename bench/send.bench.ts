@@ -37,13 +37,16 @@ async function rawViem(): Promise<number> {
 
 async function agentWallet(wallets: number): Promise<number> {
   const created = await Promise.all(
-    Array.from({ length: wallets }, (_, i) => aw.createWallet({ agentName: `bench-${i}` })),
+    Array.from(
+      { length: wallets },
+      async (_, i) => (await aw.createWallet({ agentName: `bench-${i}` })).wallet,
+    ),
   )
   for (const wallet of created) await devnet.faucet(wallet.address, parseEther('10'))
   const started = performance.now()
   await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      aw.send(created[i % wallets]!.address, { to: recipient, value: '0.000001' }),
+      aw.send({ wallet: created[i % wallets]!.address, to: recipient, value: '0.000001' }),
     ),
   )
   return performance.now() - started

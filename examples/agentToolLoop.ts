@@ -6,13 +6,7 @@
  */
 import { createAgentWallet } from '@agentwallet/core'
 import { createDevnet } from '@agentwallet/devnet'
-import {
-  type AgentWalletTool,
-  agentWalletTools,
-  inProcessBackend,
-  toJsonInputSchema,
-  toToolError,
-} from '@agentwallet/mcp'
+import { type AgentTool, agentTools, inProcessBackend, runAgentTool } from '@agentwallet/mcp'
 import { parseEther } from 'viem'
 
 export type ToolCall = { id: string; name: string; arguments: unknown }
@@ -27,11 +21,11 @@ export type Model = (
 ) => Promise<{ toolCalls: ToolCall[] } | { answer: string }>
 
 /** The loop every framework runs: ask the model, run the tools it calls, feed the results back. */
-export async function runAgentLoop(model: Model, tools: AgentWalletTool[], prompt: string, maxSteps = 8) {
+export async function runAgentLoop(model: Model, tools: AgentTool[], prompt: string, maxSteps = 8) {
   const specs = tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
-    parameters: toJsonInputSchema(tool.inputSchema),
+    parameters: tool.inputJsonSchema,
   }))
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
   const transcript: Message[] = [{ role: 'user', content: prompt }]
@@ -45,7 +39,7 @@ export async function runAgentLoop(model: Model, tools: AgentWalletTool[], promp
       const tool = byName.get(call.name)
       // A failed call goes back to the model as data with a code it can act on, not as an exception.
       const result = tool
-        ? await tool.handler(call.arguments).catch((error: unknown) => ({ error: toToolError(error) }))
+        ? await runAgentTool(tool, call.arguments)
         : { error: { code: 'not_found', message: `No tool ${call.name}` } }
       transcript.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(result) })
     }
@@ -63,12 +57,12 @@ function scriptedModel(recipient: string): Model {
     if (seen === 1) {
       wallet = JSON.parse(last.content).wallets[0].address
       return {
-        toolCalls: [{ id: 'c2', name: 'send', arguments: { from: wallet, to: recipient, value: '0.1' } }],
+        toolCalls: [{ id: 'c2', name: 'send', arguments: { wallet, to: recipient, value: '0.1' } }],
       }
     }
     if (seen === 2)
       return {
-        toolCalls: [{ id: 'c3', name: 'send', arguments: { from: wallet, to: recipient, value: '2' } }],
+        toolCalls: [{ id: 'c3', name: 'send', arguments: { wallet, to: recipient, value: '2' } }],
       }
     const { error } = JSON.parse(last.content)
     return { answer: `Paid 0.1 ETH from ${wallet}; the 2 ETH payment was refused (${error.code}).` }
@@ -87,14 +81,14 @@ export async function runAgentToolLoopExample() {
     const agent = aw.as(
       await aw.authenticate((await aw.createApiKey({ name: 'loop-agent', role: 'agent' })).key),
     )
-    const wallet = await agent.createWallet({ agentName: 'loop-agent' })
+    const { wallet } = await agent.createWallet({ agentName: 'loop-agent' })
     await devnet.faucet(wallet.address, parseEther('5'))
     await aw.updatePolicyRules({
       wallet: wallet.address,
       rules: [{ type: 'max_per_tx', asset: 'native', max: '1' }],
     })
 
-    const tools = agentWalletTools(inProcessBackend({ session: agent }))
+    const tools = agentTools(inProcessBackend({ session: agent }))
     return await runAgentLoop(
       scriptedModel(devnet.accounts[1]!.address),
       tools,

@@ -22,7 +22,7 @@ export async function runInProcessAgent() {
     const agent = aw.as({ tenantId: 'default', id: 'research-agent', role: 'agent' })
     const human: Principal = { tenantId: 'default', id: 'alice', role: 'approver' }
 
-    const wallet = await agent.createWallet({ agentName: 'research-agent' })
+    const { wallet } = await agent.createWallet({ agentName: 'research-agent' })
     await devnet.faucet(wallet.address, parseEther('2'))
     await aw.updatePolicyRules({
       wallet: wallet.address,
@@ -32,22 +32,22 @@ export async function runInProcessAgent() {
       ],
     })
 
-    const small = await agent.send(wallet.address, { to: devnet.accounts[1]!.address, value: '0.1' })
-    const confirmed = await agent.waitForTransaction(small.transaction.id)
+    const small = await agent.send({ wallet: wallet.address, to: devnet.accounts[1]!.address, value: '0.1' })
+    const confirmed = await agent.waitForTransaction({ transaction: small.transaction.id })
 
-    const large = await agent.send(wallet.address, { to: devnet.accounts[1]!.address, value: '0.5' })
+    const large = await agent.send({ wallet: wallet.address, to: devnet.accounts[1]!.address, value: '0.5' })
     if (large.status !== 'pending_approval') throw new Error('expected the 0.5 ETH send to wait for approval')
-    const { transaction } = await aw.as(human).approve(large.approval.id)
-    const approved = await agent.waitForTransaction(transaction.id)
+    const { transaction } = await aw.as(human).approve({ approvalId: large.approval.id })
+    const approved = await agent.waitForTransaction({ transaction: transaction.id })
 
     const blocked = await agent
-      .send(wallet.address, { to: devnet.accounts[1]!.address, value: '1.5' })
+      .send({ wallet: wallet.address, to: devnet.accounts[1]!.address, value: '1.5' })
       .catch((e) => e)
     return {
       confirmed,
       approved,
       blockedCode: blocked.code as string,
-      balance: await agent.getBalance(wallet.address),
+      balance: await agent.getBalance({ wallet: wallet.address }),
     }
   } finally {
     await aw.close()

@@ -32,7 +32,7 @@ export async function runSwapWithApproval() {
   try {
     const agent = aw.as({ tenantId: 'default', id: 'trader', role: 'agent' })
     const human: Principal = { tenantId: 'default', id: 'alice', role: 'approver' }
-    const wallet = await agent.createWallet({ agentName: 'trader' })
+    const { wallet } = await agent.createWallet({ agentName: 'trader' })
     await devnet.faucet(wallet.address, parseEther('3'))
     // Every swap over 0.5 ETH waits for a human.
     await aw.updatePolicyRules({
@@ -45,12 +45,12 @@ export async function runSwapWithApproval() {
 
     const started = await agent.swap({ fromToken: 'ETH', toToken: 'DAI', amount: '1', slippageBps: 30 })
     if (started.status !== 'pending_approval' || !started.swapId) throw new Error('expected a paused swap')
-    await aw.as(human).approve(started.approval!.id)
-    // The swap runs on once approved; follow it by its id (GET /defi/swap/:id over HTTP).
-    let swap = await agent.getSwap(started.swapId)
+    await aw.as(human).approve({ approvalId: started.approval!.id })
+    // The swap runs on once approved; follow it by its id (GET /defi/swap/:swapId over HTTP).
+    let { swap } = await agent.getSwap({ swapId: started.swapId })
     for (let i = 0; i < 200 && (swap.status === 'awaiting_approval' || swap.status === 'swapping'); i++) {
       await new Promise((resolve) => setTimeout(resolve, 50))
-      swap = await agent.getSwap(started.swapId)
+      ;({ swap } = await agent.getSwap({ swapId: started.swapId }))
     }
     return { best: quote.best.venue, venues, swap }
   } finally {

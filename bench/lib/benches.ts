@@ -61,11 +61,14 @@ export async function sendBench({ budgetMs }: Options): Promise<Row[]> {
       await client.sendTransaction({ to: recipient, value: 1n, nonce, gas: 21_000n, ...fees })
     })
     const wallets = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => s.agentWallet.createWallet({ agentName: `send-${i}` })),
+      Array.from({ length: 10 }, async (_, i) => {
+        const { wallet } = await s.agentWallet.createWallet({ agentName: `send-${i}` })
+        return wallet
+      }),
     )
     for (const wallet of wallets) await s.devnet.faucet(wallet.address, parseEther('10'))
     const core = await drive(count, 20, budgetMs / 3, async (i) => {
-      await s.agentWallet.send(wallets[i % 10]!.address, { to: recipient, value: '0.000001' })
+      await s.agentWallet.send({ wallet: wallets[i % 10]!.address, to: recipient, value: '0.000001' })
     })
     const http = await drive(count, 20, budgetMs / 3, async (i) => {
       const { status } = await s.call('POST', `/wallet/${wallets[i % 10]!.address}/send`, {
@@ -108,7 +111,7 @@ export async function burstBench({ budgetMs }: Options): Promise<Row[]> {
   const n = 100
   const s = await startBenchServer({ trackerIntervalMs: 500 })
   try {
-    const wallet = await s.agentWallet.createWallet({ agentName: 'burst' })
+    const { wallet } = await s.agentWallet.createWallet({ agentName: 'burst' })
     const walletId = (await s.storage.query('wallets', { where: { address: wallet.address }, limit: 1 }))[0]!
       .id
     await s.devnet.faucet(wallet.address, parseEther('10'))
@@ -161,7 +164,7 @@ export async function webhookBench({ budgetMs }: Options): Promise<Row[]> {
   })
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
-  const s = await startBenchServer({ webhooks: { allowPrivateTargets: true } })
+  const s = await startBenchServer({ webhooks: { allowPrivateTargets: ['127.0.0.0/8'] } })
   try {
     const { status } = await s.call('POST', '/webhooks/subscribe', { url, events: ['wallet.created'] })
     if (status !== 201) throw new Error(`subscribe answered ${status}`)
@@ -192,9 +195,9 @@ export async function webhookBench({ budgetMs }: Options): Promise<Row[]> {
 export async function historyBench({ budgetMs, txCount, seedBudgetMs }: Options): Promise<Row[]> {
   const s = await startBenchServer({ track: false })
   try {
-    const wallet = await s.agentWallet.createWallet({ agentName: 'template' })
+    const { wallet } = await s.agentWallet.createWallet({ agentName: 'template' })
     await s.devnet.faucet(wallet.address, parseEther('1'))
-    const sent = await s.agentWallet.send(wallet.address, { to: dead, value: '0.000001' })
+    const sent = await s.agentWallet.send({ wallet: wallet.address, to: dead, value: '0.000001' })
     const template = (await s.storage.get<TransactionRecord>('transactions', sent.transaction.id))!
     const wallets = await seedWallets(s.storage, s.admin, 1_000)
     const seeded = await seedTransactions(s.storage, wallets, template, txCount, seedBudgetMs)

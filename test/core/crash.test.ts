@@ -30,7 +30,7 @@ function dyingAt(method: string, n: number) {
 async function burst(aw: AgentWallet, from: string, count: number, settled: number) {
   let done = 0
   for (let index = 0; index < count; index++) {
-    void aw.send(from, { to: freshAddress(), value: '0.01' }).then(
+    void aw.send({ wallet: from, to: freshAddress(), value: '0.01' }).then(
       () => done++,
       () => done++,
     )
@@ -54,7 +54,7 @@ describe('crash safety', () => {
       },
       track: false,
     })
-    const wallet = await dying.createWallet({ agentName: 'crashy' })
+    const { wallet } = await dying.createWallet({ agentName: 'crashy' })
     await devnet.faucet(wallet.address, parseEther('10'))
     await burst(dying, wallet.address, 12, 4)
 
@@ -71,27 +71,31 @@ describe('crash safety', () => {
     closers.push(restarted)
     const records = await afterCrash.query<TransactionRecord>('transactions')
     expect(records).toHaveLength(5)
-    const final = await Promise.all(records.map((record) => restarted.waitForTransaction(record.id)))
-    expect(final.every((record) => record.status === 'confirmed')).toBe(true)
+    const final = await Promise.all(
+      records.map((record) => restarted.waitForTransaction({ transaction: record.id })),
+    )
+    expect(final.every((answer) => answer.status === 'confirmed')).toBe(true)
 
-    const rebroadcast = final.find((record) => record.id === signedBeforeCrash!.id)!
+    const rebroadcast = final.find((answer) => answer.transaction.id === signedBeforeCrash!.id)!
     expect(rebroadcast.hash).toBe(signedBeforeCrash!.hash)
-    expect(rebroadcast.nonce).toBe(4)
-    expect(final.map((record) => record.nonce).sort()).toEqual([0, 1, 2, 3, 4])
+    expect(rebroadcast.transaction.nonce).toBe(4)
+    expect(final.map((answer) => answer.transaction.nonce).sort()).toEqual([0, 1, 2, 3, 4])
     const client = publicClientOf(devnet)
     expect(await client.getTransactionCount({ address: wallet.address })).toBe(5)
-    const onChain = await Promise.all(final.map((record) => client.getTransaction({ hash: record.hash! })))
+    const onChain = await Promise.all(final.map((answer) => client.getTransaction({ hash: answer.hash! })))
     expect(onChain.map((tx) => tx.nonce).sort()).toEqual([0, 1, 2, 3, 4])
 
     // And the restarted process keeps going from the right nonce.
-    const next = await restarted.send(wallet.address, { to: freshAddress(), value: '0.01' })
-    expect((await restarted.waitForTransaction(next.transaction.id)).nonce).toBe(5)
+    const next = await restarted.send({ wallet: wallet.address, to: freshAddress(), value: '0.01' })
+    expect((await restarted.waitForTransaction({ transaction: next.transaction.id })).transaction.nonce).toBe(
+      5,
+    )
   })
 
   it('signs an intent accepted before a crash exactly once after restart', async () => {
     const storage = memoryStorage()
     const base = await agentWalletOn(devnet, { storage, masterKey: '22'.repeat(32), track: false })
-    const wallet = await base.createWallet({ agentName: 'crashy-2' })
+    const { wallet } = await base.createWallet({ agentName: 'crashy-2' })
     await devnet.faucet(wallet.address, parseEther('10'))
     // Process A dies while its vault is signing the 3rd intent: accepted and persisted, never signed.
     let signs = 0
@@ -116,9 +120,11 @@ describe('crash safety', () => {
     closers.push(restarted)
     const records = await afterCrash.query<TransactionRecord>('transactions')
     expect(records).toHaveLength(3)
-    const final = await Promise.all(records.map((record) => restarted.waitForTransaction(record.id)))
-    expect(final.map((record) => record.status)).toEqual(['confirmed', 'confirmed', 'confirmed'])
-    expect(final.map((record) => record.nonce).sort()).toEqual([0, 1, 2])
+    const final = await Promise.all(
+      records.map((record) => restarted.waitForTransaction({ transaction: record.id })),
+    )
+    expect(final.map((answer) => answer.status)).toEqual(['confirmed', 'confirmed', 'confirmed'])
+    expect(final.map((answer) => answer.transaction.nonce).sort()).toEqual([0, 1, 2])
     expect(await publicClientOf(devnet).getTransactionCount({ address: wallet.address })).toBe(3)
   })
 })

@@ -13,7 +13,7 @@ describe('a tx the node drops from its mempool', () => {
     const wallet = await fundedWallet(aw, devnet, '1')
     await devnet.provider.request({ method: 'evm_setAutomine', params: [false] })
     try {
-      const { transaction } = await aw.send(wallet.address, { to: freshAddress(), value: '0.1' })
+      const { transaction } = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
       expect(transaction.status).toBe('submitted')
       const dropped = await devnet.provider.request({
         method: 'hardhat_dropTransaction',
@@ -29,7 +29,7 @@ describe('a tx the node drops from its mempool', () => {
         )
         .not.toBeNull()
       await devnet.mine()
-      const done = await aw.waitForTransaction(transaction.id)
+      const done = await aw.waitForTransaction({ transaction: transaction.id })
       expect(done.status).toBe('confirmed')
       expect(done.hash).toBe(transaction.hash)
     } finally {

@@ -1,4 +1,4 @@
-import type { AgentWallet, TransactionRecord } from '@agentwallet/core'
+import { type AgentWallet, idempotencyRecordId, requestHash } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { parseEther } from 'viem'
 import { describe, expect, it } from 'vitest'
@@ -21,24 +21,24 @@ describe('idempotency', () => {
     const to = freshAddress()
     const results = await Promise.all(
       Array.from({ length: 10 }, () =>
-        aw.send(wallet.address, { to, value: '0.2' }, { idempotencyKey: 'pay-1' }),
+        aw.send({ wallet: wallet.address, to, value: '0.2' }, { idempotencyKey: 'pay-1' }),
       ),
     )
     const ids = new Set(results.map((result) => result.transaction.id))
     expect(ids.size).toBe(1)
-    await aw.waitForTransaction([...ids][0]!)
+    await aw.waitForTransaction({ transaction: [...ids][0]! })
     expect(await publicClientOf(devnet).getBalance({ address: to })).toBe(parseEther('0.2'))
-    expect((await aw.listHistory(wallet.address)).count).toBe(1)
+    expect((await aw.listHistory({ wallet: wallet.address })).count).toBe(1)
     // Later replays see the current state of that one transaction.
-    const replay = await aw.send(wallet.address, { to, value: '0.2' }, { idempotencyKey: 'pay-1' })
+    const replay = await aw.send({ wallet: wallet.address, to, value: '0.2' }, { idempotencyKey: 'pay-1' })
     expect(replay.transaction.status).toBe('confirmed')
   })
 
   it('refuses another request under a used key', async () => {
     const wallet = await fundedWallet(aw, devnet, '5')
-    await aw.send(wallet.address, { to: freshAddress(), value: '0.1' }, { idempotencyKey: 'pay-2' })
+    await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' }, { idempotencyKey: 'pay-2' })
     await expect(
-      aw.send(wallet.address, { to: freshAddress(), value: '0.1' }, { idempotencyKey: 'pay-2' }),
+      aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' }, { idempotencyKey: 'pay-2' }),
     ).rejects.toMatchObject({ code: 'idempotency_conflict' })
   })
 
@@ -49,14 +49,18 @@ describe('idempotency', () => {
       rules: [{ type: 'max_per_tx', asset: 'native', max: '0.1' }],
     })
     const body = { to: freshAddress(), value: '1' }
-    const first = await aw.send(wallet.address, body, { idempotencyKey: 'big' }).catch((error) => error)
-    const second = await aw.send(wallet.address, body, { idempotencyKey: 'big' }).catch((error) => error)
+    const first = await aw
+      .send({ wallet: wallet.address, ...body }, { idempotencyKey: 'big' })
+      .catch((error) => error)
+    const second = await aw
+      .send({ wallet: wallet.address, ...body }, { idempotencyKey: 'big' })
+      .catch((error) => error)
     expect(first).toMatchObject({ code: 'policy_blocked' })
     expect(second).toMatchObject({
       code: 'policy_blocked',
       details: { transactionId: first.details.transactionId },
     })
-    expect((await aw.listHistory(wallet.address)).count).toBe(1)
+    expect((await aw.listHistory({ wallet: wallet.address })).count).toBe(1)
   })
 
   it('creates one wallet per key', async () => {
@@ -64,7 +68,7 @@ describe('idempotency', () => {
       aw.createWallet({ agentName: 'same' }, { idempotencyKey: 'w-1' }),
       aw.createWallet({ agentName: 'same' }, { idempotencyKey: 'w-1' }),
     ])
-    expect(a.address).toBe(b.address)
+    expect(a.wallet.address).toBe(b.wallet.address)
     await expect(aw.createWallet({ agentName: 'other' }, { idempotencyKey: 'w-1' })).rejects.toMatchObject({
       code: 'idempotency_conflict',
     })
@@ -75,7 +79,7 @@ describe('idempotency', () => {
     const two = aw.as({ tenantId: 'default', id: 'p2', role: 'admin' })
     const a = await one.createWallet({ agentName: 'x' }, { idempotencyKey: 'shared' })
     const b = await two.createWallet({ agentName: 'x' }, { idempotencyKey: 'shared' })
-    expect(a.address).not.toBe(b.address)
+    expect(a.wallet.address).not.toBe(b.wallet.address)
   })
 })
 
@@ -95,15 +99,37 @@ describe('a node that rejects a broadcast', () => {
     })
     try {
       const wallet = await fundedWallet(picky, devnet, '1')
-      const failed = await picky.send(wallet.address, { to: freshAddress(), value: '0.1' })
+      const failed = await picky.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
       expect(failed.transaction.status).toBe('failed')
       expect(failed.transaction.nonce).toBe(0)
-      const next = await picky.send(wallet.address, { to: freshAddress(), value: '0.1' })
-      const done = (await picky.waitForTransaction(next.transaction.id)) as TransactionRecord
+      const next = await picky.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
+      const done = await picky.waitForTransaction({ transaction: next.transaction.id })
       expect(done.status).toBe('confirmed')
-      expect(done.nonce).toBe(0)
+      expect(done.transaction.nonce).toBe(0)
     } finally {
       await picky.close()
     }
+  })
+
+  it('does not replay an answer stored before the operations declared their outputs, nor act again', async () => {
+    const principal = aw.principal
+    const key = 'create-before-upgrade'
+    const input = { agentName: 'stored-before' }
+    // A record as the previous version wrote it: the bare wallet, no resultFormat.
+    await aw.context.storage.transaction([], (tx) =>
+      tx.insert('idempotency', {
+        id: idempotencyRecordId(principal.tenantId, principal.id, key),
+        operation: 'wallet.create',
+        requestHash: requestHash({ operation: 'wallet.create', request: input }),
+        result: { id: 'wal_old', address: freshAddress(), chain: 'devnet', agentName: 'stored-before' },
+        createdAt: new Date().toISOString(),
+      }),
+    )
+    const before = (await aw.listWallets()).count
+    await expect(aw.createWallet(input, { idempotencyKey: key })).rejects.toMatchObject({
+      code: 'idempotency_conflict',
+      details: { reason: 'stored_before_upgrade' },
+    })
+    expect((await aw.listWallets()).count).toBe(before)
   })
 })

@@ -29,7 +29,7 @@ const keyA = 'a1'.repeat(32)
 const keyB = 'b2'.repeat(32)
 const keyC = 'c3'.repeat(32)
 const fast = {
-  allowPrivateTargets: true,
+  allowPrivateTargets: ['127.0.0.0/8'],
   intervalMs: 20,
   backoffBaseMs: 20,
   backoffMaxMs: 100,
@@ -75,7 +75,7 @@ async function storeUnderA(storage: Storage, wallets: number, hooks: number) {
   const aw = await agentWalletOn(devnet, { storage, masterKey: keyA, track: false, webhooks: fast })
   try {
     const created = []
-    for (let i = 0; i < wallets; i++) created.push(await aw.createWallet({ agentName: `w${i}` }))
+    for (let i = 0; i < wallets; i++) created.push((await aw.createWallet({ agentName: `w${i}` })).wallet)
     for (let i = 0; i < hooks; i++)
       await aw.subscribeWebhook({ url: `http://127.0.0.1:9/hook${i}`, events: ['*'] })
     return created
@@ -148,7 +148,7 @@ describe('rotateMasterKey', () => {
 
       awB = await agentWalletOn(devnet, { storage, masterKey: keyB, webhooks: fast })
       const to = freshAddress()
-      const sent = await awB.send(funded.address, { to, value: '0.25' })
+      const sent = await awB.send({ wallet: funded.address, to, value: '0.25' })
       const receipt = await publicClientOf(devnet).waitForTransactionReceipt({ hash: sent.transaction.hash! })
       expect(receipt.status).toBe('success')
       expect(receipt.from.toLowerCase()).toBe(funded.address.toLowerCase())

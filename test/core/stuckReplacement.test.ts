@@ -8,6 +8,7 @@ import {
   fundedWallet,
   publicClientOf,
   useDevnetAgentWallet,
+  withStatus,
 } from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
@@ -47,7 +48,7 @@ describe('a submitted tx stuck below the chain’s fees', () => {
     const wallet = await fundedWallet(aw, devnet, '5')
     const recipient = freshAddress()
     await withoutAutomine(async () => {
-      const { transaction } = await aw.send(wallet.address, { to: recipient, value: '0.25' })
+      const { transaction } = await aw.send({ wallet: wallet.address, to: recipient, value: '0.25' })
       expect(transaction.status).toBe('submitted')
       const first = (await stored(transaction.id))!
       // The base fee jumps past what the tx may pay: it cannot be mined as signed.
@@ -66,9 +67,9 @@ describe('a submitted tx stuck below the chain’s fees', () => {
       expect(replaced.gas!.limit).toBe(first.gas!.limit)
 
       await devnet.mine()
-      const done = await aw.waitForTransaction(transaction.id)
+      const done = await aw.waitForTransaction({ transaction: transaction.id })
       expect(done).toMatchObject({ status: 'confirmed', hash: replaced.hash })
-      expect(await aw.getTransaction(transaction.id)).toMatchObject({
+      expect((await aw.getTransaction({ transaction: transaction.id })).transaction).toMatchObject({
         hash: replaced.hash,
         replacedHashes: [first.hash],
       })
@@ -88,7 +89,7 @@ describe('a submitted tx stuck below the chain’s fees', () => {
     const wallet = await fundedWallet(aw, devnet, '5')
     const recipient = freshAddress()
     await withoutAutomine(async () => {
-      const { transaction } = await aw.send(wallet.address, { to: recipient, value: '0.2' })
+      const { transaction } = await aw.send({ wallet: wallet.address, to: recipient, value: '0.2' })
       const first = (await stored(transaction.id))!
       await raiseBaseFee(BigInt(first.gas!.maxFeePerGas) * 3n)
       await expect
@@ -104,9 +105,11 @@ describe('a submitted tx stuck below the chain’s fees', () => {
       })
       await devnet.provider.request({ method: 'eth_sendRawTransaction', params: [first.rawTx] })
       await devnet.mine()
-      const done = await aw.waitForTransaction(transaction.id)
-      expect(done).toMatchObject({ status: 'confirmed', hash: first.hash, rawTx: first.rawTx })
-      expect(done.replaced?.map((version) => version.hash)).toEqual([replaced.hash])
+      const done = await aw.waitForTransaction({ transaction: transaction.id })
+      expect(done).toMatchObject({ status: 'confirmed', hash: first.hash })
+      const record = (await stored(transaction.id))!
+      expect(record.rawTx).toBe(first.rawTx)
+      expect(record.replaced?.map((version) => version.hash)).toEqual([replaced.hash])
       expect(await publicClientOf(devnet).getBalance({ address: recipient })).toBe(parseEther('0.2'))
     })
   })
@@ -130,9 +133,8 @@ describe('a submitted tx stuck below the chain’s fees', () => {
       expect(firstCall.deadline < latest.timestamp).toBe(true)
       expect(renewed.amountOutMin).toBe(firstCall.amountOutMin)
       await devnet.mine()
-      const result = await swapped
-      expect(result).toMatchObject({ status: 'confirmed' })
-      expect(BigInt(result.amountOutRaw!) >= firstCall.amountOutMin).toBe(true)
+      const result = withStatus(await swapped, 'confirmed')
+      expect(BigInt(result.amountOutRaw) >= firstCall.amountOutMin).toBe(true)
     })
   })
 
@@ -145,7 +147,11 @@ describe('a submitted tx stuck below the chain’s fees', () => {
     try {
       const wallet = await fundedWallet(capped, devnet, '5')
       await withoutAutomine(async () => {
-        const { transaction } = await capped.send(wallet.address, { to: freshAddress(), value: '0.1' })
+        const { transaction } = await capped.send({
+          wallet: wallet.address,
+          to: freshAddress(),
+          value: '0.1',
+        })
         const first = (await capped.context.storage.get<TransactionRecord>('transactions', transaction.id))!
         // Unmined but payable: several tracker passes, no replacement.
         await new Promise((resolve) => setTimeout(resolve, 500))
@@ -160,7 +166,9 @@ describe('a submitted tx stuck below the chain’s fees', () => {
         expect(after.replaced).toBeUndefined()
       })
       // Back at normal fees the original signature mines as it was.
-      const done = await capped.waitForTransaction(transaction(await capped.listHistory(wallet.address)))
+      const done = await capped.waitForTransaction({
+        transaction: transaction(await capped.listHistory({ wallet: wallet.address })),
+      })
       expect(done.status).toBe('confirmed')
     } finally {
       await capped.close()
@@ -178,7 +186,7 @@ async function pendingSwaps(address: string) {
   await expect
     .poll(
       async () => {
-        found = (await aw.listHistory(address)).transactions.filter(
+        found = (await aw.listHistory({ wallet: address })).transactions.filter(
           (tx) => tx.kind === 'swap' && tx.status === 'submitted',
         )
         return found.length

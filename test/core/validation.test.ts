@@ -38,13 +38,15 @@ describe('malformed send inputs', () => {
     ['token and data together', { to: recipient, value: '1', token: recipient, data: '0x' }],
   ]
   it.each(cases)('%s → validation_failed', async (_name, body) => {
-    await expect(aw.send(from, body as never)).rejects.toMatchObject({ code: 'validation_failed' })
+    await expect(aw.send({ wallet: from, ...body } as never)).rejects.toMatchObject({
+      code: 'validation_failed',
+    })
   })
 
   it('refuses more decimals than the token has', async () => {
     const usdc = devnet.addressBook.tokens!.find((token) => token.decimals === usdcDecimals)!
     await expect(
-      aw.send(from, { to: recipient, value: '1.0000001', token: usdc.address }),
+      aw.send({ wallet: from, to: recipient, value: '1.0000001', token: usdc.address }),
     ).rejects.toMatchObject({
       code: 'validation_failed',
       details: { reason: 'too_precise' },
@@ -52,32 +54,36 @@ describe('malformed send inputs', () => {
   })
 
   it('refuses an unknown token (an address that is not an ERC-20)', async () => {
-    await expect(aw.send(from, { to: recipient, value: '1', token: freshAddress() })).rejects.toMatchObject({
+    await expect(
+      aw.send({ wallet: from, to: recipient, value: '1', token: freshAddress() }),
+    ).rejects.toMatchObject({
       code: 'validation_failed',
     })
   })
 
   it('answers not_found for a wallet that is not managed here', async () => {
-    await expect(aw.send(freshAddress(), { to: recipient, value: '0.1' })).rejects.toMatchObject({
+    await expect(aw.send({ wallet: freshAddress(), to: recipient, value: '0.1' })).rejects.toMatchObject({
       code: 'not_found',
     })
   })
 
   it('answers unsupported_chain for an unknown chain', async () => {
-    await expect(aw.send(from, { to: recipient, value: '0.1', chain: 'nowhere' })).rejects.toMatchObject({
+    await expect(
+      aw.send({ wallet: from, to: recipient, value: '0.1', chain: 'nowhere' }),
+    ).rejects.toMatchObject({
       code: 'unsupported_chain',
     })
   })
 
   it('stores nothing for refused inputs', async () => {
-    expect((await aw.listHistory(from)).count).toBe(0)
+    expect((await aw.listHistory({ wallet: from })).count).toBe(0)
   })
 })
 
 describe('wallets', () => {
   it('imports a key once; a second import of the same key is a conflict', async () => {
     const privateKey = devnet.accounts[3]!.privateKey
-    const imported = await aw.importWallet({ privateKey, agentName: 'imported' })
+    const { wallet: imported } = await aw.importWallet({ privateKey, agentName: 'imported' })
     expect(imported.address).toBe(devnet.accounts[3]!.address)
     await expect(aw.importWallet({ privateKey, agentName: 'again' })).rejects.toMatchObject({
       code: 'conflict',
@@ -89,29 +95,30 @@ describe('wallets', () => {
     const agentB = aw.as({ tenantId: 't1', id: 'agent-b', role: 'agent' })
     const admin = aw.as({ tenantId: 't1', id: 'admin', role: 'admin' })
     const outsider = aw.as({ tenantId: 't2', id: 'admin-2', role: 'admin' })
-    const wallet = await agentA.createWallet({ agentName: 'a' })
-    expect((await agentA.listWallets()).map((entry) => entry.address)).toEqual([wallet.address])
-    expect(await agentB.listWallets()).toEqual([])
-    expect((await admin.listWallets()).map((entry) => entry.address)).toEqual([wallet.address])
-    await expect(agentB.getBalance(wallet.address)).rejects.toMatchObject({ code: 'not_found' })
-    await expect(outsider.getWallet(wallet.address)).rejects.toMatchObject({ code: 'not_found' })
+    const { wallet } = await agentA.createWallet({ agentName: 'a' })
+    expect((await agentA.listWallets()).wallets.map((entry) => entry.address)).toEqual([wallet.address])
+    expect((await agentB.listWallets()).wallets).toEqual([])
+    expect((await admin.listWallets()).wallets.map((entry) => entry.address)).toEqual([wallet.address])
+    await expect(agentB.getBalance({ wallet: wallet.address })).rejects.toMatchObject({ code: 'not_found' })
+    await expect(outsider.getWallet({ wallet: wallet.address })).rejects.toMatchObject({ code: 'not_found' })
   })
 
   it('pages wallet lists oldest first, with the total', async () => {
     const agent = aw.as({ tenantId: 't-pages', id: 'pager', role: 'agent' })
     const created = []
-    for (let i = 0; i < 5; i++) created.push((await agent.createWallet({ agentName: `page-${i}` })).address)
+    for (let i = 0; i < 5; i++)
+      created.push((await agent.createWallet({ agentName: `page-${i}` })).wallet.address)
     // Oldest first; wallets made in the same millisecond are ordered by id, so pages never overlap.
-    const all = (await agent.listWallets()).map((wallet) => wallet.address)
+    const all = (await agent.listWallets()).wallets.map((wallet) => wallet.address)
     expect([...all].sort()).toEqual([...created].sort())
-    const page = await agent.listWalletPage({ limit: 2, offset: 2 })
+    const page = await agent.listWallets({ limit: 2, offset: 2 })
     expect(page).toMatchObject({ count: 5, limit: 2, offset: 2 })
     expect(page.wallets.map((wallet) => wallet.address)).toEqual(all.slice(2, 4))
     const pages = []
     for (let offset = 0; offset < 5; offset += 2)
-      pages.push(...(await agent.listWallets({ limit: 2, offset })).map((wallet) => wallet.address))
+      pages.push(...(await agent.listWallets({ limit: 2, offset })).wallets.map((wallet) => wallet.address))
     expect(pages).toEqual(all)
-    expect(await agent.listWallets({ offset: 5 })).toEqual([])
+    expect((await agent.listWallets({ offset: 5 })).wallets).toEqual([])
     await expect(agent.listWallets({ limit: 1001 })).rejects.toMatchObject({ code: 'validation_failed' })
     await expect(agent.listWallets({ limit: 0 })).rejects.toMatchObject({ code: 'validation_failed' })
   })

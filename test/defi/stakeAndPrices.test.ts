@@ -13,6 +13,7 @@ import {
   fundedWallet,
   publicClientOf,
   useDevnetAgentWallet,
+  withStatus,
 } from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
@@ -32,14 +33,14 @@ describe('stake', () => {
       args: [wallet.address],
     })
 
-    const result = await aw.stake({ protocol: 'lido', amount: '2' })
+    const result = withStatus(await aw.stake({ protocol: 'lido', amount: '2' }), 'confirmed')
     expect(result.status).toBe('confirmed')
     expect(result.wallet).toBe(wallet.address)
     expect(result.transaction).toMatchObject({
       kind: 'stake',
       status: 'confirmed',
       to: lido,
-      amount: parseEther('2').toString(),
+      amountRaw: parseEther('2').toString(),
     })
     expect(result.transaction.asset.address).toBe('native')
     const after = await client.readContract({
@@ -95,7 +96,7 @@ describe('prices', () => {
       functionName: 'decimals',
     })
 
-    const { prices } = await aw.getPrices({ tokens: 'ETH,USDC,NOPE' })
+    const { prices } = await aw.getPrices({ tokens: ['ETH', 'USDC', 'NOPE'] })
     expect(prices).toHaveLength(3)
     expect(prices[0]).toMatchObject({
       token: 'ETH',
@@ -104,7 +105,7 @@ describe('prices', () => {
       source: { type: 'chainlink', feed, pair: 'ETH/USD', roundId: roundId.toString() },
       updatedAt: new Date(Number(updatedAt) * 1000).toISOString(),
     })
-    expect(prices[0]?.error).toBeUndefined()
+    expect(prices[0]).not.toHaveProperty('error')
     expect(prices[1]).toMatchObject({
       token: 'USDC',
       price: '1',
@@ -157,6 +158,30 @@ describe('prices', () => {
       })
     } finally {
       await noDaiFeed.close()
+    }
+  })
+
+  it('prices a token by a feed only when the address book lists it, never by the symbol it reports', async () => {
+    const dai = devnet.addressBook.tokens.find((token) => token.symbol === 'DAI')!.address
+    const daiUnlisted = await agentWalletOn(devnet, {
+      chains: {
+        devnet: {
+          provider: devnet.provider,
+          chainId: 31337,
+          contracts: {
+            ...devnet.addressBook,
+            tokens: devnet.addressBook.tokens.filter((token) => token.address !== dai),
+          },
+        },
+      },
+    })
+    try {
+      const { prices } = await daiUnlisted.getPrices({ tokens: [dai] })
+      expect(prices[0]).toMatchObject({ symbol: 'DAI', source: { type: 'dex_mid_price' } })
+      const listed = await aw.getPrices({ tokens: [dai] })
+      expect(listed.prices[0]).toMatchObject({ source: { type: 'chainlink', pair: 'DAI/USD' } })
+    } finally {
+      await daiUnlisted.close()
     }
   })
 

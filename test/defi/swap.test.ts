@@ -8,6 +8,8 @@ import {
   fundedWallet,
   publicClientOf,
   startDevnet,
+  storedTransaction,
+  withStatus,
 } from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
@@ -110,18 +112,21 @@ describe('swap', () => {
     expect(quote.best).toMatchObject({ venue, amountOutRaw: amountOut.toString() })
     expect(Object.fromEntries(quote.quotes.map((q) => [q.venue, BigInt(q.amountOutRaw)]))).toEqual(expected)
 
-    const result = await aw.swap({ fromToken: 'ETH', toToken: usdc, amount: '1', wallet: wallet.address })
+    const result = withStatus(
+      await aw.swap({ fromToken: 'ETH', toToken: usdc, amount: '1', wallet: wallet.address }),
+      'confirmed',
+    )
     expect(result.status).toBe('confirmed')
     expect(result.venue).toBe(venue)
     expect(result.quotes.map((q) => q.venue).sort()).toEqual(['sushiswap', 'uniswap-v2', 'uniswap-v3'])
     expect(result.amountInRaw).toBe(parseEther('1').toString())
     expect(result.amountOutRaw).toBe(amountOut.toString())
     expect(result.minAmountOutRaw).toBe(((amountOut * 9950n) / 10000n).toString())
-    expect(result.allowanceTransaction).toBeUndefined()
+    expect(result.allowanceTransaction).toBeNull()
     expect(result.transaction).toMatchObject({
       kind: 'swap',
       status: 'confirmed',
-      amount: parseEther('1').toString(),
+      amountRaw: parseEther('1').toString(),
     })
     expect(result.transaction?.asset.address).toBe('native')
     expect(await balanceOf(usdc, wallet.address)).toBe(amountOut)
@@ -133,7 +138,10 @@ describe('swap', () => {
     const expected = await independentQuotes(parseUnits('100', 6), usdc, dai)
     const [venue, amountOut] = bestOf(expected)
 
-    const first = await aw.swap({ fromToken: usdc, toToken: 'DAI', amount: '100', wallet: wallet.address })
+    const first = withStatus(
+      await aw.swap({ fromToken: usdc, toToken: 'DAI', amount: '100', wallet: wallet.address }),
+      'confirmed',
+    )
     expect(first.venue).toBe(venue)
     expect(first.amountOutRaw).toBe(amountOut.toString())
     expect(first.allowanceTransaction).toMatchObject({
@@ -141,15 +149,15 @@ describe('swap', () => {
       status: 'confirmed',
       amount: '0',
     })
-    expect(first.transaction).toMatchObject({ kind: 'swap', amount: parseUnits('100', 6).toString() })
+    expect(first.transaction).toMatchObject({ kind: 'swap', amountRaw: parseUnits('100', 6).toString() })
     expect(first.transaction?.asset.address).toBe(usdc)
     expect(await balanceOf(dai, wallet.address)).toBe(amountOut)
     expect(await balanceOf(usdc, wallet.address)).toBe(parseUnits('900', 6))
 
     const second = await aw.swap({ fromToken: 'USDC', toToken: dai, amount: '50', wallet: wallet.address })
     expect(second.status).toBe('confirmed')
-    expect(second.allowanceTransaction).toBeUndefined()
-    const history = await aw.listHistory(wallet.address, { limit: 10 })
+    expect(second.allowanceTransaction).toBeNull()
+    const history = await aw.listHistory({ wallet: wallet.address, limit: 10 })
     expect(history.transactions.filter((tx) => tx.kind === 'contract_call')).toHaveLength(1)
     expect(history.transactions.filter((tx) => tx.kind === 'swap')).toHaveLength(2)
   })
@@ -161,12 +169,10 @@ describe('swap', () => {
     const expected = await independentQuotes(parseUnits('3000', 6), usdc, devnet.addressBook.weth)
     const [venue, amountOut] = bestOf(expected)
     const before = await client.getBalance({ address: wallet.address })
-    const result = await aw.swap({
-      fromToken: usdc,
-      toToken: 'native',
-      amount: '3000',
-      wallet: wallet.address,
-    })
+    const result = withStatus(
+      await aw.swap({ fromToken: usdc, toToken: 'native', amount: '3000', wallet: wallet.address }),
+      'confirmed',
+    )
     expect(result.venue).toBe(venue)
     expect(result.amountOutRaw).toBe(amountOut.toString())
     expect(result.toToken.address).toBe('native')
@@ -191,7 +197,7 @@ describe('swap', () => {
       code: 'slippage_exceeded',
       details: { venue, minAmountOut: tooMuch },
     })
-    expect((await aw.listHistory(wallet.address)).count).toBe(0)
+    expect((await aw.listHistory({ wallet: wallet.address })).count).toBe(0)
   })
 
   it('counts a swap against a spend limit in the asset it spends', async () => {
@@ -290,7 +296,7 @@ describe('quote sources', () => {
         code: 'transaction_failed',
         details: { reason: expect.stringContaining('INSUFFICIENT_OUTPUT_AMOUNT') },
       })
-      expect((await withSources.listHistory(wallet.address)).count).toBe(0)
+      expect((await withSources.listHistory({ wallet: wallet.address })).count).toBe(0)
       expect(await balanceOf(usdc, wallet.address)).toBe(0n)
     } finally {
       await withSources.close()
@@ -317,14 +323,13 @@ describe('a swap paused for approval', () => {
           wallet: wallet.address,
           rules: [{ type: 'require_approval', always: true }],
         })
-        const paused = await only.swap({
-          fromToken: 'ETH',
-          toToken: usdc,
-          amount: '0.5',
-          wallet: wallet.address,
-        })
+        const paused = withStatus(
+          await only.swap({ fromToken: 'ETH', toToken: usdc, amount: '0.5', wallet: wallet.address }),
+          'pending_approval',
+        )
         expect(paused).toMatchObject({ status: 'pending_approval', source: expectedSource })
-        const stale = paused.transaction!
+        // The signed call is in the stored record (the API view never shows calldata).
+        const stale = await storedTransaction(only, paused.transaction!.id)
         expect([...uniswapV2, ...uniswapV3].map((venue) => venue.router)).toContain(stale.to)
 
         // The human takes an hour; the calldata signed at request time would now revert on chain.
@@ -343,10 +348,10 @@ describe('a swap paused for approval', () => {
           )
         expect(expired).toMatch(/EXPIRED|Transaction too old/)
 
-        const { transaction } = await only.as(approver).approve(paused.approval!.id)
+        const { transaction } = await only.as(approver).approve({ approvalId: paused.approval.id })
         expect(transaction.id).toBe(stale.id)
-        expect(transaction.call.data).not.toBe(stale.call.data)
-        expect((await only.waitForTransaction(transaction.id)).status).toBe('confirmed')
+        expect((await storedTransaction(only, transaction.id)).call.data).not.toBe(stale.call.data)
+        expect((await only.waitForTransaction({ transaction: transaction.id })).status).toBe('confirmed')
         expect((await balanceOf(usdc, wallet.address)) >= BigInt(paused.minAmountOutRaw)).toBe(true)
       } finally {
         await only.close()

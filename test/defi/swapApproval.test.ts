@@ -12,6 +12,7 @@ import {
   fundedWallet,
   publicClientOf,
   useDevnetAgentWallet,
+  withStatus,
 } from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
@@ -37,7 +38,7 @@ async function swapWhere(
   await expect
     .poll(
       async () => {
-        swap = await wallet.getSwap(id)
+        swap = (await wallet.getSwap({ swapId: id })).swap
         return done(swap)
       },
       { timeout: 20_000 },
@@ -60,20 +61,18 @@ async function usdcWalletUnderApproval(wallet: AgentWallet) {
 describe('a swap that pauses for approval', () => {
   it('follows an approved allowance with a fresh quote and the swap, each step under its own approval', async () => {
     const wallet = await usdcWalletUnderApproval(aw)
-    const started = await aw.swap({
-      fromToken: 'USDC',
-      toToken: 'DAI',
-      amount: '100',
-      wallet: wallet.address,
-    })
+    const started = withStatus(
+      await aw.swap({ fromToken: 'USDC', toToken: 'DAI', amount: '100', wallet: wallet.address }),
+      'pending_approval',
+    )
     expect(started).toMatchObject({ status: 'pending_approval', swapId: expect.stringMatching(/^swp_/) })
     expect(started.allowanceTransaction?.status).toBe('pending_approval')
-    expect(started.transaction).toBeUndefined()
-    const first = await aw.getSwap(started.swapId!)
+    expect(started.transaction).toBeNull()
+    const { swap: first } = await aw.getSwap({ swapId: started.swapId })
     expect(first).toMatchObject({
       status: 'awaiting_approval',
       step: 'allowance',
-      approvalId: started.approval!.id,
+      approvalId: started.approval.id,
       wallet: wallet.address,
       amountIn: '100',
       venue: null,
@@ -81,7 +80,7 @@ describe('a swap that pauses for approval', () => {
       transactions: { allowance: started.allowanceTransaction!.id },
     })
 
-    await aw.as(approver).approve(first.approvalId!)
+    await aw.as(approver).approve({ approvalId: first.approvalId! })
     // The allowance confirmed; the swap itself moves USDC too, so it waits for its own approval.
     const second = await swapWhere(
       aw,
@@ -92,7 +91,7 @@ describe('a swap that pauses for approval', () => {
     expect(second.venue).not.toBeNull()
     expect(await balanceOf(token('USDC'), wallet.address)).toBe(parseUnits('500', 6))
 
-    await aw.as(approver).approve(second.approvalId!)
+    await aw.as(approver).approve({ approvalId: second.approvalId! })
     const done = await swapWhere(
       aw,
       first.id,
@@ -102,7 +101,7 @@ describe('a swap that pauses for approval', () => {
     expect(BigInt(done.amountOutRaw!) >= BigInt(done.minAmountOutRaw!)).toBe(true)
     expect(await balanceOf(token('DAI'), wallet.address)).toBe(BigInt(done.amountOutRaw!))
     expect(await balanceOf(token('USDC'), wallet.address)).toBe(parseUnits('400', 6))
-    const history = await aw.listHistory(wallet.address)
+    const history = await aw.listHistory({ wallet: wallet.address })
     expect(history.transactions.map((tx) => [tx.kind, tx.status]).sort()).toEqual([
       ['contract_call', 'confirmed'],
       ['swap', 'confirmed'],
@@ -111,15 +110,18 @@ describe('a swap that pauses for approval', () => {
 
   it('fails, swapping nothing, when the approver rejects the allowance', async () => {
     const wallet = await usdcWalletUnderApproval(aw)
-    const started = await aw.swap({ fromToken: 'USDC', toToken: 'DAI', amount: '50', wallet: wallet.address })
-    await aw.as(approver).reject(started.approval!.id, { reason: 'not this venue' })
-    const done = await swapWhere(aw, started.swapId!, (swap) => swap.status === 'failed')
+    const started = withStatus(
+      await aw.swap({ fromToken: 'USDC', toToken: 'DAI', amount: '50', wallet: wallet.address }),
+      'pending_approval',
+    )
+    await aw.as(approver).reject({ approvalId: started.approval.id, reason: 'not this venue' })
+    const done = await swapWhere(aw, started.swapId, (swap) => swap.status === 'failed')
     expect(done.step).toBe('allowance')
     expect(done.error?.message).toMatch(/rejected/)
     expect(done.transactions.swap).toBeUndefined()
     expect(await balanceOf(token('DAI'), wallet.address)).toBe(0n)
     expect(
-      (await aw.listHistory(wallet.address)).transactions.filter((tx) => tx.kind === 'swap'),
+      (await aw.listHistory({ wallet: wallet.address })).transactions.filter((tx) => tx.kind === 'swap'),
     ).toHaveLength(0)
   })
 
@@ -129,32 +131,64 @@ describe('a swap that pauses for approval', () => {
       wallet: wallet.address,
       rules: [{ type: 'require_approval', above: '0.5' }],
     })
-    const started = await aw.swap({ fromToken: 'ETH', toToken: 'USDC', amount: '1', wallet: wallet.address })
+    const started = withStatus(
+      await aw.swap({ fromToken: 'ETH', toToken: 'USDC', amount: '1', wallet: wallet.address }),
+      'pending_approval',
+    )
     expect(started.status).toBe('pending_approval')
-    expect(await aw.getSwap(started.swapId!)).toMatchObject({
+    expect((await aw.getSwap({ swapId: started.swapId })).swap).toMatchObject({
       status: 'awaiting_approval',
       step: 'swap',
       venue: started.venue,
       transactions: { swap: started.transaction!.id },
     })
-    await aw.as(approver).approve(started.approval!.id)
-    const done = await swapWhere(aw, started.swapId!, (swap) => swap.status === 'confirmed')
+    await aw.as(approver).approve({ approvalId: started.approval.id })
+    const done = await swapWhere(aw, started.swapId, (swap) => swap.status === 'confirmed')
     expect(await balanceOf(token('USDC'), wallet.address)).toBe(BigInt(done.amountOutRaw!))
+  })
+
+  it('fails with insufficient_funds, swapping nothing, when the ether left before the approval', async () => {
+    const wallet = await fundedWallet(aw, devnet, '1.2')
+    await aw.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ type: 'require_approval', above: '0.5' }],
+    })
+    const started = withStatus(
+      await aw.swap({ fromToken: 'ETH', toToken: 'USDC', amount: '1', wallet: wallet.address }),
+      'pending_approval',
+    )
+    expect(started.status).toBe('pending_approval')
+    const spent = await aw.send({ wallet: wallet.address, to: devnet.accounts[3]!.address, value: '0.5' })
+    expect((await aw.waitForTransaction({ transaction: spent.transaction.id })).status).toBe('confirmed')
+
+    await expect(aw.as(approver).approve({ approvalId: started.approval.id })).rejects.toMatchObject({
+      code: 'insufficient_funds',
+    })
+    const done = await swapWhere(aw, started.swapId, (swap) => swap.status !== 'awaiting_approval')
+    expect(done).toMatchObject({ status: 'failed', step: 'swap', error: { code: 'insufficient_funds' } })
+    expect(await aw.getTransaction({ transaction: started.transaction!.id })).toMatchObject({
+      status: 'failed',
+      hash: null,
+    })
+    expect(await balanceOf(token('USDC'), wallet.address)).toBe(0n)
   })
 
   it('is visible to its own agent only', async () => {
     const agent = aw.as({ tenantId: 'default', id: 'swapper', role: 'agent' })
     const other = aw.as({ tenantId: 'default', id: 'bystander', role: 'agent' })
-    const wallet = await agent.createWallet({ agentName: 'swapper' })
+    const { wallet } = await agent.createWallet({ agentName: 'swapper' })
     await devnet.faucet(wallet.address, parseEther('2'))
     await aw.updatePolicyRules({
       wallet: wallet.address,
       rules: [{ type: 'require_approval', always: true }],
     })
-    const started = await agent.swap({ fromToken: 'ETH', toToken: 'USDC', amount: '0.1' })
-    expect((await agent.getSwap(started.swapId!)).status).toBe('awaiting_approval')
-    await expect(other.getSwap(started.swapId!)).rejects.toMatchObject({ code: 'not_found' })
-    await expect(agent.getSwap('swp_nope')).rejects.toMatchObject({ code: 'not_found' })
+    const started = withStatus(
+      await agent.swap({ fromToken: 'ETH', toToken: 'USDC', amount: '0.1' }),
+      'pending_approval',
+    )
+    expect((await agent.getSwap({ swapId: started.swapId })).swap.status).toBe('awaiting_approval')
+    await expect(other.getSwap({ swapId: started.swapId })).rejects.toMatchObject({ code: 'not_found' })
+    await expect(agent.getSwap({ swapId: 'swp_nope' })).rejects.toMatchObject({ code: 'not_found' })
   })
 })
 
@@ -176,12 +210,15 @@ describe('a tracked swap across a restart', () => {
 
     const a = await open()
     const wallet = await usdcWalletUnderApproval(a.wallet)
-    const started = await a.wallet.swap({
-      fromToken: 'USDC',
-      toToken: 'DAI',
-      amount: '100',
-      wallet: wallet.address,
-    })
+    const started = withStatus(
+      await a.wallet.swap({
+        fromToken: 'USDC',
+        toToken: 'DAI',
+        amount: '100',
+        wallet: wallet.address,
+      }),
+      'pending_approval',
+    )
     expect(started.status).toBe('pending_approval')
     await a.wallet.close()
     await a.storage.close()
@@ -189,11 +226,11 @@ describe('a tracked swap across a restart', () => {
     // Nothing follows the swap now; B's start resumes it and its approvals drive it to the end.
     const b = await open()
     try {
-      await b.wallet.as(approver).approve(started.approval!.id)
-      const paused = await swapWhere(b.wallet, started.swapId!, (swap) => swap.step === 'swap')
+      await b.wallet.as(approver).approve({ approvalId: started.approval.id })
+      const paused = await swapWhere(b.wallet, started.swapId, (swap) => swap.step === 'swap')
       expect(paused.status).toBe('awaiting_approval')
-      await b.wallet.as(approver).approve(paused.approvalId!)
-      const done = await swapWhere(b.wallet, started.swapId!, (swap) => swap.status === 'confirmed')
+      await b.wallet.as(approver).approve({ approvalId: paused.approvalId! })
+      const done = await swapWhere(b.wallet, started.swapId, (swap) => swap.status === 'confirmed')
       expect(await balanceOf(token('DAI'), wallet.address)).toBe(BigInt(done.amountOutRaw!))
     } finally {
       await b.wallet.close()

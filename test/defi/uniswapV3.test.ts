@@ -71,9 +71,9 @@ describe('Uniswap V3 venue', () => {
     expect(result.transaction).toMatchObject({
       kind: 'swap',
       to: v3().router,
-      amount: parseEther('1').toString(),
+      amountRaw: parseEther('1').toString(),
     })
-    expect(result.allowanceTransaction).toBeUndefined()
+    expect(result.allowanceTransaction).toBeNull()
     expect(await balanceOf(dai, wallet.address)).toBe(expected)
   })
 
@@ -165,7 +165,7 @@ describe('Uniswap V3 venue', () => {
           code: 'transaction_failed',
           details: { reason: expect.stringContaining(reason) },
         })
-        expect((await withSource.listHistory(wallet.address)).count).toBe(0)
+        expect((await withSource.listHistory({ wallet: wallet.address })).count).toBe(0)
         expect(await balanceOf(token('DAI'), wallet.address)).toBe(0n)
       } finally {
         await withSource.close()

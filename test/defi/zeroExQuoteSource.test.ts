@@ -2,7 +2,13 @@ import { type AgentWallet, zeroExQuoteSource } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { type Address, erc20Abi, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentWalletOn, fundedWallet, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
+import {
+  agentWalletOn,
+  fundedWallet,
+  publicClientOf,
+  startDevnet,
+  withStatus,
+} from '../helpers/devnetAgentWallet.js'
 import { startZeroExApi } from '../helpers/zeroExApi.js'
 
 const apiKey = 'zx-test-key-4f1c9a'
@@ -67,7 +73,10 @@ describe('0x-style aggregator source', () => {
   it('executes its calldata for ETH → USDC: a firm quote for the wallet as taker, mined on chain', async () => {
     const wallet = await fundedWallet(only, devnet, '3')
     const before = api.requests.length
-    const result = await only.swap({ fromToken: 'ETH', toToken: 'USDC', amount: '1', wallet: wallet.address })
+    const result = withStatus(
+      await only.swap({ fromToken: 'ETH', toToken: 'USDC', amount: '1', wallet: wallet.address }),
+      'confirmed',
+    )
     expect(result).toMatchObject({ status: 'confirmed', source: '0x', venue: '0x: Uniswap_V2' })
     expect(api.requests.slice(before).map((r) => [r.path, r.query.taker])).toEqual([
       ['/swap/allowance-holder/quote', wallet.address],
@@ -75,21 +84,24 @@ describe('0x-style aggregator source', () => {
     expect(result.transaction).toMatchObject({
       kind: 'swap',
       to: api.spender,
-      amount: parseEther('1').toString(),
+      amountRaw: parseEther('1').toString(),
     })
-    expect(await balanceOf(token('USDC'), wallet.address)).toBe(BigInt(result.amountOutRaw!))
-    expect(BigInt(result.amountOutRaw!) >= BigInt(result.minAmountOutRaw)).toBe(true)
+    expect(await balanceOf(token('USDC'), wallet.address)).toBe(BigInt(result.amountOutRaw))
+    expect(BigInt(result.amountOutRaw) >= BigInt(result.minAmountOutRaw)).toBe(true)
   })
 
   it('sells a token after an exact allowance to the spender the aggregator names, never an unlimited one', async () => {
     const wallet = await fundedWallet(only, devnet, '1')
     await devnet.mintToken(token('USDC'), wallet.address, parseUnits('300', 6))
-    const result = await only.swap({
-      fromToken: 'USDC',
-      toToken: 'DAI',
-      amount: '100',
-      wallet: wallet.address,
-    })
+    const result = withStatus(
+      await only.swap({
+        fromToken: 'USDC',
+        toToken: 'DAI',
+        amount: '100',
+        wallet: wallet.address,
+      }),
+      'confirmed',
+    )
     expect(result.status).toBe('confirmed')
     expect(result.allowanceTransaction).toMatchObject({
       kind: 'contract_call',
@@ -104,7 +116,7 @@ describe('0x-style aggregator source', () => {
       args: [wallet.address, api.spender],
     })
     expect(left).toBe(0n)
-    expect(await balanceOf(token('DAI'), wallet.address)).toBe(BigInt(result.amountOutRaw!))
+    expect(await balanceOf(token('DAI'), wallet.address)).toBe(BigInt(result.amountOutRaw))
   })
 
   it('asks again with a tighter slippage when minAmountOut is above the quoted minBuyAmount', async () => {
@@ -119,13 +131,16 @@ describe('0x-style aggregator source', () => {
     // 0.1% below the quote: tighter than the default 0.5% the first firm quote guarantees.
     const minAmountOut = (quoted * 999n) / 1000n
     const before = api.requests.length
-    const result = await only.swap({
-      fromToken: 'ETH',
-      toToken: 'USDC',
-      amount: '0.5',
-      minAmountOut: (Number(minAmountOut) / 1e6).toFixed(6),
-      wallet: wallet.address,
-    })
+    const result = withStatus(
+      await only.swap({
+        fromToken: 'ETH',
+        toToken: 'USDC',
+        amount: '0.5',
+        minAmountOut: (Number(minAmountOut) / 1e6).toFixed(6),
+        wallet: wallet.address,
+      }),
+      'confirmed',
+    )
     expect(result.status).toBe('confirmed')
     const asked = api.requests.slice(before).map((r) => Number(r.query.slippageBps))
     expect(asked).toHaveLength(2)
@@ -162,7 +177,7 @@ describe('0x-style aggregator source', () => {
       await expect(
         only.swap({ fromToken: 'ETH', toToken: 'USDC', amount: '1', wallet: wallet.address }),
       ).rejects.toMatchObject({ code: 'quote_source_unavailable' })
-      expect((await only.listHistory(wallet.address)).count).toBe(0)
+      expect((await only.listHistory({ wallet: wallet.address })).count).toBe(0)
     } finally {
       api.state.mode = 'ok'
     }

@@ -25,7 +25,7 @@ const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${c
 async function settled(agentWallet: AgentWallet, id: string, timeoutMs = 30_000): Promise<EnsRegistration> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const registration = await agentWallet.getEnsRegistration(id)
+    const { registration } = await agentWallet.getEnsRegistration({ registrationId: id })
     if (registration.status === 'registered' || registration.status === 'failed') return registration
     if (Date.now() > deadline) throw new Error(`registration ${id} still ${registration.status}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
@@ -36,7 +36,7 @@ describe('ENS names', () => {
   it('registers by commit/reveal, resolves, lists, and check says taken', async () => {
     const wallet = await fundedWallet(aw, devnet, '1', 'namer')
     const name = uniqueName('agent')
-    const check = await aw.checkEnsName(name)
+    const check = await aw.checkEnsName({ name })
     expect(check).toMatchObject({ name, valid: true, available: true, minCommitmentAge: 1, chain: 'devnet' })
     expect(BigInt(check.price.wei)).toBeGreaterThan(0n)
 
@@ -45,13 +45,14 @@ describe('ENS names', () => {
     const started = await aw.registerEnsName({ name, wallet: wallet.address })
     expect(started.status).toBe('committing')
     expect(started).not.toHaveProperty('secret')
+    expect(started.registration).not.toHaveProperty('secret')
 
-    const done = await settled(aw, started.id)
+    const done = await settled(aw, started.registration.id)
     expect(done.status).toBe('registered')
     expect(done.registerHash).toMatch(/^0x/)
     expect(done.expires).toBeGreaterThan(Math.floor(Date.now() / 1000))
 
-    expect(await aw.resolveEnsName(name)).toMatchObject({
+    expect(await aw.resolveEnsName({ name })).toMatchObject({
       name,
       address: wallet.address,
       resolver: devnet.addressBook.ens.publicResolver,
@@ -65,10 +66,10 @@ describe('ENS names', () => {
         args: [namehash(name)],
       }),
     ).toBe(wallet.address)
-    expect((await aw.checkEnsName(name)).available).toBe(false)
+    expect((await aw.checkEnsName({ name })).available).toBe(false)
 
     const listed = await aw.listEnsNames()
-    expect(listed.names.find((entry) => entry.id === started.id)).toMatchObject({
+    expect(listed.names.find((entry) => entry.id === started.registration.id)).toMatchObject({
       name,
       status: 'registered',
       owner: wallet.address,
@@ -76,7 +77,7 @@ describe('ENS names', () => {
     expect(events.some((event) => (event.data as { name?: string }).name === name)).toBe(true)
 
     // The steps went through the money path: commit (0) and register (the rent) as `ens` intents.
-    const history = await aw.listHistory(wallet.address, { limit: 10 })
+    const history = await aw.listHistory({ wallet: wallet.address, limit: 10 })
     expect(history.transactions.map((tx) => tx.kind)).toEqual(['ens', 'ens'])
     await expect(aw.registerEnsName({ name, wallet: wallet.address })).rejects.toMatchObject({
       code: 'conflict',
@@ -87,20 +88,24 @@ describe('ENS names', () => {
     const wallet = await fundedWallet(aw, devnet, '1', 'reverse')
     const name = uniqueName('primary')
     const started = await aw.registerEnsName({ name, wallet: wallet.address, setReverse: true })
-    const done = await settled(aw, started.id)
+    const done = await settled(aw, started.registration.id)
     expect(done.status).toBe('registered')
     expect(done.reverseHash).toMatch(/^0x/)
-    expect(await aw.reverseEnsName(wallet.address)).toEqual({
+    expect(await aw.reverseEnsName({ address: wallet.address })).toEqual({
       address: wallet.address,
       name,
       chain: 'devnet',
     })
-    await expect(aw.reverseEnsName(freshAddress())).rejects.toMatchObject({ code: 'not_found' })
+    await expect(aw.reverseEnsName({ address: freshAddress() })).rejects.toMatchObject({ code: 'not_found' })
   })
 
   it('answers not_found for a name that does not resolve, never a stand-in address', async () => {
-    await expect(aw.resolveEnsName(uniqueName('nobody'))).rejects.toMatchObject({ code: 'not_found' })
-    await expect(aw.resolveEnsName('sub.unknown-parent.eth')).rejects.toMatchObject({ code: 'not_found' })
+    await expect(aw.resolveEnsName({ name: uniqueName('nobody') })).rejects.toMatchObject({
+      code: 'not_found',
+    })
+    await expect(aw.resolveEnsName({ name: 'sub.unknown-parent.eth' })).rejects.toMatchObject({
+      code: 'not_found',
+    })
   })
 
   it.each([
@@ -115,15 +120,15 @@ describe('ENS names', () => {
     ['not .eth', 'agent.com'],
     ['subname', 'a.agent.eth'],
   ])('refuses an invalid name (%s) with validation_failed', async (_, name) => {
-    await expect(aw.checkEnsName(name)).rejects.toMatchObject({ code: 'validation_failed' })
-    const wallet = await aw.createWallet({ agentName: 'invalid' })
+    await expect(aw.checkEnsName({ name })).rejects.toMatchObject({ code: 'validation_failed' })
+    const { wallet } = await aw.createWallet({ agentName: 'invalid' })
     await expect(aw.registerEnsName({ name, wallet: wallet.address })).rejects.toMatchObject({
       code: 'validation_failed',
     })
   })
 
   it('normalizes names (ENSIP-15)', async () => {
-    const check = await aw.checkEnsName('MiXeD-Case-Agent.eth')
+    const check = await aw.checkEnsName({ name: 'MiXeD-Case-Agent.eth' })
     expect(check.name).toBe('mixed-case-agent.eth')
     expect(check.label).toBe('mixed-case-agent')
   })
@@ -135,7 +140,7 @@ describe('ENS names', () => {
     ).rejects.toMatchObject({
       code: 'insufficient_funds',
     })
-    expect((await aw.listHistory(wallet.address)).count).toBe(0)
+    expect((await aw.listHistory({ wallet: wallet.address })).count).toBe(0)
   })
 
   it('applies the policy: a rule on the rent or on the controller blocks registration', async () => {
@@ -149,7 +154,7 @@ describe('ENS names', () => {
     ).rejects.toMatchObject({
       code: 'policy_blocked',
     })
-    expect((await aw.listHistory(rentCapped.address)).count).toBe(0)
+    expect((await aw.listHistory({ wallet: rentCapped.address })).count).toBe(0)
 
     const denied = await fundedWallet(aw, devnet, '1', 'denied')
     await aw.updatePolicyRules({
@@ -160,7 +165,7 @@ describe('ENS names', () => {
     await expect(aw.registerEnsName({ name, wallet: denied.address })).rejects.toMatchObject({
       code: 'policy_blocked',
     })
-    expect((await aw.checkEnsName(name)).available).toBe(true)
+    expect((await aw.checkEnsName({ name })).available).toBe(true)
   })
 
   it('resumes an unfinished registration after a restart', async () => {
@@ -171,14 +176,17 @@ describe('ENS names', () => {
     const name = uniqueName('restart')
     const started = await first.registerEnsName({ name, wallet: wallet.address })
     await first.close()
-    const stopped = await storage.get<{ id: string; status: string; secret: string }>('ens_names', started.id)
+    const stopped = await storage.get<{ id: string; status: string; secret: string }>(
+      'ens_names',
+      started.registration.id,
+    )
     expect(['committing', 'committed', 'registering']).toContain(stopped?.status)
 
     const second = await agentWalletOn(devnet, { storage, masterKey })
     try {
-      const done = await settled(second, started.id)
+      const done = await settled(second, started.registration.id)
       expect(done.status).toBe('registered')
-      expect((await second.resolveEnsName(name)).address).toBe(wallet.address)
+      expect((await second.resolveEnsName({ name })).address).toBe(wallet.address)
     } finally {
       await second.close()
     }
@@ -190,8 +198,10 @@ describe('ENS names', () => {
       track: false,
     })
     try {
-      await expect(broken.checkEnsName('reachable.eth')).rejects.toMatchObject({ code: 'chain_unavailable' })
-      await expect(broken.resolveEnsName('reachable.eth')).rejects.toMatchObject({
+      await expect(broken.checkEnsName({ name: 'reachable.eth' })).rejects.toMatchObject({
+        code: 'chain_unavailable',
+      })
+      await expect(broken.resolveEnsName({ name: 'reachable.eth' })).rejects.toMatchObject({
         code: 'chain_unavailable',
       })
     } finally {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import { type AgentWallet, createAgentWallet, memoryStorage } from '@agentwallet/core'
-import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { type CreateDevnetOptions, createDevnet, type Devnet } from '@agentwallet/devnet'
 import { createApp, createLogger, type RunningServer } from '@agentwallet/koa'
 
 export type CallOptions = {
@@ -34,8 +34,10 @@ export const harnessMetricsToken = 'harness_metrics_token_0123456789abcdef'
  * A real server on 127.0.0.1:0 over a fresh devnet and memory storage, with loopback webhook targets
  * allowed and fast background loops; its log lines are kept for the 5xx/stack checks.
  */
-export async function startHarnessServer(options: { bodyLimitBytes?: number } = {}): Promise<HarnessServer> {
-  const devnet = await createDevnet()
+export async function startHarnessServer(
+  options: { bodyLimitBytes?: number; devnet?: CreateDevnetOptions } = {},
+): Promise<HarnessServer> {
+  const devnet = await createDevnet(options.devnet)
   const agentWallet = await createAgentWallet({
     chains: {
       devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
@@ -43,7 +45,8 @@ export async function startHarnessServer(options: { bodyLimitBytes?: number } = 
     storage: memoryStorage(),
     defaultTenantRules: [],
     trackerIntervalMs: 20,
-    webhooks: { allowPrivateTargets: true, intervalMs: 20, backoffBaseMs: 20, backoffMaxMs: 100 },
+    checkOperations: true,
+    webhooks: { allowPrivateTargets: ['127.0.0.0/8'], intervalMs: 20, backoffBaseMs: 20, backoffMaxMs: 100 },
   })
   await agentWallet.bootstrapAdmin({ adminKey: harnessAdminKey })
   const logs: string[] = []

@@ -129,10 +129,10 @@ function casesFor(route: OpenApiRoute): Case[] {
   })
   for (const [name, schema] of Object.entries(route.query)) {
     const types = typesOf(schema)
-    // A string parameter takes any text; only a number-typed one is malformed by these values.
-    const bad = types.includes('string')
-      ? []
-      : ['-1', 'NaN', '1e999', 'null', '[object Object]', '%FF%FE', '1.5']
+    // A string parameter (or a list of strings) takes any text; only a number-typed one is malformed by these values.
+    const textual =
+      types.includes('string') || (types.includes('array') && typesOf(schema.items ?? {}).includes('string'))
+    const bad = textual ? [] : ['-1', 'NaN', '1e999', 'null', '[object Object]', '%FF%FE', '1.5']
     if (typeof schema.maxLength === 'number') bad.push('x'.repeat(schema.maxLength + 1))
     for (const value of bad) {
       cases.push({

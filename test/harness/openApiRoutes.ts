@@ -6,8 +6,6 @@ export type OpenApiRoute = {
   isPublic: boolean
   /** The security schemes it takes (`apiKey`, or `bearerToken` for an operator route such as /metrics). */
   security: string[]
-  /** From the operation's "Roles: …" description; empty when any authenticated key may call it. */
-  roles: string[]
   pathParams: string[]
   query: Record<string, JsonSchema>
   requiredQuery: string[]
@@ -50,7 +48,6 @@ export function openApiRoutes(document: {
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
       const parameters = operation.parameters ?? []
-      const roles = /Roles: ([^.]+)\./.exec(operation.description ?? '')?.[1]
       const query = parameters.filter((parameter) => parameter.in === 'query')
       routes.push({
         method: method.toUpperCase(),
@@ -59,7 +56,6 @@ export function openApiRoutes(document: {
         security: (operation.security ?? document.security ?? []).flatMap((requirement) =>
           Object.keys(requirement as object),
         ),
-        roles: roles ? roles.split(',').map((role) => role.trim()) : [],
         pathParams: parameters
           .filter((parameter) => parameter.in === 'path')
           .map((parameter) => parameter.name),

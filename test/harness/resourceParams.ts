@@ -17,18 +17,18 @@ export type Kind =
   | 'chainAddress'
 /** Which tenant resource a path parameter names, by the path it sits in (first match wins). */
 const paramKinds: Array<[prefix: string, param: string, kind: Kind]> = [
-  ['/wallet/tx/', 'hash', 'tx'],
-  ['/wallet/', 'address', 'wallet'],
-  ['/identity/wallet/', 'address', 'wallet'],
-  ['/identity/registration/', 'id', 'identityRegistration'],
+  ['/wallet/tx/', 'transaction', 'tx'],
+  ['/wallet/', 'wallet', 'wallet'],
+  ['/identity/wallet/', 'wallet', 'wallet'],
+  ['/identity/registration/', 'registrationId', 'identityRegistration'],
   ['/identity/', 'agentId', 'identity'],
-  ['/policy/approvals/', 'id', 'approval'],
-  ['/api-keys/', 'id', 'apiKey'],
-  ['/webhooks/logs/', 'id', 'delivery'],
-  ['/webhooks/', 'id', 'subscription'],
-  ['/multisig/', 'address', 'safe'],
-  ['/ens/registration/', 'id', 'ensRegistration'],
-  ['/defi/swap/', 'id', 'swap'],
+  ['/policy/approvals/', 'approvalId', 'approval'],
+  ['/api-keys/', 'keyId', 'apiKey'],
+  ['/webhooks/logs/', 'deliveryId', 'delivery'],
+  ['/webhooks/', 'subscriptionId', 'subscription'],
+  ['/multisig/', 'safe', 'safe'],
+  ['/ens/registration/', 'registrationId', 'ensRegistration'],
+  ['/defi/swap/', 'swapId', 'swap'],
   // Reverse records of any address are public chain data, as names are.
   ['/ens/reverse/', 'address', 'chainAddress'],
   // Names are public chain data (availability, resolution): not a tenant's resource.

@@ -1,9 +1,13 @@
 import {
   type AgentWallet,
   type AgentWalletConfig,
+  type ApprovalSummary,
   createAgentWallet,
+  type DomainEvent,
   memoryStorage,
   type Principal,
+  type SendAnswer,
+  type TransactionRecord,
 } from '@agentwallet/core'
 import { type CreateDevnetOptions, createDevnet, type Devnet } from '@agentwallet/devnet'
 import { type Address, createPublicClient, custom, type PublicClient, parseEther } from 'viem'
@@ -28,6 +32,7 @@ export function agentWalletOn(devnet: Devnet, config: Partial<AgentWalletConfig>
     defaultTenantRules: [],
     trackerIntervalMs: 20,
     rebroadcastAfterMs: 200,
+    checkOperations: true,
     ...config,
   })
 }
@@ -45,9 +50,32 @@ export function freshAddress(): Address {
   return privateKeyToAccount(generatePrivateKey()).address
 }
 
+/** Collects, from now on, the events of one type that `aw`'s bus publishes. */
+export function eventsOf(aw: AgentWallet, type: DomainEvent['type']): DomainEvent[] {
+  const seen: DomainEvent[] = []
+  aw.bus.on('*', (event) => {
+    if (event.type === type) seen.push(event)
+  })
+  return seen
+}
+
+/** The approval a send paused for; throws (failing the test) when the send did not pause. */
+export function approvalOf(answer: SendAnswer): ApprovalSummary {
+  if (answer.status !== 'pending_approval')
+    throw new Error(`Expected the send to pause, it is ${answer.status}`)
+  return answer.approval
+}
+
+/** The stored record of a transaction: fields the API view never shows (raw bytes, call, history). */
+export async function storedTransaction(aw: AgentWallet, id: string): Promise<TransactionRecord> {
+  const record = await aw.context.storage.get<TransactionRecord>('transactions', id)
+  if (!record) throw new Error(`No stored transaction ${id}`)
+  return record
+}
+
 /** Creates a wallet and funds it from the devnet faucet. */
 export async function fundedWallet(aw: AgentWallet, devnet: Devnet, eth = '100', name = 'agent') {
-  const wallet = await aw.createWallet({ agentName: name })
+  const { wallet } = await aw.createWallet({ agentName: name })
   await devnet.faucet(wallet.address, parseEther(eth))
   return wallet
 }
@@ -72,4 +100,19 @@ export function useDevnetAgentWallet(
     await started?.aw.close()
     await started?.devnet.close()
   })
+}
+
+/**
+ * The answer narrowed to one `status` (a union member), or a failed test naming the status it had.
+ * @example const swapped = withStatus(await aw.swap({ … }), 'confirmed'); swapped.amountOutRaw
+ */
+export function withStatus<T extends { status: string }, S extends T['status']>(
+  answer: T,
+  status: S,
+): Extract<T, { status: S }> {
+  if (answer.status !== status)
+    throw new Error(
+      `expected status ${status}, got ${answer.status}: ${JSON.stringify(answer).slice(0, 300)}`,
+    )
+  return answer as Extract<T, { status: S }>
 }

@@ -7,8 +7,15 @@ export type Received = {
   json: { id: string; type: string; seq: number; data: Record<string, unknown> }
 }
 
-/** A webhook receiver on 127.0.0.1 that answers with `respond()` (default 200) and keeps what it got. */
-export async function startReceiver(respond: (received: Received) => number = () => 200) {
+/**
+ * A webhook receiver on 127.0.0.1 (or `listenOn`) that answers with `respond()` (default 200) and
+ * keeps what it got.
+ */
+export async function startReceiver(
+  respond: (received: Received) => number = () => 200,
+  listenOn: { host?: string; port?: number } = {},
+) {
+  const { host = '127.0.0.1', port: wanted = 0 } = listenOn
   const received: Received[] = []
   const server = createServer((request, response) => {
     let body = ''
@@ -20,10 +27,14 @@ export async function startReceiver(respond: (received: Received) => number = ()
       response.writeHead(status).end(status >= 400 ? 'receiver says no' : 'ok')
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(wanted, host, resolve)
+  })
   const { port } = server.address() as AddressInfo
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `http://${host}:${port}/hook`,
+    port,
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

@@ -40,8 +40,8 @@ useDevnetAgentWallet((started) => ({ devnet, aw } = started))
 /** Registers with no approval in the way: the identity comes back at once. */
 async function registerNow(wallet: AgentWallet, parameters: RegisterIdentityParameters) {
   const result = await wallet.registerIdentity(parameters)
-  if ('status' in result) throw new Error(`Expected a registered identity, got ${result.status}`)
-  return result
+  if (result.status !== 'registered') throw new Error(`Expected a registered identity, got ${result.status}`)
+  return result.identity
 }
 
 const human = () => aw.as({ tenantId: 'default', id: 'human', role: 'approver' })
@@ -57,7 +57,7 @@ async function approveUntil(id: string, firstApprovalId: string, step: IdentityS
     const record = (await registrationOf(id))!
     if (record.step === step && record.status === 'awaiting_approval' && record.approvalId === approvalId)
       return approvalId
-    await human().approve(approvalId)
+    await human().approve({ approvalId })
     await expect
       .poll(
         async () => {
@@ -91,7 +91,7 @@ describe('ERC-8004 identities', () => {
     const client = publicClientOf(devnet)
     const wallet = await fundedWallet(aw, devnet, '1', 'scout')
     const identity = await registerNow(aw, {
-      walletAddress: wallet.address,
+      wallet: wallet.address,
       agentName: 'scout',
       agentType: 'research',
       capabilities: ['search', 'summarize'],
@@ -121,7 +121,7 @@ describe('ERC-8004 identities', () => {
       ],
     })
 
-    const read = await aw.getIdentity(identity.agentId)
+    const { identity: read } = await aw.getIdentity({ agentId: identity.agentId })
     expect(read.status).toBe('active')
     expect(read.walletBound).toBe(true)
     expect(read.onChain).toEqual({
@@ -135,11 +135,11 @@ describe('ERC-8004 identities', () => {
     expect(read.warnings).toEqual([])
 
     // Every step went through the money path as an `identity` intent.
-    const history = await aw.listHistory(wallet.address, { limit: 10 })
+    const history = await aw.listHistory({ wallet: wallet.address, limit: 10 })
     expect(history.transactions.map((tx) => tx.kind)).toEqual(['identity', 'identity'])
 
     expect((await aw.listIdentities()).identities.map((entry) => entry.agentId)).toContain(identity.agentId)
-    const ofWallet = await aw.identitiesOfWallet(wallet.address)
+    const ofWallet = await aw.identitiesOfWallet({ wallet: wallet.address })
     expect(ofWallet.count).toBe(1)
     expect(ofWallet.identities[0]?.agentId).toBe(identity.agentId)
   })
@@ -147,11 +147,11 @@ describe('ERC-8004 identities', () => {
   it('gives a proof of ownership anyone can verify with viem', async () => {
     const wallet = await fundedWallet(aw, devnet, '1', 'prover')
     const identity = await registerNow(aw, {
-      walletAddress: wallet.address,
+      wallet: wallet.address,
       agentName: 'prover',
       agentType: 'oracle',
     })
-    const { proof } = await aw.getIdentity(identity.agentId)
+    const { proof } = (await aw.getIdentity({ agentId: identity.agentId })).identity
     // Round-trip through JSON, as an HTTP client would receive it.
     const received = JSON.parse(JSON.stringify(proof)) as typeof proof
     const { domain, types, primaryType, message } = received.typedData
@@ -183,9 +183,9 @@ describe('ERC-8004 identities', () => {
   it('binds a separate agent wallet with its EIP-712 signature when another managed wallet owns the NFT', async () => {
     const client = publicClientOf(devnet)
     const owner = await fundedWallet(aw, devnet, '1', 'owner')
-    const agent = await aw.createWallet({ agentName: 'worker' })
+    const { wallet: agent } = await aw.createWallet({ agentName: 'worker' })
     const identity = await registerNow(aw, {
-      walletAddress: agent.address,
+      wallet: agent.address,
       owner: owner.address,
       agentName: 'worker',
       agentType: 'executor',
@@ -197,19 +197,20 @@ describe('ERC-8004 identities', () => {
     expect(
       await client.readContract({ ...registry(), functionName: 'getAgentWallet', args: [agentId] }),
     ).toBe(agent.address)
-    expect((await aw.getIdentity(identity.agentId)).status).toBe('active')
-    expect((await aw.listHistory(owner.address)).count).toBe(3)
+    expect((await aw.getIdentity({ agentId: identity.agentId })).identity.status).toBe('active')
+    expect((await aw.listHistory({ wallet: owner.address })).count).toBe(3)
   })
 
   it('reports that a transfer of the NFT cleared the agent wallet', async () => {
     const wallet = await fundedWallet(aw, devnet, '1', 'seller')
     const identity = await registerNow(aw, {
-      walletAddress: wallet.address,
+      wallet: wallet.address,
       agentName: 'seller',
       agentType: 'trading',
     })
     const buyer = freshAddress()
-    const { transaction } = await aw.send(wallet.address, {
+    const { transaction } = await aw.send({
+      wallet: wallet.address,
       to: devnet.addressBook.erc8004.identityRegistry,
       value: '0',
       data: encodeFunctionData({
@@ -218,9 +219,9 @@ describe('ERC-8004 identities', () => {
         args: [wallet.address, buyer, BigInt(identity.agentId)],
       }),
     })
-    expect((await aw.waitForTransaction(transaction.id)).status).toBe('confirmed')
+    expect((await aw.waitForTransaction({ transaction: transaction.id })).status).toBe('confirmed')
 
-    const read = await aw.getIdentity(identity.agentId)
+    const { identity: read } = await aw.getIdentity({ agentId: identity.agentId })
     expect(read.status).toBe('wallet_unbound')
     expect(read.walletBound).toBe(false)
     expect(read.onChain.owner).toBe(buyer)
@@ -240,26 +241,28 @@ describe('ERC-8004 identities', () => {
   it('refuses bad input and unknown identities with their codes', async () => {
     const wallet = await fundedWallet(aw, devnet, '1', 'bad')
     await expect(
-      aw.registerIdentity({ walletAddress: wallet.address, agentName: '', agentType: 'x' }),
+      aw.registerIdentity({ wallet: wallet.address, agentName: '', agentType: 'x' }),
     ).rejects.toMatchObject({
       code: 'validation_failed',
     })
     await expect(
       aw.registerIdentity({
-        walletAddress: wallet.address,
+        wallet: wallet.address,
         agentName: 'a',
         agentType: 'x',
         extra: 1,
       } as never),
     ).rejects.toMatchObject({ code: 'validation_failed' })
     await expect(
-      aw.registerIdentity({ walletAddress: freshAddress(), agentName: 'a', agentType: 'x' }),
+      aw.registerIdentity({ wallet: freshAddress(), agentName: 'a', agentType: 'x' }),
     ).rejects.toMatchObject({
       code: 'not_found',
     })
-    await expect(aw.getIdentity('999999')).rejects.toMatchObject({ code: 'not_found' })
-    await expect(aw.getIdentity('-1')).rejects.toMatchObject({ code: 'validation_failed' })
-    await expect(aw.identitiesOfWallet(freshAddress())).rejects.toMatchObject({ code: 'not_found' })
+    await expect(aw.getIdentity({ agentId: '999999' })).rejects.toMatchObject({ code: 'not_found' })
+    await expect(aw.getIdentity({ agentId: '-1' })).rejects.toMatchObject({ code: 'validation_failed' })
+    await expect(aw.identitiesOfWallet({ wallet: freshAddress() })).rejects.toMatchObject({
+      code: 'not_found',
+    })
   })
 
   it('blocks registration through the policy engine', async () => {
@@ -269,9 +272,9 @@ describe('ERC-8004 identities', () => {
       rules: [{ type: 'allow_contracts', contracts: [{ address: freshAddress() }] }],
     })
     await expect(
-      aw.registerIdentity({ walletAddress: wallet.address, agentName: 'blocked', agentType: 'x' }),
+      aw.registerIdentity({ wallet: wallet.address, agentName: 'blocked', agentType: 'x' }),
     ).rejects.toMatchObject({ code: 'policy_blocked' })
-    expect((await aw.identitiesOfWallet(wallet.address)).count).toBe(0)
+    expect((await aw.identitiesOfWallet({ wallet: wallet.address })).count).toBe(0)
   })
 })
 
@@ -281,7 +284,7 @@ describe('ERC-8004 registration under human approval', () => {
   it('pauses each step for approval, continues after each approve, and ends registered with one identity.registered', async () => {
     const client = publicClientOf(devnet)
     const owner = await fundedWallet(aw, devnet, '1', 'hitl-owner')
-    const agent = await aw.createWallet({ agentName: 'hitl-agent' })
+    const { wallet: agent } = await aw.createWallet({ agentName: 'hitl-agent' })
     await aw.updatePolicyRules({
       wallet: owner.address,
       rules: [{ type: 'require_approval', always: true }],
@@ -293,13 +296,13 @@ describe('ERC-8004 registration under human approval', () => {
     })
 
     const result = await aw.registerIdentity({
-      walletAddress: agent.address,
+      wallet: agent.address,
       owner: owner.address,
       agentName: 'hitl',
       agentType: 'executor',
       capabilities: ['approve-me'],
     })
-    if (!('status' in result)) throw new Error('expected a paused registration')
+    if (result.status !== 'pending_approval') throw new Error('expected a paused registration')
     expect(result.status).toBe('pending_approval')
     expect(result.identity).toMatchObject({
       status: 'awaiting_approval',
@@ -309,13 +312,13 @@ describe('ERC-8004 registration under human approval', () => {
       walletAddress: agent.address,
       ownerAddress: owner.address,
     })
-    expect((await aw.identitiesOfWallet(agent.address)).count).toBe(0)
+    expect((await aw.identitiesOfWallet({ wallet: agent.address })).count).toBe(0)
 
     const steps: string[] = []
     let approvalId = result.approval.id
     for (const step of ['register', 'setAgentURI', 'setAgentWallet'] as const) {
       steps.push(step)
-      await human().approve(approvalId)
+      await human().approve({ approvalId })
       if (step === 'setAgentWallet') break
       // The next step goes through the policy again and pauses for its own approval.
       await expect
@@ -344,12 +347,12 @@ describe('ERC-8004 registration under human approval', () => {
     const uri = await client.readContract({ ...registry(), functionName: 'tokenURI', args: [agentId] })
     expect(uri).toBe(record.agentURI)
     expect(fromDataUri(uri)).toMatchObject({ name: 'hitl', capabilities: ['approve-me'] })
-    expect((await aw.getIdentity(record.agentId!)).status).toBe('active')
-    expect((await aw.identitiesOfWallet(agent.address)).count).toBe(1)
+    expect((await aw.getIdentity({ agentId: record.agentId! })).identity.status).toBe('active')
+    expect((await aw.identitiesOfWallet({ wallet: agent.address })).count).toBe(1)
     await expect.poll(() => registered, { timeout: 5_000 }).toEqual([record.agentId])
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(registered).toEqual([record.agentId])
-    expect((await aw.listHistory(owner.address)).count).toBe(3)
+    expect((await aw.listHistory({ wallet: owner.address })).count).toBe(3)
   })
 
   it('ends the registration failed with the reason when the approver rejects a step', async () => {
@@ -359,12 +362,12 @@ describe('ERC-8004 registration under human approval', () => {
       rules: [{ type: 'require_approval', always: true }],
     })
     const result = await aw.registerIdentity({
-      walletAddress: wallet.address,
+      wallet: wallet.address,
       agentName: 'rejected',
       agentType: 'x',
     })
-    if (!('status' in result)) throw new Error('expected a paused registration')
-    await human().reject(result.approval.id, { reason: 'not this agent' })
+    if (result.status !== 'pending_approval') throw new Error('expected a paused registration')
+    await human().reject({ approvalId: result.approval.id, reason: 'not this agent' })
     await expect
       .poll(async () => (await registrationOf(result.identity.id))?.status, { timeout: 20_000 })
       .toBe('failed')
@@ -372,8 +375,10 @@ describe('ERC-8004 registration under human approval', () => {
     expect(record.step).toBe('register')
     expect(record.error).toMatchObject({ code: 'transaction_failed' })
     expect(record.error?.message).toContain('rejected')
-    expect((await aw.identitiesOfWallet(wallet.address)).count).toBe(0)
-    expect((await aw.listHistory(wallet.address)).transactions.map((tx) => tx.status)).toEqual(['rejected'])
+    expect((await aw.identitiesOfWallet({ wallet: wallet.address })).count).toBe(0)
+    expect((await aw.listHistory({ wallet: wallet.address })).transactions.map((tx) => tx.status)).toEqual([
+      'rejected',
+    ])
   })
 })
 
@@ -383,18 +388,18 @@ describe('ERC-8004 setAgentWallet approved after its signature would have lapsed
   it('re-signs at execution: an approval later than the deadline cap binds the wallet with one transaction', async () => {
     const client = publicClientOf(devnet)
     const owner = await fundedWallet(aw, devnet, '1', 'slow-owner')
-    const agent = await aw.createWallet({ agentName: 'slow-agent' })
+    const { wallet: agent } = await aw.createWallet({ agentName: 'slow-agent' })
     await aw.updatePolicyRules({
       wallet: owner.address,
       rules: [{ type: 'require_approval', always: true }],
     })
     const result = await aw.registerIdentity({
-      walletAddress: agent.address,
+      wallet: agent.address,
       owner: owner.address,
       agentName: 'slow',
       agentType: 'executor',
     })
-    if (!('status' in result)) throw new Error('expected a paused registration')
+    if (result.status !== 'pending_approval') throw new Error('expected a paused registration')
     const id = result.identity.id
     const approvalId = await approveUntil(id, result.approval.id, 'setAgentWallet')
 
@@ -428,7 +433,7 @@ describe('ERC-8004 setAgentWallet approved after its signature would have lapsed
       )
     expect(revertName(stale)).toBe('DeadlineExpired')
 
-    const { approval, transaction } = await human().approve(approvalId)
+    const { approval, transaction } = await human().approve({ approvalId })
     expect(approval.status).toBe('approved')
     expect(transaction.id).toBe(pausedTx.id)
     await expect.poll(async () => (await registrationOf(id))?.status, { timeout: 20_000 }).toBe('registered')
@@ -457,12 +462,12 @@ describe('ERC-8004 setAgentWallet approved after its signature would have lapsed
         args: [pausedCall.agentId],
       }),
     ).toBe(agent.address)
-    expect((await aw.getIdentity(done.agentId!)).status).toBe('active')
+    expect((await aw.getIdentity({ agentId: done.agentId! })).identity.status).toBe('active')
     // One transaction per approval: register, setAgentURI, setAgentWallet, nothing sent twice.
-    const history = await aw.listHistory(owner.address)
+    const history = await aw.listHistory({ wallet: owner.address })
     expect(history.transactions.map((tx) => tx.status)).toEqual(['confirmed', 'confirmed', 'confirmed'])
     expect(await client.getTransactionCount({ address: owner.address })).toBe(3)
-    await expect(human().approve(approvalId)).rejects.toMatchObject({ code: 'approval_not_pending' })
+    await expect(human().approve({ approvalId })).rejects.toMatchObject({ code: 'approval_not_pending' })
   })
 })
 
@@ -548,11 +553,11 @@ describe('ERC-8004 registration resumed at start', () => {
       (method, data) => method === 'eth_estimateGas' && data?.startsWith(setAgentURI) === true,
     )
     const owner = await fundedWallet(a.wallet, devnet, '1', 'restart-owner')
-    const agent = await a.wallet.createWallet({ agentName: 'restart-agent' })
+    const { wallet: agent } = await a.wallet.createWallet({ agentName: 'restart-agent' })
     // The request never answers: its process dies first.
     void a.wallet
       .registerIdentity({
-        walletAddress: agent.address,
+        wallet: agent.address,
         owner: owner.address,
         agentName: 'phoenix',
         agentType: 'executor',
@@ -578,7 +583,11 @@ describe('ERC-8004 registration resumed at start', () => {
     const b = await restart(filename)
     try {
       await expect
-        .poll(async () => (await b.wallet.getIdentityRegistration(stopped.id)).status, { timeout: 30_000 })
+        .poll(
+          async () =>
+            (await b.wallet.getIdentityRegistration({ registrationId: stopped.id })).registration.status,
+          { timeout: 30_000 },
+        )
         .toBe('registered')
       const done = (await b.storage.get<IdentityRecord>('identities', stopped.id))!
       expect(done.agentId).toBe(stopped.agentId)
@@ -598,11 +607,11 @@ describe('ERC-8004 registration resumed at start', () => {
       expect(
         await client.readContract({ ...registry(), functionName: 'getAgentWallet', args: [agentId] }),
       ).toBe(agent.address)
-      expect((await b.wallet.getIdentity(stopped.agentId!)).status).toBe('active')
+      expect((await b.wallet.getIdentity({ agentId: stopped.agentId! })).identity.status).toBe('active')
 
       // Nothing sent twice: one mint (A), then setAgentURI and setAgentWallet (B), all confirmed.
       expect(await client.getTransactionCount({ address: owner.address })).toBe(3)
-      const history = await b.wallet.listHistory(owner.address)
+      const history = await b.wallet.listHistory({ wallet: owner.address })
       expect(history.transactions.map((tx) => [tx.meta?.step, tx.status]).reverse()).toEqual([
         ['register', 'confirmed'],
         ['setAgentURI', 'confirmed'],
@@ -628,9 +637,9 @@ describe('ERC-8004 registration resumed at start', () => {
     // Once armed, A dies when it allocates the nonce of the approved transaction: approved, not signed.
     const a = await mortalProcess(filename, (method) => armed && method === 'eth_getTransactionCount')
     const owner = await fundedWallet(a.wallet, devnet, '1', 'crash-owner')
-    const agent = await a.wallet.createWallet({ agentName: 'crash-agent' })
+    const { wallet: agent } = await a.wallet.createWallet({ agentName: 'crash-agent' })
     const request = a.wallet.registerIdentity({
-      walletAddress: agent.address,
+      wallet: agent.address,
       owner: owner.address,
       agentName: 'lazarus',
       agentType: 'executor',
@@ -653,14 +662,14 @@ describe('ERC-8004 registration resumed at start', () => {
     })
     await a.wallet.reconcile()
     const result = await request
-    if (!('status' in result)) throw new Error('expected a paused registration')
+    if (result.status !== 'pending_approval') throw new Error('expected a paused registration')
     expect(result.identity).toMatchObject({ status: 'awaiting_approval', step: 'setAgentWallet' })
-    const transactionId = result.approval.transactionId
+    const { transactionId } = (await a.wallet.getApproval({ approvalId: result.approval.id })).approval
 
     armed = true
     void a.wallet
       .as({ tenantId: 'default', id: 'human', role: 'approver' })
-      .approve(result.approval.id)
+      .approve({ approvalId: result.approval.id })
       .catch(() => undefined)
     await a.untilDead()
     const approved = (await a.storage.get<TransactionRecord>('transactions', transactionId))!
@@ -680,9 +689,14 @@ describe('ERC-8004 registration resumed at start', () => {
     const b = await restart(filename)
     try {
       await expect
-        .poll(async () => (await b.wallet.getIdentityRegistration(result.identity.id)).status, {
-          timeout: 30_000,
-        })
+        .poll(
+          async () =>
+            (await b.wallet.getIdentityRegistration({ registrationId: result.identity.id })).registration
+              .status,
+          {
+            timeout: 30_000,
+          },
+        )
         .toBe('registered')
       const sent = (await b.storage.get<TransactionRecord>('transactions', transactionId))!
       expect(sent.status).toBe('confirmed')
@@ -698,7 +712,7 @@ describe('ERC-8004 registration resumed at start', () => {
       ).toBe(agent.address)
       // The one approved transaction, sent once.
       expect(await client.getTransactionCount({ address: owner.address })).toBe(3)
-      expect((await b.wallet.listHistory(owner.address)).count).toBe(3)
+      expect((await b.wallet.listHistory({ wallet: owner.address })).count).toBe(3)
     } finally {
       await b.close()
     }
@@ -714,9 +728,9 @@ describe('ERC-8004 on a chain without registries', () => {
       },
       track: false,
     })
-    const wallet = await bare.createWallet({ agentName: 'nobody' })
+    const { wallet } = await bare.createWallet({ agentName: 'nobody' })
     await expect(
-      bare.registerIdentity({ walletAddress: wallet.address, agentName: 'n', agentType: 't' }),
+      bare.registerIdentity({ wallet: wallet.address, agentName: 'n', agentType: 't' }),
     ).rejects.toMatchObject({
       code: 'unsupported_protocol',
     })
@@ -739,11 +753,11 @@ describe('ERC-8004 on a chain without registries', () => {
     })
     const funded = await fundedWallet(noValidation, devnet, '1', 'nv')
     const identity = await registerNow(noValidation, {
-      walletAddress: funded.address,
+      wallet: funded.address,
       agentName: 'nv',
       agentType: 't',
     })
-    const read = await noValidation.getIdentity(identity.agentId)
+    const { identity: read } = await noValidation.getIdentity({ agentId: identity.agentId })
     expect(read.registries.validation).toBe(null)
     expect(read.status).toBe('active')
     await noValidation.close()

@@ -31,8 +31,9 @@ const usd = (amount: string) => parseUnits(amount, 6)
 beforeAll(async () => {
   owner1 = (await fundedWallet(aw, devnet, '10', 'batch-owner-1')).address
   owner2 = (await fundedWallet(aw, devnet, '10', 'batch-owner-2')).address
-  const deployed = await aw.deploySafe({ owners: [owner1, owner2], threshold: 2, from: owner1 })
-  safe = deployed.address!
+  const deployed = await aw.deploySafe({ owners: [owner1, owner2], threshold: 2, wallet: owner1 })
+  if (deployed.status !== 'deployed') throw new Error('expected the Safe to be deployed')
+  safe = deployed.address
   usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
   await devnet.mintToken(usdc, safe, usd('1000'))
 })
@@ -69,7 +70,7 @@ const usdcBalance = (owner: Address) =>
 
 /** Proposes a delegatecall of `data` to the batch contract from owner1; owner2's confirmation executes. */
 async function proposeBatch(data: Hex, batcher = devnet.addressBook.safe.multiSendCallOnly) {
-  return aw.proposeSafeTransaction(safe, { from: owner1, to: batcher, value: '0', data, operation: 1 })
+  return aw.proposeSafeTransaction({ safe, wallet: owner1, to: batcher, value: '0', data, operation: 1 })
 }
 
 describe('a MultiSend batch out of a Safe', () => {
@@ -83,7 +84,7 @@ describe('a MultiSend batch out of a Safe', () => {
     const proposed = await proposeBatch(batch)
     expect(proposed.status).toBe('pending')
     const blocked = await aw
-      .confirmSafeTransaction(safe, { safeTxHash: proposed.proposal.safeTxHash, from: owner2 })
+      .confirmSafeTransaction({ safe, safeTxHash: proposed.proposal.safeTxHash, wallet: owner2 })
       .then(
         () => undefined,
         (error: { code: string; details: Record<string, unknown> }) => error,
@@ -98,22 +99,23 @@ describe('a MultiSend batch out of a Safe', () => {
       wallet: owner2,
       rules: [{ id: 'usdc-day', type: 'spend_limit', asset: 'USDC', max: '100', window: '24h' }],
     })
-    const executed = await aw.confirmSafeTransaction(safe, {
+    const executed = await aw.confirmSafeTransaction({
+      safe,
       safeTxHash: proposed.proposal.safeTxHash,
-      from: owner2,
+      wallet: owner2,
     })
     expect(executed.status).toBe('executed')
     expect(executed.transaction).toMatchObject({
       to: recipient,
       via: safe,
       asset: { address: usdc, symbol: 'USDC' },
-      amount: usd('90').toString(),
+      amountRaw: usd('90').toString(),
     })
     expect(await usdcBalance(recipient)).toBe(usd('90'))
   })
 
   it('is refused at proposal when it pays several recipients, or holds a delegatecall', async () => {
-    const pendingBefore = (await aw.getSafe(safe)).pendingProposals.length
+    const pendingBefore = (await aw.getSafe({ safe })).safe.pendingProposals.length
     await expect(
       proposeBatch(multiSend([transfer(freshAddress(), usd('1')), transfer(freshAddress(), usd('1'))])),
     ).rejects.toMatchObject({
@@ -123,7 +125,7 @@ describe('a MultiSend batch out of a Safe', () => {
     await expect(
       proposeBatch(multiSend([{ operation: 1, to: usdc, data: '0x' }]), devnet.addressBook.safe.multiSend),
     ).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/delegatecall/) })
-    expect((await aw.getSafe(safe)).pendingProposals).toHaveLength(pendingBefore)
+    expect((await aw.getSafe({ safe })).safe.pendingProposals).toHaveLength(pendingBefore)
   })
 
   it('that moves nothing is a call to the Safe, for nothing', async () => {
@@ -138,9 +140,10 @@ describe('a MultiSend batch out of a Safe', () => {
         { to: usdc, data: read },
       ]),
     )
-    const executed = await aw.confirmSafeTransaction(safe, {
+    const executed = await aw.confirmSafeTransaction({
+      safe,
       safeTxHash: proposed.proposal.safeTxHash,
-      from: owner2,
+      wallet: owner2,
     })
     expect(executed.status).toBe('executed')
     expect(executed.transaction).toMatchObject({ to: safe, amount: '0', asset: { address: 'native' } })

@@ -72,7 +72,7 @@ describe('Safe multisig', () => {
       { owners: [owner1, '0x1234'], threshold: 1 },
       { owners: [], threshold: 1 },
     ]) {
-      await expect(aw.deploySafe({ ...body, from: owner1 })).rejects.toMatchObject({
+      await expect(aw.deploySafe({ ...body, wallet: owner1 })).rejects.toMatchObject({
         code: 'validation_failed',
       })
     }
@@ -83,10 +83,11 @@ describe('Safe multisig', () => {
     const deployed = await aw.deploySafe({
       owners: [owner1, owner2, outsider.address],
       threshold: 2,
-      from: owner1,
+      wallet: owner1,
     })
     expect(deployed.status).toBe('deployed')
-    safe = deployed.address!
+    if (deployed.status !== 'deployed') throw new Error('expected the Safe to be deployed')
+    safe = deployed.address
     expect(deployed.transaction).toMatchObject({
       kind: 'multisig',
       status: 'confirmed',
@@ -97,7 +98,7 @@ describe('Safe multisig', () => {
     expect(await client.readContract({ address: safe, abi: safeAbi, functionName: 'getThreshold' })).toBe(2n)
     const owners = await client.readContract({ address: safe, abi: safeAbi, functionName: 'getOwners' })
     expect([...owners].sort()).toEqual([owner1, owner2, outsider.address].sort())
-    const view = await aw.getSafe(safe)
+    const { safe: view } = await aw.getSafe({ safe })
     expect(view).toMatchObject({
       address: safe,
       threshold: 2,
@@ -115,7 +116,7 @@ describe('Safe multisig', () => {
     const listener = (event: DomainEvent) => events.push(event)
     aw.bus.on('*', listener)
 
-    const proposed = await aw.proposeSafeTransaction(safe, { from: owner1, to: recipient, value: '0.25' })
+    const proposed = await aw.proposeSafeTransaction({ safe, wallet: owner1, to: recipient, value: '0.25' })
     expect(proposed).toMatchObject({ status: 'pending', confirmations: 1, threshold: 2 })
     const hash = proposed.proposal.safeTxHash as Hex
     const tx = safeTx(recipient, parseEther('0.25'), 0n)
@@ -148,15 +149,15 @@ describe('Safe multisig', () => {
     )
 
     // Under threshold nothing is sent: confirming again as the proposer adds no second signature.
-    const again = await aw.confirmSafeTransaction(safe, { safeTxHash: hash, from: owner1 })
-    expect(again).toMatchObject({ status: 'pending', confirmations: 1, transaction: undefined })
+    const again = await aw.confirmSafeTransaction({ safe, safeTxHash: hash, wallet: owner1 })
+    expect(again).toMatchObject({ status: 'pending', confirmations: 1, transaction: null })
     expect(await client.getBalance({ address: recipient })).toBe(0n)
     expect(await client.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })).toBe(0n)
 
     // Non-owners: a managed wallet that is not an owner, and an outside key that is not one.
     const stranger = await fundedWallet(aw, devnet, '1', 'stranger')
     await expect(
-      aw.confirmSafeTransaction(safe, { safeTxHash: hash, from: stranger.address }),
+      aw.confirmSafeTransaction({ safe, safeTxHash: hash, wallet: stranger.address }),
     ).rejects.toMatchObject({
       code: 'forbidden',
       details: { reason: 'not_owner' },
@@ -164,17 +165,17 @@ describe('Safe multisig', () => {
     const notOwner = privateKeyToAccount(generatePrivateKey())
     const foreign = await notOwner.sign({ hash })
     await expect(
-      aw.confirmSafeTransaction(safe, { safeTxHash: hash, signature: foreign }),
+      aw.confirmSafeTransaction({ safe, safeTxHash: hash, signature: foreign }),
     ).rejects.toMatchObject({
       code: 'forbidden',
       details: { reason: 'not_owner', signer: notOwner.address },
     })
     await expect(
-      aw.proposeSafeTransaction(safe, { from: stranger.address, to: recipient, value: '1' }),
+      aw.proposeSafeTransaction({ safe, wallet: stranger.address, to: recipient, value: '1' }),
     ).rejects.toMatchObject({
       code: 'forbidden',
     })
-    expect((await aw.getSafe(safe)).pendingProposals.map((p) => p.confirmations.length)).toEqual([1])
+    expect((await aw.getSafe({ safe })).safe.pendingProposals.map((p) => p.confirmations.length)).toEqual([1])
 
     // The outside owner's EIP-712 signature reaches the threshold: execTransaction goes out and is mined.
     const signature = await outsider.signTypedData({
@@ -183,22 +184,24 @@ describe('Safe multisig', () => {
       primaryType: 'SafeTx',
       message: tx,
     })
-    const executed = await aw.confirmSafeTransaction(safe, { safeTxHash: hash, signature })
+    const executed = await aw.confirmSafeTransaction({ safe, safeTxHash: hash, signature })
     expect(executed).toMatchObject({ status: 'executed', confirmations: 2 })
     expect(executed.transaction).toMatchObject({
       kind: 'multisig',
       status: 'confirmed',
       to: recipient,
       via: safe,
-      amount: parseEther('0.25').toString(),
+      amountRaw: parseEther('0.25').toString(),
     })
     expect(executed.proposal.executionHash).toBe(executed.transaction?.hash)
     expect(await client.getBalance({ address: recipient })).toBe(parseEther('0.25'))
     expect(await client.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })).toBe(1n)
-    expect((await aw.getSafe(safe)).pendingProposals).toEqual([])
-    await expect(aw.confirmSafeTransaction(safe, { safeTxHash: hash, from: owner2 })).rejects.toMatchObject({
-      code: 'conflict',
-    })
+    expect((await aw.getSafe({ safe })).safe.pendingProposals).toEqual([])
+    await expect(aw.confirmSafeTransaction({ safe, safeTxHash: hash, wallet: owner2 })).rejects.toMatchObject(
+      {
+        code: 'conflict',
+      },
+    )
 
     aw.bus.off('*', listener)
     expect(events.find((event) => event.type === 'multisig.proposed')?.data).toMatchObject({
@@ -216,7 +219,7 @@ describe('Safe multisig', () => {
   it('keeps proposals across a restart and executes with a managed owner confirmation', async () => {
     const client = publicClientOf(devnet)
     const recipient = freshAddress()
-    const proposed = await aw.proposeSafeTransaction(safe, { from: owner2, to: recipient, value: '1' })
+    const proposed = await aw.proposeSafeTransaction({ safe, wallet: owner2, to: recipient, value: '1' })
     expect(
       safeTxHash(
         31337,
@@ -230,7 +233,7 @@ describe('Safe multisig', () => {
       masterKey,
     })
     try {
-      const view = await restarted.getSafe(safe)
+      const { safe: view } = await restarted.getSafe({ safe })
       expect(view.nonce).toBe('1')
       expect(view.pendingProposals).toHaveLength(1)
       expect(view.pendingProposals[0]).toMatchObject({
@@ -240,9 +243,10 @@ describe('Safe multisig', () => {
         value: '1',
       })
 
-      const executed = await restarted.confirmSafeTransaction(safe, {
+      const executed = await restarted.confirmSafeTransaction({
+        safe,
         safeTxHash: proposed.proposal.safeTxHash,
-        from: owner1,
+        wallet: owner1,
       })
       expect(executed.status).toBe('executed')
       expect(executed.transaction?.from).toBe(owner1)
@@ -254,13 +258,14 @@ describe('Safe multisig', () => {
 
   it('refuses an unknown proposal and an address that is not a Safe', async () => {
     await expect(
-      aw.confirmSafeTransaction(safe, { safeTxHash: `0x${'ab'.repeat(32)}`, from: owner1 }),
+      aw.confirmSafeTransaction({ safe, safeTxHash: `0x${'ab'.repeat(32)}`, wallet: owner1 }),
     ).rejects.toMatchObject({ code: 'not_found' })
-    await expect(aw.getSafe(freshAddress())).rejects.toMatchObject({ code: 'not_found' })
+    await expect(aw.getSafe({ safe: freshAddress() })).rejects.toMatchObject({ code: 'not_found' })
     await expect(
-      aw.confirmSafeTransaction(safe, {
+      aw.confirmSafeTransaction({
+        safe,
         safeTxHash: `0x${'ab'.repeat(32)}`,
-        from: owner1,
+        wallet: owner1,
         signature: '0x',
       } as never),
     ).rejects.toMatchObject({ code: 'validation_failed' })

@@ -24,8 +24,9 @@ beforeAll(async () => {
   owner1 = (await fundedWallet(aw, devnet, '10', 'owner-1')).address
   owner2 = (await fundedWallet(aw, devnet, '10', 'owner-2')).address
   const outsider = privateKeyToAccount(generatePrivateKey()).address
-  const deployed = await aw.deploySafe({ owners: [owner1, owner2, outsider], threshold: 2, from: owner1 })
-  safe = deployed.address!
+  const deployed = await aw.deploySafe({ owners: [owner1, owner2, outsider], threshold: 2, wallet: owner1 })
+  if (deployed.status !== 'deployed') throw new Error('expected the Safe to be deployed')
+  safe = deployed.address
   usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
   await devnet.mintToken(usdc, safe, usd('1000'))
   await devnet.faucet(safe, parseEther('2'))
@@ -49,7 +50,7 @@ async function safeNonce(): Promise<bigint> {
 
 /** Proposes a SafeTx from `proposer` (one signature of two) and returns its hash. */
 async function propose(proposer: Address, to: Address, data: Hex = '0x', value = '0'): Promise<Hex> {
-  const proposed = await aw.proposeSafeTransaction(safe, { from: proposer, to, value, data })
+  const proposed = await aw.proposeSafeTransaction({ safe, wallet: proposer, to, value, data })
   expect(proposed.status).toBe('pending')
   return proposed.proposal.safeTxHash as Hex
 }
@@ -59,7 +60,7 @@ async function refusal(
   hash: Hex,
   executor: Address,
 ): Promise<{ code: string; details: Record<string, unknown> }> {
-  const error = await aw.confirmSafeTransaction(safe, { safeTxHash: hash, from: executor }).then(
+  const error = await aw.confirmSafeTransaction({ safe, safeTxHash: hash, wallet: executor }).then(
     () => undefined,
     (thrown: unknown) => thrown as { code: string; details: Record<string, unknown> },
   )
@@ -95,7 +96,9 @@ describe('Safe executions are judged as what the Safe pays', () => {
       },
     })
     // The blocked intent is recorded as the Safe's payment: USDC to the real recipient, out of the Safe.
-    const record = await aw.getTransaction(blocked.details.transactionId as string)
+    const { transaction: record } = await aw.getTransaction({
+      transaction: blocked.details.transactionId as string,
+    })
     expect(record).toMatchObject({
       kind: 'multisig',
       status: 'blocked',
@@ -107,13 +110,13 @@ describe('Safe executions are judged as what the Safe pays', () => {
     })
     expect(await usdcBalance(recipient)).toBe(0n)
     expect(await safeNonce()).toBe(nonce)
-    const pending = (await aw.getSafe(safe)).pendingProposals.find((p) => p.safeTxHash === tooMuch)
+    const pending = (await aw.getSafe({ safe })).safe.pendingProposals.find((p) => p.safeTxHash === tooMuch)
     expect(pending).toMatchObject({ status: 'pending', error: { code: 'policy_blocked' } })
 
     // 60 USDC fits: it executes and the recipient's token balance moves on chain.
     const safeBefore = await usdcBalance(safe)
     const fits = await propose(owner1, usdc, erc20('transfer', recipient, usd('60')))
-    const executed = await aw.confirmSafeTransaction(safe, { safeTxHash: fits, from: owner2 })
+    const executed = await aw.confirmSafeTransaction({ safe, safeTxHash: fits, wallet: owner2 })
     expect(executed.status).toBe('executed')
     expect(executed.transaction).toMatchObject({
       kind: 'multisig',
@@ -122,7 +125,7 @@ describe('Safe executions are judged as what the Safe pays', () => {
       to: recipient,
       via: safe,
       asset: { address: usdc, symbol: 'USDC' },
-      amount: usd('60').toString(),
+      amountRaw: usd('60').toString(),
     })
     expect(await usdcBalance(recipient)).toBe(usd('60'))
     expect(await usdcBalance(safe)).toBe(safeBefore - usd('60'))
@@ -171,16 +174,17 @@ describe('Safe executions are judged as what the Safe pays', () => {
       wallet: owner2,
       rules: [{ id: 'recipient', type: 'allow_recipients', addresses: [recipient] }],
     })
-    const executed = await aw.confirmSafeTransaction(safe, { safeTxHash: tokenPayment, from: owner2 })
+    const executed = await aw.confirmSafeTransaction({ safe, safeTxHash: tokenPayment, wallet: owner2 })
     expect(executed.status).toBe('executed')
     expect(await usdcBalance(recipient)).toBe(usd('5'))
 
     // A call that moves nothing (a token read) is a contract call to the Safe: recipient lists do not apply.
     await aw.updatePolicyRules({ wallet: owner2, rules: [{ type: 'allow_recipients', addresses: [] }] })
     const read = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [safe] })
-    const call = await aw.confirmSafeTransaction(safe, {
+    const call = await aw.confirmSafeTransaction({
+      safe,
       safeTxHash: await propose(owner1, usdc, read),
-      from: owner2,
+      wallet: owner2,
     })
     expect(call.status).toBe('executed')
     expect(call.transaction).toMatchObject({ to: safe, asset: { address: 'native' }, amount: '0' })
@@ -224,7 +228,7 @@ describe('Safe executions are judged as what the Safe pays', () => {
         { id: 'contracts', type: 'allow_contracts', contracts: [{ address: safe }] },
       ],
     })
-    const executed = await aw.confirmSafeTransaction(safe, { safeTxHash: approval, from: owner2 })
+    const executed = await aw.confirmSafeTransaction({ safe, safeTxHash: approval, wallet: owner2 })
     expect(executed.status).toBe('executed')
     expect(executed.transaction).toMatchObject({ to: spender, via: safe, amount: '0' })
     const allowance = await publicClientOf(devnet).readContract({
@@ -243,12 +247,13 @@ describe('Safe executions are judged as what the Safe pays', () => {
     const pause = { id: 'usdc-approval', type: 'require_approval', asset: 'USDC', above: '10' }
     await aw.updatePolicyRules({ wallet: owner2, rules: [pause] })
     const hash = await propose(owner1, usdc, erc20('transfer', recipient, usd('20')))
-    const paused = await aw.confirmSafeTransaction(safe, { safeTxHash: hash, from: owner2 })
+    const paused = await aw.confirmSafeTransaction({ safe, safeTxHash: hash, wallet: owner2 })
     expect(paused).toMatchObject({
       status: 'executing',
       transaction: { status: 'pending_approval', to: recipient, via: safe },
-      approval: { status: 'pending', ruleId: 'usdc-approval' },
+      approval: { ruleId: 'usdc-approval' },
     })
+    expect((await aw.getApproval({ approvalId: paused.approval!.id })).approval.status).toBe('pending')
 
     // Meanwhile only the Safe becomes an allowed recipient: the approver's re-check still sees the recipient.
     await aw.updatePolicyRules({
@@ -256,7 +261,7 @@ describe('Safe executions are judged as what the Safe pays', () => {
       rules: [pause, { id: 'only-safe', type: 'allow_recipients', addresses: [safe] }],
     })
     const human = aw.as({ tenantId: 'default', id: 'human', role: 'approver' })
-    await expect(human.approve(paused.approval!.id)).rejects.toMatchObject({
+    await expect(human.approve({ approvalId: paused.approval!.id })).rejects.toMatchObject({
       code: 'policy_blocked',
       details: { ruleId: 'only-safe', recipient },
     })

@@ -14,7 +14,7 @@ export type Answer = { status: number; body: Record<string, any> }
 export async function call(
   replica: { url: string },
   key: string,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   body?: unknown,
 ): Promise<Answer> {
@@ -38,7 +38,7 @@ export function replicaCluster(options: { schema: string; webhookEnv?: boolean }
   const env = {
     AGENTWALLET_MASTER_KEY: 'a1'.repeat(32),
     AGENTWALLET_ADMIN_KEY: `aw_replicas_admin_${'7'.repeat(32)}`,
-    AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS: 'true',
+    AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS: '127.0.0.0/8,::1/128',
     AGENTWALLET_LOG_LEVEL: 'warn',
     // The bursts here are the load under test, not abuse: the shared per-key limit must not shape them.
     AGENTWALLET_RATE_LIMIT: '2000/500',
@@ -97,7 +97,8 @@ export function replicaCluster(options: { schema: string; webhookEnv?: boolean }
 
 type Socket = {
   on(event: 'message', listener: (raw: Buffer) => void): void
-  on(event: 'open' | 'close', listener: () => void): void
+  on(event: 'open', listener: () => void): void
+  on(event: 'close', listener: (code: number) => void): void
   terminate(): void
 }
 /** `ws` is a dependency of the koa package, not of the workspace root. */
@@ -112,8 +113,17 @@ export function connectWs(replica: { url: string }, key: string) {
   const socket = new WebSocket(`${replica.url.replace('http', 'ws')}/ws?apiKey=${key}`)
   const messages: WsMessage[] = []
   socket.on('message', (raw) => messages.push(JSON.parse(raw.toString()) as WsMessage))
+  const closed = new Promise<number>((resolve) => socket.on('close', resolve))
   return {
     messages,
+    /** The close code once the server closes the socket; rejects after `timeoutMs`. */
+    closedWithin(timeoutMs: number): Promise<number> {
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the socket was not closed in ${timeoutMs} ms`)), timeoutMs)
+      })
+      return Promise.race([closed, timeout]).finally(() => clearTimeout(timer))
+    },
     close: () => socket.terminate(),
     async next(predicate: (message: WsMessage) => boolean, timeoutMs: number): Promise<WsMessage> {
       const deadline = Date.now() + timeoutMs

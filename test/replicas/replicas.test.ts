@@ -158,6 +158,20 @@ describe('two replicas on one Postgres and one devnet', () => {
     }
   })
 
+  it('revoking a key through replica A closes its WebSocket on replica B with 4401', async () => {
+    const created = await admin(a, 'POST', '/api-keys', { name: 'revoked-across', role: 'approver' })
+    expect(created.status).toBe(201)
+    const socket = connectWs(b, created.body.key)
+    try {
+      await socket.next((message) => message.type === 'ready', 10_000)
+      const revoked = await call(a, cluster.adminKey, 'DELETE', `/api-keys/${created.body.apiKey.id}`)
+      expect(revoked.status).toBe(200)
+      expect(await socket.closedWithin(10_000)).toBe(4401)
+    } finally {
+      socket.close()
+    }
+  })
+
   it('kill -9 of the tracker leader during a 200-send burst: the other takes over; every intent final, no nonce twice, every confirmation delivered', async () => {
     const wallets = await Promise.all([a, b, a, b].map((replica) => fundedWallet(replica, '5')))
     // Kill the replica that tracks the chain, so the survivor must take the tracker over.

@@ -25,7 +25,7 @@ let devnet: Devnet
 let aw: AgentWallet
 
 const fast = {
-  allowPrivateTargets: true,
+  allowPrivateTargets: ['127.0.0.0/8'],
   intervalMs: 20,
   backoffBaseMs: 20,
   backoffMaxMs: 100,
@@ -101,7 +101,7 @@ describe('webhook signing secrets at rest', () => {
       expect(JSON.stringify(record)).not.toContain(secretBody(secret))
       expect(JSON.stringify(await aw.listWebhooks())).not.toContain('sealedSecret')
 
-      const wallet = await aw.createWallet({ agentName: 'sealed' })
+      const { wallet } = await aw.createWallet({ agentName: 'sealed' })
       await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1)
       expect(receiver.received[0]!.json.data.walletId).toBe(wallet.id)
       expect(() => verifies(secret, receiver.received[0]!)).not.toThrow()

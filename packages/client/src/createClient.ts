@@ -1,200 +1,119 @@
+import {
+  type CallOptions,
+  type OperationDeclaration,
+  type OperationMethods,
+  operationList,
+} from '@agentwallet/core'
 import { AgentWalletHttpError } from './agentWalletHttpError.js'
-import type * as T from './types.js'
+import type { HealthAnswer, OnboardingAnswer, OpenApiDocument } from './edgeAnswers.js'
+import { type Answer, fetchAnswer, fieldsOf, type Transport } from './fetchAnswer.js'
+import { type QueryValue, toHttpRequest } from './toHttpRequest.js'
 
 export type ClientOptions = {
-  /** The server's base URL, e.g. `http://127.0.0.1:8080`. */
+  /** The server's base URL, e.g. `http://127.0.0.1:8080` (a path prefix is kept). */
   baseUrl: string
+  /** Sent as `X-API-Key`. */
   apiKey: string
   /** Default: the global fetch. */
   fetch?: typeof fetch | undefined
-  /** Per-request timeout in ms (default 30 s). */
+  /** Per-request timeout in ms (default 30 s); past it the call fails with `timeout`. */
   timeoutMs?: number | undefined
+  /**
+   * Parse every operation's answer with its declared output schema (`invalid_response` when it
+   * does not fit). Off by default: the server already answers only what the schema declares.
+   */
+  validate?: boolean | undefined
 }
 
-type RequestOptions = {
+/** What `request` takes beside the method and path. */
+export type RequestOptions = {
+  /** Sent as JSON. */
   body?: unknown
-  query?: Record<string, string | number | undefined>
+  query?: Readonly<Record<string, QueryValue>> | undefined
   idempotencyKey?: string | undefined
 }
 
+/** The edge's own routes, and any path by hand. */
+export type EdgeMethods = {
+  /** `GET /health` (no key needed). */
+  health(): Promise<HealthAnswer>
+  /** `GET /onboarding`: chains, roles and first steps. */
+  onboarding(): Promise<OnboardingAnswer>
+  /** `GET /openapi.json`: the served OpenAPI 3.1 document, as it is. */
+  openApi(): Promise<OpenApiDocument>
+  /**
+   * Any path with the same key, errors and envelope handling: answers the body without `success`
+   * (a body that is not an envelope, as it is).
+   */
+  request<T = Record<string, unknown>>(method: string, path: string, options?: RequestOptions): Promise<T>
+}
+
+/** One method per operation of core's table, typed as the in-process session's, plus the edge's routes. */
+export type AgentWalletClient = OperationMethods & EdgeMethods
+
 /**
- * A typed client for the AgentWallet HTTP API: one method per endpoint, the server's envelopes as
- * return types, and every error response thrown as an `AgentWalletHttpError` with `code`, `status`, `details`.
- * A 202 (a step paused for approval) is a success: its body has `status: 'pending_approval'` and the `approval`.
+ * A typed client for the AgentWallet HTTP API, derived from core's operation table: each operation
+ * is a method taking its input (path parameters included) and `{ idempotencyKey }`, answering its
+ * declared output (the JSON body without `success`). A 202 paused for approval is a result
+ * (`status: 'pending_approval'`, `approval`); every failure throws `AgentWalletHttpError`.
  * @example
  * const client = createClient({ baseUrl: 'http://127.0.0.1:8080', apiKey })
- * const { wallet } = await client.createWallet({ agentName: 'trader' })
- * const { transaction } = await client.send(wallet.address, { to, value: '0.01' })
+ * const { wallet } = await client.createWallet({ agentName: 'trader' }, { idempotencyKey: 'create-trader' })
+ * const sent = await client.send({ wallet: wallet.address, to, value: '0.01' }, { idempotencyKey: 'pay-1' })
  */
-export function createClient(options: ClientOptions) {
-  const baseUrl = options.baseUrl.replace(/\/$/, '')
-  const doFetch = options.fetch ?? fetch
-
-  async function request<R>(
-    method: string,
-    path: string,
-    { body, query, idempotencyKey }: RequestOptions = {},
-  ): Promise<R> {
-    const url = new URL(`${baseUrl}${path}`)
-    for (const [name, value] of Object.entries(query ?? {}))
-      if (value !== undefined) url.searchParams.set(name, String(value))
-    const headers: Record<string, string> = { 'x-api-key': options.apiKey, accept: 'application/json' }
-    if (body !== undefined) headers['content-type'] = 'application/json'
-    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey
-    const response = await doFetch(url, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-    })
-    const text = await response.text()
-    let parsed: unknown
-    try {
-      parsed = text ? JSON.parse(text) : undefined
-    } catch {
-      parsed = undefined
-    }
-    const envelope = parsed as
-      | { success?: boolean; error?: { code?: string; message?: string; details?: Record<string, unknown> } }
-      | undefined
-    if (!response.ok || envelope?.success === false) {
-      throw new AgentWalletHttpError({
-        code: envelope?.error?.code ?? 'http_error',
-        message: envelope?.error?.message ?? `HTTP ${response.status}`,
-        status: response.status,
-        details: envelope?.error?.details,
-        requestId: response.headers.get('x-request-id') ?? undefined,
-      })
-    }
-    return parsed as R
+export function createClient(options: ClientOptions): AgentWalletClient {
+  const transport: Transport = {
+    // Parsing fails here, at once, on a base URL fetch could never reach.
+    baseUrl: new URL(options.baseUrl).href.replace(/\/+$/, ''),
+    apiKey: options.apiKey,
+    // The global is looked up at each call, so one installed later (a polyfill, a test's) is used.
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    timeoutMs: options.timeoutMs ?? 30_000,
   }
+  const methods: Record<string, unknown> = {}
+  for (const operation of operationList as readonly OperationDeclaration[])
+    methods[operation.name] = operationMethod(transport, operation, options.validate === true)
+  const edge: EdgeMethods = {
+    health: async () =>
+      fieldsOf(await fetchAnswer(transport, { method: 'get', path: '/health' })) as HealthAnswer,
+    onboarding: async () =>
+      fieldsOf(await fetchAnswer(transport, { method: 'get', path: '/onboarding' })) as OnboardingAnswer,
+    openApi: async () =>
+      (await fetchAnswer(transport, { method: 'get', path: '/openapi.json' })).body as OpenApiDocument,
+    request: async <T>(
+      method: string,
+      path: string,
+      { body, query, idempotencyKey }: RequestOptions = {},
+    ) => {
+      const answer = await fetchAnswer(transport, { method, path, query, body, idempotencyKey })
+      const enveloped = (answer.body as { success?: unknown } | null)?.success === true
+      return (enveloped ? fieldsOf(answer) : answer.body) as T
+    },
+  }
+  // Built from the list at run time, typed from the same list: the cast joins the two.
+  return { ...(methods as OperationMethods), ...edge }
+}
 
-  const at = (address: string) => `/wallet/${encodeURIComponent(address)}`
-  const safeAt = (address: string) => `/multisig/${encodeURIComponent(address)}`
-  return {
-    listWallets: (query: { limit?: number; offset?: number } = {}) =>
-      request<T.WalletListResponse>('GET', '/wallet/list', { query }),
-    createWallet: (body: T.CreateWalletParameters, opts: { idempotencyKey?: string } = {}) =>
-      request<T.WalletResponse>('POST', '/wallet/create', { body, ...opts }),
-    importWallet: (body: T.ImportWalletParameters, opts: { idempotencyKey?: string } = {}) =>
-      request<T.WalletResponse>('POST', '/wallet/import', { body, ...opts }),
-    getBalance: (address: string, query: { chain?: string; tokens?: string[] } = {}) =>
-      request<T.BalanceResponse>('GET', `${at(address)}/balance`, {
-        query: { chain: query.chain, tokens: query.tokens?.join(',') },
-      }),
-    send: (address: string, body: T.SendParameters, opts: { idempotencyKey?: string } = {}) =>
-      request<T.SendResponse>('POST', `${at(address)}/send`, { body, ...opts }),
-    getTransaction: (hash: string, query: { chain?: string } = {}) =>
-      request<T.TransactionResponse>('GET', `/wallet/tx/${encodeURIComponent(hash)}`, { query }),
-    listHistory: (address: string, query: T.ListHistoryParameters = {}) =>
-      request<T.HistoryResponse>('GET', `${at(address)}/history`, {
-        query: query as Record<string, number | undefined>,
-      }),
-    estimateGas: (body: T.EstimateGasParameters) =>
-      request<T.EstimateGasResponse>('POST', '/wallet/estimate-gas', { body }),
-    getPolicyRules: (query: { wallet?: string } = {}) =>
-      request<T.PolicyRulesResponse>('GET', '/policy/rules', { query }),
-    updatePolicyRules: (body: T.UpdatePolicyParameters) =>
-      request<T.PolicyRulesResponse>('POST', '/policy/update', { body }),
-    evaluatePolicy: (body: T.EstimateGasParameters) =>
-      request<T.EvaluateResponse>('POST', '/policy/evaluate', { body }),
-    listApprovals: (query: T.ListApprovalsParameters = {}) =>
-      request<T.ApprovalListResponse>('GET', '/policy/approvals', {
-        query: query as Record<string, string | number | undefined>,
-      }),
-    getApproval: (approvalId: string) =>
-      request<T.ApprovalResponse>('GET', `/policy/approvals/${encodeURIComponent(approvalId)}`),
-    approve: (approvalId: string, body: { reason?: string } = {}) =>
-      request<T.ResolveApprovalResponse>(
-        'POST',
-        `/policy/approvals/${encodeURIComponent(approvalId)}/approve`,
-        { body },
-      ),
-    reject: (approvalId: string, body: { reason?: string } = {}) =>
-      request<T.ResolveApprovalResponse>(
-        'POST',
-        `/policy/approvals/${encodeURIComponent(approvalId)}/reject`,
-        { body },
-      ),
-    createApiKey: (body: T.CreateApiKeyParameters) =>
-      request<T.ApiKeyCreatedResponse>('POST', '/api-keys', { body }),
-    listApiKeys: () => request<T.ApiKeyListResponse>('GET', '/api-keys'),
-    revokeApiKey: (id: string) =>
-      request<T.ApiKeyRevokedResponse>('DELETE', `/api-keys/${encodeURIComponent(id)}`),
-    createTenant: (body: { name: string }) => request<T.TenantCreatedResponse>('POST', '/tenants', { body }),
-    registerIdentity: (body: T.RegisterIdentityParameters, opts: { idempotencyKey?: string } = {}) =>
-      request<T.IdentityCreatedResponse>('POST', '/identity/create', { body, ...opts }),
-    listIdentities: () => request<T.IdentityListResponse>('GET', '/identity/list'),
-    getIdentityRegistration: (registrationId: string) =>
-      request<T.IdentityRegistrationResponse>(
-        'GET',
-        `/identity/registration/${encodeURIComponent(registrationId)}`,
-      ),
-    identitiesOfWallet: (address: string) =>
-      request<T.WalletIdentitiesResponse>('GET', `/identity/wallet/${encodeURIComponent(address)}`),
-    getIdentity: (agentId: string, query: { chain?: string } = {}) =>
-      request<T.IdentityResponse>('GET', `/identity/${encodeURIComponent(agentId)}`, { query }),
-    listEnsNames: () => request<T.EnsListResponse>('GET', '/ens/list'),
-    checkEnsName: (name: string, query: T.CheckEnsNameOptions = {}) =>
-      request<T.EnsCheckResponse>('GET', `/ens/check/${encodeURIComponent(name)}`, { query }),
-    registerEnsName: (body: T.RegisterEnsNameParameters, opts: { idempotencyKey?: string } = {}) =>
-      request<T.EnsRegisterResponse>('POST', '/ens/register', { body, ...opts }),
-    getEnsRegistration: (registrationId: string) =>
-      request<T.EnsRegistrationResponse>('GET', `/ens/registration/${encodeURIComponent(registrationId)}`),
-    reverseEnsName: (address: string, query: T.ResolveEnsNameOptions = {}) =>
-      request<T.EnsReverseResponse>('GET', `/ens/reverse/${encodeURIComponent(address)}`, { query }),
-    resolveEnsName: (name: string, query: T.ResolveEnsNameOptions = {}) =>
-      request<T.EnsResolveResponse>('GET', `/ens/${encodeURIComponent(name)}`, { query }),
-    swap: (body: T.SwapParameters, opts: { idempotencyKey?: string } = {}) =>
-      request<T.SwapResponse>('POST', '/defi/swap', { body, ...opts }),
-    getSwap: (swapId: string) =>
-      request<T.SwapOperationResponse>('GET', `/defi/swap/${encodeURIComponent(swapId)}`),
-    quoteSwap: (query: T.QuoteSwapParameters) => request<T.QuoteResponse>('GET', '/defi/quote', { query }),
-    stake: (body: T.StakeParameters, opts: { idempotencyKey?: string } = {}) =>
-      request<T.StakeResponse>('POST', '/defi/stake', { body, ...opts }),
-    getPrices: (query: T.PricesParameters) =>
-      request<T.PricesResponse>('GET', '/defi/prices', {
-        query: {
-          chain: query.chain,
-          tokens: Array.isArray(query.tokens) ? query.tokens.join(',') : query.tokens,
-        },
-      }),
-    deploySafe: (body: T.DeploySafeParameters, opts: { idempotencyKey?: string } = {}) =>
-      request<T.DeploySafeResponse>('POST', '/multisig/deploy', { body, ...opts }),
-    proposeSafeTransaction: (
-      safe: string,
-      body: T.ProposeSafeParameters,
-      opts: { idempotencyKey?: string } = {},
-    ) => request<T.SafeProposalResponse>('POST', `${safeAt(safe)}/propose`, { body, ...opts }),
-    confirmSafeTransaction: (
-      safe: string,
-      body: T.ConfirmSafeParameters,
-      opts: { idempotencyKey?: string } = {},
-    ) => request<T.SafeConfirmResponse>('POST', `${safeAt(safe)}/confirm`, { body, ...opts }),
-    getSafe: (safe: string, query: T.GetSafeParameters = {}) =>
-      request<T.SafeResponse>('GET', safeAt(safe), { query }),
-    subscribeWebhook: (body: T.SubscribeWebhookParameters) =>
-      request<T.WebhookSubscribedResponse>('POST', '/webhooks/subscribe', { body }),
-    listWebhooks: () => request<T.WebhookListResponse>('GET', '/webhooks/list'),
-    listWebhookDeliveries: (query: T.ListDeliveriesParameters = {}) =>
-      request<T.WebhookDeliveriesResponse>('GET', '/webhooks/logs', {
-        query: query as Record<string, string | number | undefined>,
-      }),
-    /** The same log as `listWebhookDeliveries`, at the server's alias path. */
-    listWebhookHistory: (query: T.ListDeliveriesParameters = {}) =>
-      request<T.WebhookDeliveriesResponse>('GET', '/webhooks/history', {
-        query: query as Record<string, string | number | undefined>,
-      }),
-    retryWebhookDelivery: (deliveryId: string) =>
-      request<T.WebhookDeliveryResponse>('POST', `/webhooks/logs/${encodeURIComponent(deliveryId)}/retry`),
-    deleteWebhook: (id: string) =>
-      request<T.WebhookDeletedResponse>('DELETE', `/webhooks/${encodeURIComponent(id)}`),
-    health: () => request<T.HealthResponse>('GET', '/health'),
-    onboarding: () => request<T.OnboardingResponse>('GET', '/onboarding'),
-    openApi: () => request<T.OpenApiDocument>('GET', '/openapi.json'),
-    /** Any path, for endpoints this client does not wrap yet. */
-    request,
+function operationMethod(transport: Transport, operation: OperationDeclaration, validate: boolean) {
+  return async (input?: unknown, { idempotencyKey }: CallOptions = {}) => {
+    const request = toHttpRequest(operation, input)
+    const answer = await fetchAnswer(transport, {
+      ...request,
+      idempotencyKey: operation.idempotent ? idempotencyKey : undefined,
+    })
+    const fields = fieldsOf(answer)
+    return validate ? validated(operation, fields, answer) : fields
   }
 }
 
-export type AgentWalletClient = ReturnType<typeof createClient>
+function validated(operation: OperationDeclaration, fields: Record<string, unknown>, answer: Answer) {
+  const result = operation.output.safeParse(fields)
+  if (result.success) return result.data
+  throw new AgentWalletHttpError({
+    code: 'invalid_response',
+    message: `${operation.name} answered outside its declared output`,
+    status: answer.status,
+    details: { operation: operation.name, issues: result.error.issues.slice(0, 5) },
+    requestId: answer.requestId,
+  })
+}

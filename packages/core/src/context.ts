@@ -1,6 +1,7 @@
 import type { ChainProvider } from './chain/types.js'
 import type { QuoteSource } from './defi/quoteSource.js'
 import type { EventBus } from './events/eventBus.js'
+import type { PriceFeedMaxAge } from './policy/priceFeedMaxAge.js'
 import type { PolicyEngine } from './policy/types.js'
 import type { Storage } from './storage/types.js'
 import type { SecretSealer } from './vault/secretSealer.js'
@@ -24,9 +25,16 @@ export type CoreOptions = {
   replaceStuckAfterMs: number | false
   /** Replacement fees never exceed the first signature's `maxFeePerGas` times this. */
   maxFeeBumpMultiplier: number
+  /** How old a price feed's answer may be when a USD rule values an intent. */
+  priceFeedMaxAge: PriceFeedMaxAge
   /** Operator-configured swap quote sources (e.g. 0x-style aggregator APIs), asked beside the address book's venues. */
   quoteSources?: readonly QuoteSource[] | undefined
   webhooks: WebhookOptions
+  /**
+   * Hold every operation to its declaration (tests): an answer outside its output schema, or an
+   * error code it does not declare, fails as `internal` instead of passing silently.
+   */
+  checkOperations?: boolean | undefined
 }
 
 /**

@@ -11,6 +11,7 @@ import { toDomainEvent } from './events/appendEvent.js'
 import { EventBus } from './events/eventBus.js'
 import { resumeIdentityRegistrations } from './identity/advanceIdentityRegistration.js'
 import { defaultTenantRules } from './policy/defaultRules.js'
+import { type PriceFeedMaxAge, resolvePriceFeedMaxAge } from './policy/priceFeedMaxAge.js'
 import { rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
 import type { PolicyEngine } from './policy/types.js'
 import { authenticate } from './principals/authenticate.js'
@@ -33,7 +34,7 @@ import { storageKeyRecordStore } from './vault/storageKeyRecordStore.js'
 import type { KeyVault } from './vault/types.js'
 import { sealLegacyWebhookSecrets } from './webhooks/sealLegacyWebhookSecrets.js'
 import { startWebhookWorker, type WebhookWorker } from './webhooks/startWebhookWorker.js'
-import { defaultWebhookOptions, type WebhookOptions } from './webhooks/webhookOptions.js'
+import { resolveWebhookOptions, type WebhookOptions } from './webhooks/webhookOptions.js'
 
 export type AgentWalletConfig = {
   /** Named chains, or a ChainProvider of your own. */
@@ -71,10 +72,18 @@ export type AgentWalletConfig = {
   track?: boolean | undefined
   /** Receives errors of background work (tracker passes); default: ignored. */
   onBackgroundError?: ((error: unknown) => void) | undefined
+  /**
+   * How old a price feed's answer may be when a USD rule (`asset: "usd"`) values an intent: seconds
+   * by feed (`"USDC/USD"`, `"base:ETH/USD"`) over a default. Defaults: `defaultPriceFeedMaxAge`
+   * (3900 s; 90 000 s for USDC, USDT and DAI). An older answer denies the intent.
+   */
+  priceFeedMaxAge?: Partial<PriceFeedMaxAge> | undefined
   /** Swap quote sources beside the address book's DEX venues, e.g. a 0x-style aggregator API. */
   quoteSources?: readonly QuoteSource[] | undefined
   /** Clock, for tests of expiry and windows. */
   now?: (() => Date) | undefined
+  /** Fail an operation whose answer or error breaks its declaration (for tests; see `callOperation`). */
+  checkOperations?: boolean | undefined
 }
 
 export type AgentWallet = AgentWalletSession & {
@@ -99,6 +108,7 @@ export type AgentWallet = AgentWalletSession & {
  * const wallet = await aw.createWallet({ agentName: 'trader' })
  */
 export async function createAgentWallet(config: AgentWalletConfig): Promise<AgentWallet> {
+  const webhooks = resolveWebhookOptions(config.webhooks)
   const storage = config.storage ?? memoryStorage()
   const chains = isChainProvider(config.chains)
     ? config.chains
@@ -125,8 +135,10 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       rebroadcastAfterMs: config.rebroadcastAfterMs ?? 30_000,
       replaceStuckAfterMs: config.replaceStuckAfterMs ?? 120_000,
       maxFeeBumpMultiplier: config.maxFeeBumpMultiplier ?? 5,
-      webhooks: { ...defaultWebhookOptions, ...config.webhooks },
+      webhooks,
+      priceFeedMaxAge: resolvePriceFeedMaxAge(config.priceFeedMaxAge),
       quoteSources: config.quoteSources ?? [],
+      checkOperations: config.checkOperations ?? false,
     },
     now: config.now ?? (() => new Date()),
     newId: (prefix) => `${prefix}_${randomUUID().replaceAll('-', '')}`,

@@ -1,20 +1,47 @@
+export { authorize, mayCall } from './api/authorize.js'
+export { callOperation } from './api/callOperation.js'
 export {
-  getApproval,
+  type Caller,
+  type CallOptions,
+  chainErrors,
+  commonErrors,
+  defineOperation,
+  type HttpBinding,
+  type HttpMethod,
+  type OperationAction,
+  type OperationDeclaration,
+  pathParametersOf,
+  toolNameOf,
+} from './api/defineOperation.js'
+export {
+  type Operation,
+  type OperationName,
+  type OperationNamed,
+  operationList,
+  operations,
+} from './api/operations.js'
+export { type OperationMethod, type OperationMethods, operationMethods } from './api/sessionMethods.js'
+export {
+  type ApprovalSummary,
+  approvalSchema,
+  approvalSummarySchema,
   type ListApprovalsParameters,
-  listApprovals,
   listApprovalsSchema,
-} from './approvals/listApprovals.js'
+  toApprovalSummary,
+} from './approvals/approvalSchemas.js'
 export {
-  approveApproval,
   expireApprovals,
   type ResolveApprovalReturnType,
-  rejectApproval,
+  resolveApprovalAnswerSchema,
 } from './approvals/resolveApproval.js'
+export { type ResolveApprovalParameters, resolveApprovalSchema } from './approvals/resolveApprovalSchema.js'
 export * from './approvals/types.js'
 export { type KnownChain, publicChains } from './chain/publicChains.js'
+export { type FeedRound, isValidRound, readPriceFeed } from './chain/readPriceFeed.js'
 export { resolveAsset } from './chain/resolveAsset.js'
 export { isTransportError, toChainError } from './chain/toChainError.js'
 export * from './chain/types.js'
+export { type PriceFeedRef, usdPriceFeedOf } from './chain/usdPriceFeedOf.js'
 export {
   type ChainConfig,
   type ViemChainProviderOptions,
@@ -23,13 +50,12 @@ export {
 export type { AgentWalletContext, CoreOptions } from './context.js'
 export { type AgentWallet, type AgentWalletConfig, createAgentWallet } from './createAgentWallet.js'
 export * from './defi/defiSchemas.js'
-export { type GetPricesReturnType, getPrices, type PriceSource, type TokenPrice } from './defi/getPrices.js'
+export type { GetPricesReturnType, PriceSource, TokenPrice } from './defi/getPrices.js'
 export type { QuoteRequest, QuoteSource, SwapCall, SwapQuote } from './defi/quoteSource.js'
 export {
   defaultSlippageBps,
   type QuoteSwapReturnType,
   type QuoteView,
-  quoteSwap,
   type TokenView,
 } from './defi/quoteSwap.js'
 export {
@@ -38,24 +64,16 @@ export {
   resolveSwapToken,
   type SwapToken,
 } from './defi/resolveSwapToken.js'
-export { type StakeReturnType, type StakingProtocol, stake, stakingProtocols } from './defi/stake.js'
-export { type SwapReturnType, swap } from './defi/swap.js'
+export { type StakeReturnType, type StakingProtocol, stakingProtocols } from './defi/stake.js'
+export type { SwapReturnType } from './defi/swap.js'
 export type { SwapOperation, SwapStatus, SwapStep } from './defi/swapTypes.js'
-export { getSwap } from './defi/trackSwap.js'
 export { uniswapV2QuoteSource } from './defi/uniswapV2QuoteSource.js'
 export { uniswapV3FeeTiers, uniswapV3QuoteSource } from './defi/uniswapV3QuoteSource.js'
 export { type ZeroExQuoteSourceOptions, zeroExQuoteSource } from './defi/zeroExQuoteSource.js'
-export { type CheckEnsNameReturnType, checkEnsName } from './ens/checkEnsName.js'
+export type { CheckEnsNameReturnType } from './ens/checkEnsName.js'
 export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './ens/ensAbis.js'
-export {
-  type CheckEnsNameOptions,
-  checkEnsOptionsSchema,
-  type RegisterEnsNameParameters,
-  type ResolveEnsNameOptions,
-  registerEnsSchema,
-  resolveEnsOptionsSchema,
-} from './ens/ensSchemas.js'
-export { getEnsRegistration, type ListEnsNamesReturnType, listEnsNames } from './ens/listEnsNames.js'
+export * from './ens/ensSchemas.js'
+export type { ListEnsNamesReturnType } from './ens/listEnsNames.js'
 export {
   minEthLabelLength,
   type ParsedEnsName,
@@ -63,12 +81,9 @@ export {
   parseEnsName,
   parseEthName,
 } from './ens/parseEnsName.js'
-export { registerEnsName } from './ens/registerEnsName.js'
-export {
-  type ResolveEnsNameReturnType,
-  type ReverseEnsNameReturnType,
-  resolveEnsName,
-  reverseEnsName,
+export type {
+  ResolveEnsNameReturnType,
+  ReverseEnsNameReturnType,
 } from './ens/resolveEnsName.js'
 export { resumeEnsRegistrations, stopEnsRegistrations } from './ens/resumeEnsRegistrations.js'
 export * from './ens/types.js'
@@ -88,20 +103,27 @@ export { type DomainEvent, EventBus, type EventListeners, type EventPayloads } f
 export {
   type EventName,
   eventNames,
+  isAdminOnlyEvent,
   toCanonicalEventName,
   toWebhookEventName,
   type WebhookEventName,
 } from './events/eventNames.js'
+export {
+  type CheckHealthOptions,
+  checkHealth,
+  type HealthReport,
+  healthReportSchema,
+  type ProbeError,
+} from './health/checkHealth.js'
 export { requestHash } from './idempotency/requestHash.js'
-export type { IdempotencyRecord } from './idempotency/types.js'
+export { type IdempotencyRecord, idempotencyRecordId } from './idempotency/types.js'
 export { type IdempotencyOptions, withIdempotency } from './idempotency/withIdempotency.js'
 export {
   type AdvanceIdentityOptions,
   advanceIdentityRegistration,
   resumeIdentityRegistrations,
 } from './identity/advanceIdentityRegistration.js'
-export { type GetIdentityReturnType, getIdentity, type IdentityStatus } from './identity/getIdentity.js'
-export { getIdentityRegistration } from './identity/getIdentityRegistration.js'
+export type { GetIdentityReturnType, IdentityStatus } from './identity/getIdentity.js'
 export {
   howToVerifyIdentityProof,
   type IdentityProof,
@@ -110,33 +132,17 @@ export {
   signIdentityProof,
 } from './identity/identityProof.js'
 export { agentWalletSetTypes, identityRegistryAbi } from './identity/identityRegistryAbi.js'
-export {
-  agentIdSchema,
-  identityQuerySchema,
-  type RegisterIdentityParameters,
-  registerIdentitySchema,
-} from './identity/identitySchemas.js'
-export {
-  identitiesOfWallet,
-  type ListIdentitiesReturnType,
-  listIdentities,
-} from './identity/listIdentities.js'
-export {
-  type PendingIdentityRegistration,
-  type RegisterIdentityReturnType,
-  registerIdentity,
-} from './identity/registerIdentity.js'
+export * from './identity/identitySchemas.js'
+export type { ListIdentitiesReturnType } from './identity/listIdentities.js'
+export type { RegisterIdentityReturnType } from './identity/registerIdentity.js'
 export { buildRegistrationFile, fromDataUri, toDataUri } from './identity/registrationFile.js'
 export * from './identity/types.js'
 export { type CollectMetricsReturnType, collectMetrics } from './metrics/collectMetrics.js'
 export { countEvents, type EventCounter } from './metrics/countEvents.js'
 export type { MetricFamily, MetricSample } from './metrics/metricFamily.js'
-export {
-  type ConfirmSafeTransactionReturnType,
-  confirmSafeTransaction,
-} from './multisig/confirmSafeTransaction.js'
-export { type DeploySafeReturnType, deploySafe } from './multisig/deploySafe.js'
-export { type GetSafeReturnType, getSafe } from './multisig/getSafe.js'
+export type { ConfirmSafeTransactionReturnType } from './multisig/confirmSafeTransaction.js'
+export type { DeploySafeReturnType } from './multisig/deploySafe.js'
+export type { GetSafeReturnType } from './multisig/getSafe.js'
 export * from './multisig/multisigSchemas.js'
 export type {
   MultisigWalletRecord,
@@ -145,7 +151,6 @@ export type {
   SafeSignature,
 } from './multisig/multisigTypes.js'
 export { type SafeProposalView, toProposalView } from './multisig/proposalView.js'
-export { proposeSafeTransaction } from './multisig/proposeSafeTransaction.js'
 export { readSafe, type SafeState } from './multisig/readSafe.js'
 export { recoverSafeSigner } from './multisig/recoverSafeSigner.js'
 export { safeAbi, safeProxyFactoryAbi } from './multisig/safeAbi.js'
@@ -157,41 +162,57 @@ export {
   safeTxTypes,
 } from './multisig/safeTransaction.js'
 export { defaultTenantRules } from './policy/defaultRules.js'
-export { type EvaluatePolicyParameters, evaluatePolicy } from './policy/evaluatePolicy.js'
 export { isContractCall } from './policy/isContractCall.js'
 export { lookbackMs } from './policy/lookbackMs.js'
-export {
-  getPolicyRules,
-  type PolicyRulesReturnType,
-  type UpdatePolicyParameters,
-  updatePolicyRules,
-  updatePolicySchema,
-} from './policy/managePolicy.js'
 export { matchesAsset } from './policy/matchesAsset.js'
+export { needsUsd } from './policy/needsUsd.js'
+export {
+  type PolicyRulesReturnType,
+  policyDecisionSchema,
+  policyRuleSchema,
+  policyRulesQuerySchema,
+  policyRulesSchema,
+  type UpdatePolicyParameters,
+  updatePolicySchema,
+} from './policy/policySchemas.js'
 export { type PolicyRecord, scopedRules, tenantRules, walletRules } from './policy/policyStore.js'
+export {
+  defaultPriceFeedMaxAge,
+  maxAgeSecondsOf,
+  type PriceFeedMaxAge,
+  resolvePriceFeedMaxAge,
+} from './policy/priceFeedMaxAge.js'
 export * from './policy/ruleSchemas.js'
 export { type RulesPolicyEngineOptions, rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
 export * from './policy/types.js'
+export { formatUsd, parseUsd, usdDecimals, usdValueOf } from './policy/usdValueOf.js'
 export { maxRulesPerScope, validateRules } from './policy/validateRules.js'
+export { type UsdPriceMemo, valueInUsd } from './policy/valueInUsd.js'
 export * from './principals/apiKeySchemas.js'
 export * from './principals/apiKeyTypes.js'
 export { authenticate } from './principals/authenticate.js'
+export type { BootstrapAdminConflictReason } from './principals/bootstrapAdmin.js'
 export {
   type BootstrapAdminParameters,
   type BootstrapAdminReturnType,
   bootstrapAdmin,
 } from './principals/bootstrapAdmin.js'
+// The key actions are exported for operator tooling (the CLI), which calls them through `callOperation`.
 export { type CreateApiKeyReturnType, createApiKey, insertApiKey } from './principals/createApiKey.js'
-export { type CreateTenantReturnType, createTenant } from './principals/createTenant.js'
+export type { CreateTenantReturnType } from './principals/createTenant.js'
 export { apiKeyPrefix, displayPrefix, generateApiKey, hashApiKey } from './principals/hashApiKey.js'
+export { isApiKeyActive } from './principals/isApiKeyActive.js'
 export { listApiKeys } from './principals/listApiKeys.js'
+export { markKeyRevoked } from './principals/markKeyRevoked.js'
 export type { PrincipalsContext } from './principals/principalsContext.js'
 export { revokeApiKey } from './principals/revokeApiKey.js'
 export { defaultTenantId, localPrincipal, type Principal, type Role, roles } from './principals/types.js'
+export { out } from './schemas/out.js'
 export { parseInput } from './schemas/parseInput.js'
 export {
   addressSchema,
   decimalAmountSchema,
+  displayTextSchema,
   durationSchema,
   hexDataSchema,
   isValidAddress,
@@ -215,21 +236,19 @@ export {
   type PendingWrites,
 } from './storage/writeOverlay.js'
 export { awaitConfirmed } from './transactions/awaitConfirmed.js'
-export {
-  type EstimateGasParameters,
-  type EstimateGasReturnType,
-  estimateGas,
-} from './transactions/estimateGas.js'
-export { evaluateIntent, intentOf } from './transactions/evaluateIntent.js'
+export { type EstimateGasReturnType, estimateGasAnswerSchema } from './transactions/estimateGas.js'
+export { evaluateIntent, type IntentDecision, intentOf } from './transactions/evaluateIntent.js'
 export {
   findTransaction,
   type GetTransactionReturnType,
-  getTransaction,
+  getTransactionSchema,
+  transactionAnswerSchema,
+  transactionField,
 } from './transactions/getTransaction.js'
-export { historyQuerySchema, type ListHistoryParameters, listHistory } from './transactions/listHistory.js'
+export { historyQuerySchema, type ListHistoryParameters } from './transactions/listHistory.js'
 export { type GasSettings, prepareGas } from './transactions/prepareGas.js'
-export { type SendParameters, sendSchema } from './transactions/sendSchema.js'
-export { sendTransaction } from './transactions/sendTransaction.js'
+export { type SendAnswer, sendAnswerSchema, toSendAnswer, viewOf } from './transactions/sendAnswer.js'
+export { type SendInput, type SendParameters, sendSchema } from './transactions/sendSchema.js'
 export { startTracker, type Tracker } from './transactions/startTracker.js'
 export {
   blockedError,
@@ -238,10 +257,20 @@ export {
   type SubmitResult,
   submitIntent,
 } from './transactions/submitIntent.js'
-export { explorerLink, type TransactionView, toTransactionView } from './transactions/toTransactionView.js'
+export {
+  explorerLink,
+  type TransactionView,
+  toTransactionView,
+  transactionStatuses,
+  transactionViewSchema,
+} from './transactions/toTransactionView.js'
 export { trackTransactions } from './transactions/trackTransactions.js'
 export * from './transactions/types.js'
-export { waitForTransaction } from './transactions/waitForTransaction.js'
+export {
+  waitForFinalStatus,
+  waitForTransactionAnswerSchema,
+  waitForTransactionSchema,
+} from './transactions/waitForTransaction.js'
 export {
   type AmountIssue,
   amountIssueMessage,
@@ -277,38 +306,19 @@ export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRe
 export * from './vault/types.js'
 export { parsePrivateKey, vaultAddressId } from './vault/vaultAddress.js'
 export { actingWallet } from './wallets/actingWallet.js'
-export { createWallet, importWallet } from './wallets/createWallet.js'
 export { canSee, findWallet } from './wallets/findWallet.js'
-export {
-  balanceQuerySchema,
-  type GetBalanceParameters,
-  type GetBalanceReturnType,
-  getBalance,
-  type TokenBalance,
-} from './wallets/getBalance.js'
-export {
-  type ListWalletsParameters,
-  listWalletPage,
-  listWallets,
-  walletListQuerySchema,
-} from './wallets/listWallets.js'
+export type { GetBalanceParameters, GetBalanceReturnType, TokenBalance } from './wallets/getBalance.js'
 export * from './wallets/types.js'
 export * from './wallets/walletSchemas.js'
-export { assertPublicTarget, isPrivateAddress } from './webhooks/assertPublicTarget.js'
 export { computeBackoff, isRetryable } from './webhooks/computeBackoff.js'
-export { listWebhookDeliveries, retryWebhookDelivery } from './webhooks/deliveries.js'
 export { deliverWebhooks } from './webhooks/deliverWebhooks.js'
-export {
-  deleteWebhook,
-  listWebhooks,
-  subscribeWebhook,
-  toWebhookSubscription,
-  type WebhookSubscription,
-} from './webhooks/manageWebhooks.js'
+export { type AddressStanding, assertCidrList, judgeAddress } from './webhooks/judgeAddress.js'
+export { toWebhookSubscription, type WebhookSubscription } from './webhooks/manageWebhooks.js'
+export { resolveWebhookTarget, type WebhookTarget } from './webhooks/resolveWebhookTarget.js'
 export { sealLegacyWebhookSecrets } from './webhooks/sealLegacyWebhookSecrets.js'
 export { newWebhookSecret, signWebhook } from './webhooks/signWebhook.js'
 export { startWebhookWorker, type WebhookWorker } from './webhooks/startWebhookWorker.js'
 export * from './webhooks/types.js'
-export { defaultWebhookOptions, type WebhookOptions } from './webhooks/webhookOptions.js'
+export { defaultWebhookOptions, type WebhookLookup, type WebhookOptions } from './webhooks/webhookOptions.js'
 export * from './webhooks/webhookSchemas.js'
 export { openWebhookSecret, resealWebhookSecret, sealWebhookSecret } from './webhooks/webhookSecret.js'

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiError, createApi } from './api.js'
 import { Approvals } from './components/Approvals.js'
 import { SignIn } from './components/SignIn.js'
+import { TransactionPage } from './components/TransactionPage.js'
 import { Wallets } from './components/Wallets.js'
 import { Webhooks } from './components/Webhooks.js'
 import { type Listener, type SignedIn, SignedInContext } from './events.js'
@@ -9,16 +10,22 @@ import { connectLive, type LiveEvents, type LiveStatus } from './liveEvents.js'
 import { forgetKey, loadKey, saveKey } from './session.js'
 import type { Role } from './types.js'
 
+/** The sections, and the roles that see each (the webhook routes are admin-only). */
 const pages = [
-  { id: 'approvals', label: 'Approvals' },
-  { id: 'wallets', label: 'Wallets' },
-  { id: 'webhooks', label: 'Webhooks' },
-] as const
+  { id: 'approvals', label: 'Approvals', roles: ['approver', 'admin'] },
+  { id: 'wallets', label: 'Wallets', roles: ['approver', 'admin'] },
+  { id: 'webhooks', label: 'Webhooks', roles: ['admin'] },
+] as const satisfies readonly { id: string; label: string; roles: readonly Role[] }[]
 type PageId = (typeof pages)[number]['id']
 
-const pageFromHash = (): PageId => {
-  const id = location.hash.replace(/^#\/?/, '')
-  return pages.find((page) => page.id === id)?.id ?? 'approvals'
+/** `#/wallets`, or `#/tx/<hash or id>`: the transaction page, what the devnet's explorer links open. */
+type Route = { page: PageId } | { page: 'tx'; transaction: string }
+
+const routeFromHash = (): Route => {
+  const path = location.hash.replace(/^#\/?/, '')
+  const tx = /^tx\/(0x[0-9a-fA-F]{64}|tx_[0-9a-zA-Z_-]{1,64})$/.exec(path)
+  if (tx) return { page: 'tx', transaction: tx[1]! }
+  return { page: pages.find((page) => page.id === path)?.id ?? 'approvals' }
 }
 
 type Session = { key: string; role: Role; live: LiveEvents }
@@ -57,7 +64,7 @@ export function App() {
   const [checking, setChecking] = useState(() => loadKey() !== undefined)
   const [signInError, setSignInError] = useState<string | undefined>()
   const [status, setStatus] = useState<LiveStatus>('closed')
-  const [page, setPage] = useState<PageId>(pageFromHash)
+  const [route, setRoute] = useState<Route>(routeFromHash)
   const [announcement, setAnnouncement] = useState('')
   const listeners = useRef(new Set<Listener>()).current
   const main = useRef<HTMLElement>(null)
@@ -83,7 +90,7 @@ export function App() {
     const stored = loadKey()
     if (stored) void attempt(stored)
     const onHash = () => {
-      setPage(pageFromHash())
+      setRoute(routeFromHash())
       main.current?.focus()
     }
     addEventListener('hashchange', onHash)
@@ -123,11 +130,17 @@ export function App() {
         {session && (
           <>
             <nav aria-label="Sections">
-              {pages.map((item) => (
-                <a key={item.id} href={`#/${item.id}`} aria-current={page === item.id ? 'page' : undefined}>
-                  {item.label}
-                </a>
-              ))}
+              {pages
+                .filter((item) => (item.roles as readonly Role[]).includes(session.role))
+                .map((item) => (
+                  <a
+                    key={item.id}
+                    href={`#/${item.id}`}
+                    aria-current={route.page === item.id ? 'page' : undefined}
+                  >
+                    {item.label}
+                  </a>
+                ))}
             </nav>
             <span class={`live live-${status}`} role="status" aria-live="polite">
               {status === 'live' ? 'Live' : status === 'closed' ? 'Offline' : 'Reconnecting…'}
@@ -144,9 +157,12 @@ export function App() {
           <SignIn busy={checking} error={signInError} onSubmit={attempt} />
         ) : (
           <SignedInContext.Provider value={signedIn}>
-            {page === 'approvals' && <Approvals />}
-            {page === 'wallets' && <Wallets />}
-            {page === 'webhooks' && <Webhooks />}
+            {route.page === 'approvals' && <Approvals />}
+            {route.page === 'wallets' && <Wallets />}
+            {route.page === 'webhooks' && <Webhooks />}
+            {route.page === 'tx' && (
+              <TransactionPage key={route.transaction} transaction={route.transaction} />
+            )}
           </SignedInContext.Provider>
         )}
       </main>

@@ -30,6 +30,16 @@ export function formatUnits(raw: string, decimals: number): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`
 }
 
+/** Compares two non-negative decimal strings exactly: negative, zero or positive, like a sort comparator. */
+export function compareDecimals(a: string, b: string): number {
+  const [aWhole = '0', aFraction = ''] = a.split('.')
+  const [bWhole = '0', bFraction = ''] = b.split('.')
+  const scale = Math.max(aFraction.length, bFraction.length)
+  const difference =
+    BigInt(aWhole + aFraction.padEnd(scale, '0')) - BigInt(bWhole + bFraction.padEnd(scale, '0'))
+  return difference === 0n ? 0 : difference < 0n ? -1 : 1
+}
+
 /** A decimal string's share of another as 0…1, for bar widths only (display figures stay exact). */
 export function ratio(part: string, whole: string): number {
   const w = Number(whole)

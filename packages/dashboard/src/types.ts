@@ -87,6 +87,7 @@ export type WebhookAttempt = {
   statusCode: number | null
   ok: boolean
   error?: string
+  responseBytes?: number
   responseExcerpt?: string
 }
 
@@ -110,3 +111,42 @@ export type WsMessage =
   | { type: 'ready'; tenantId: string; role: Role; since?: number }
   | { type: 'error'; error: { code: string; message: string } }
   | { id: string; type: string; seq: number; timestamp: string; data: Record<string, unknown> }
+
+/** `GET /api-keys/names`: who a key id is (approvers and admins may read it). */
+export type KeyName = { id: string; name: string; role: Role; revoked: boolean }
+
+/** `GET /policy/approvals/:id/funds`: whether the wallet can still pay the paused intent. */
+export type ApprovalFunds = {
+  approvalId: string
+  transactionId: string
+  covered: boolean
+  native: { balance: string; required: string | null; gasIncluded: boolean }
+  token?: { symbol: string; balance: string; required: string }
+}
+
+export type DecodedArgument = { name: string; type: string; value: unknown; formatted?: string }
+
+/** `GET /wallet/tx/:id/details`: the transaction page (the devnet's explorer). */
+export type TransactionDetails = {
+  transaction: Transaction
+  call: {
+    to: string
+    contract: string | null
+    value: string
+    valueWei: string
+    data: string
+    decoded: { signature: string | null; function: string | null; args: DecodedArgument[] } | null
+  }
+  block: { number: number; timestamp: string } | null
+  receipt: { status: 'success' | 'reverted'; gasUsed: string; effectiveGasPrice: string; fee: string } | null
+  events: {
+    logIndex: number
+    address: string
+    contract: string | null
+    signature: string | null
+    event: string | null
+    args: DecodedArgument[]
+    topics: string[]
+    data: string
+  }[]
+}

@@ -6,9 +6,16 @@ import { join, resolve } from 'node:path'
 import { Writable } from 'node:stream'
 import { type AgentWallet, createAgentWallet, memoryStorage } from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
-import { createApp, createLogger, dashboardCsp, type RunningServer } from '@agentwallet/koa'
+import {
+  createApp,
+  createLogger,
+  dashboardCsp,
+  dashboardExplorerUrl,
+  type RunningServer,
+} from '@agentwallet/koa'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
-import { parseEther } from 'viem'
+import { numberToHex, parseEther, parseUnits } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { distDir, ensureDashboardBuilt, packageDir } from './helpers/buildDashboard.js'
 
@@ -86,14 +93,22 @@ beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true })
   // A short commitment age keeps the ENS registration below a few seconds.
   devnet = await createDevnet({ ensMinCommitmentAge: 1 })
+  // The devnet's explorer is this server's dashboard, as `agentwallet serve` wires it: its URL is
+  // known once the server listens, so the chain reads it at each link.
+  let serverUrl: string | undefined
   agentWallet = await createAgentWallet({
     chains: {
-      devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
+      devnet: {
+        provider: devnet.provider,
+        chainId: devnet.chain.id,
+        contracts: devnet.addressBook,
+        explorerUrl: () => serverUrl && dashboardExplorerUrl(serverUrl),
+      },
     },
     storage: memoryStorage(),
     defaultTenantRules: [],
     trackerIntervalMs: 20,
-    webhooks: { allowPrivateTargets: true, intervalMs: 20, backoffBaseMs: 20, backoffMaxMs: 100 },
+    webhooks: { allowPrivateTargets: ['127.0.0.0/8'], intervalMs: 20, backoffBaseMs: 20, backoffMaxMs: 100 },
   })
   await agentWallet.bootstrapAdmin({ adminKey })
   const destination = new Writable({
@@ -109,6 +124,7 @@ beforeAll(async () => {
     logger: createLogger({ destination }),
     dashboard: { dir: distDir },
   }).listen({ port: 0 })
+  serverUrl = server.url
 
   approverKey = (await call('POST', '/api-keys', { name: 'human', role: 'approver' })).body.key
   agentKey = (await call('POST', '/api-keys', { name: 'bot', role: 'agent' })).body.key
@@ -119,7 +135,13 @@ beforeAll(async () => {
     rules: [
       { id: 'cap', type: 'max_per_tx', asset: 'native', max: '2' },
       { id: 'day', type: 'spend_limit', asset: 'native', max: '5', window: '24h' },
-      { id: 'ask', type: 'require_approval', asset: 'native', above: '0.5' },
+      {
+        id: 'ask',
+        type: 'require_approval',
+        asset: 'native',
+        above: '0.5',
+        description: 'Sends above 0.5 ETH need a human',
+      },
     ],
   })
   expect(policy.status).toBe(200)
@@ -272,6 +294,9 @@ describe('the dashboard in headless Chromium', () => {
     expect(text).toContain(devnet.accounts[3]!.address)
     expect(await card.getByTestId('recipient-ens').innerText()).toBe(payeeName)
     expect(text).toContain('ask')
+    // The rule as people named it, and the agent by its key's name, not its id.
+    expect(await card.getByTestId('rule-description').innerText()).toBe('Sends above 0.5 ETH need a human')
+    expect(await card.getByTestId('requested-by').innerText()).toMatch(/^bot \(agent\)$/)
     expect(text).toMatch(/threshold: 0\.5 ETH/)
     expect(text).toMatch(/requested: 0\.6 ETH/)
     expect(text).toMatch(/23 h 59 min|1 d 0 h/)
@@ -285,6 +310,9 @@ describe('the dashboard in headless Chromium', () => {
     const tx = await call('GET', `/wallet/tx/${paused.body.transaction.id}`)
     expect(tx.body.status).toBe('confirmed')
     expect(await resolved.innerText()).toContain(tx.body.hash)
+    expect(await resolved.getByTestId('resolved-by').innerText()).toMatch(/by human \(approver\)/)
+    // A devnet transaction links to the dashboard's own transaction page.
+    expect(tx.body.explorer).toBe(`${server.url}/dashboard/#/tx/${tx.body.hash}`)
     expect(await page.evaluate('window.__noReload')).toBe(true)
   })
 
@@ -346,8 +374,112 @@ describe('the dashboard in headless Chromium', () => {
     await shot('05-wallets')
   })
 
+  it('warns when a wallet can no longer cover a paused send, and says "no name" once per address', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Approvals' }).click()
+    const { wallet: lean } = (await call('POST', '/wallet/create', { agentName: 'lean-agent' }, agentKey))
+      .body
+    await devnet.faucet(lean.address, parseEther('1'))
+    await call('POST', '/policy/update', {
+      wallet: lean.address,
+      rules: [{ id: 'lean-ask', type: 'require_approval', asset: 'native', above: '0.5' }],
+    })
+    const nameless = privateKeyToAccount(generatePrivateKey()).address
+    const paused = await call(
+      'POST',
+      `/wallet/${lean.address}/send`,
+      { to: nameless, value: '0.8' },
+      agentKey,
+    )
+    expect(paused.status).toBe(202)
+    const card = page.locator(`li.approval[data-approval-id="${paused.body.approval.id}"]`)
+    await card.waitFor(wait)
+    expect(await card.getByTestId('recipient-no-ens').innerText()).toBe('no name')
+    expect(await card.getByTestId('funds-warning').count()).toBe(0)
+
+    // The money leaves while it waits; the next live event reloads the page, which warns.
+    await devnet.provider.request({
+      method: 'hardhat_setBalance',
+      params: [lean.address, numberToHex(parseEther('0.1'))],
+    })
+    const small = await call(
+      'POST',
+      `/wallet/${lean.address}/send`,
+      { to: nameless, value: '0.01' },
+      agentKey,
+    )
+    expect(small.status).toBe(200)
+    await card.getByTestId('funds-warning').waitFor(wait)
+    expect(await card.getByTestId('funds-warning').innerText()).toMatch(
+      /holds 0\.0\d+ ETH and needs 0\.8 ETH before gas/,
+    )
+    await shot('04c-approvals-funds-warning')
+    // Every reload asked the server once about that address: the "no name" answer was kept.
+    const asked = logs
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes(`"path":"/ens/reverse/${nameless}"`))
+    expect(asked).toHaveLength(1)
+    expect(
+      (await call('POST', `/policy/approvals/${paused.body.approval.id}/reject`, {}, approverKey)).status,
+    ).toBe(200)
+    await page.locator(`li.resolved[data-approval-id="${paused.body.approval.id}"]`).waitFor(wait)
+  })
+
+  it('opens a devnet transaction on its own page: status, block, parties, value, the decoded call and events', async () => {
+    const usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!
+    await devnet.mintToken(usdc.address, wallet.address as `0x${string}`, parseUnits('50', 6))
+    const to = devnet.accounts[4]!.address
+    const sent = await call(
+      'POST',
+      `/wallet/${wallet.address}/send`,
+      { to, value: '5', token: usdc.address },
+      agentKey,
+    )
+    expect(sent.status).toBe(200)
+    const done = await call('GET', `/wallet/tx/${sent.body.transaction.id}/wait?timeoutMs=10000`)
+    expect(done.body.transaction.status).toBe('confirmed')
+    const { hash, explorer } = done.body.transaction
+    expect(explorer).toBe(`${server.url}/dashboard/#/tx/${hash}`)
+
+    // From the history, the hash opens the page in this tab (the key stays in its sessionStorage).
+    await page.getByRole('navigation').getByRole('link', { name: 'Wallets' }).click()
+    const link = page.locator(`article[data-wallet="${wallet.address}"] a.hash[href="#/tx/${hash}"]`)
+    await link.waitFor(wait)
+    await link.click()
+    const view = page.getByTestId('transaction-page')
+    await view.getByText('transfer(address,uint256)').waitFor(wait)
+    const text = await view.innerText()
+    expect(text).toContain(hash)
+    expect(text).toContain('confirmed')
+    expect(await view.getByTestId('tx-block').innerText()).toContain(
+      String(done.body.transaction.blockNumber),
+    )
+    expect(text).toContain(wallet.address)
+    expect(text).toContain('USDC (ERC-20)')
+    expect(await view.getByTestId('tx-value').innerText()).toBe('0 ETH')
+    expect(await view.getByTestId('tx-call').innerText()).toContain('5 USDC')
+    const events = view.getByTestId('tx-event')
+    expect(await events.count()).toBe(1)
+    expect(await events.first().innerText()).toMatch(/Transfer[\s\S]*5 USDC/)
+    await shot('04d-transaction')
+
+    // The link the API hands out opens the same page, here for a plain ETH send.
+    const approved = (await call('GET', `/wallet/${wallet.address}/history?limit=25`)).body.transactions.find(
+      (entry: { amount: string; status: string }) => entry.amount === '0.6' && entry.status === 'confirmed',
+    )
+    await page.goto(approved.explorer)
+    await view.getByText('A plain transfer').waitFor(wait)
+    expect(await view.getByTestId('tx-value').innerText()).toBe('0.6 ETH')
+    expect(await view.getByTestId('tx-event').count()).toBe(0)
+  })
+
   it('tells an approver that webhooks are for admins; an admin retries a failed delivery', async () => {
-    await page.getByRole('link', { name: 'Webhooks' }).click()
+    // The tab is for admins: an approver has no link to it, and its address says why.
+    expect(await page.getByRole('navigation').getByRole('link').allInnerTexts()).toEqual([
+      'Approvals',
+      'Wallets',
+    ])
+    await page.goto(`${server.url}/dashboard/#/webhooks`)
     await page.getByText('visible to admin keys only').waitFor(wait)
 
     await page.getByRole('button', { name: 'Sign out' }).click()
@@ -359,6 +491,11 @@ describe('the dashboard in headless Chromium', () => {
     await page.keyboard.type(adminKey)
     await page.keyboard.press('Enter')
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor(wait)
+    expect(await page.getByRole('navigation').getByRole('link').allInnerTexts()).toEqual([
+      'Approvals',
+      'Wallets',
+      'Webhooks',
+    ])
 
     await expect.poll(() => receiver.statuses.length, wait).toBeGreaterThanOrEqual(2)
     const { body } = await call('GET', `/webhooks/logs?subscriptionId=${subscriptionId}&status=dead`)
@@ -380,11 +517,13 @@ describe('the dashboard in headless Chromium', () => {
   })
 
   it('fits a phone-width screen', async () => {
+    const phoneTx = (await call('GET', `/wallet/${wallet.address}/history?limit=1`)).body.transactions[0].hash
     await page.setViewportSize({ width: 375, height: 812 })
     for (const [name, hash] of [
       ['08-phone-approvals', 'approvals'],
       ['09-phone-wallets', 'wallets'],
       ['10-phone-webhooks', 'webhooks'],
+      ['11-phone-transaction', `tx/${phoneTx}`],
     ] as const) {
       await page.goto(`${server.url}/dashboard/#/${hash}`)
       await page.locator('main h1').waitFor(wait)

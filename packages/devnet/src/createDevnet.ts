@@ -25,7 +25,11 @@ export type CreateDevnetOptions = {
   accounts?: number | undefined
   /** Genesis balance of each pre-funded account in wei (default 10,000 ETH). */
   accountBalance?: bigint | undefined
-  /** Seconds between an ENS commit and its register (default 10; mainnet uses 60). */
+  /**
+   * Seconds between an ENS commit and its register (default 1; mainnet uses 60). One second means
+   * the next block may reveal: the devnet's block timestamps run ahead of the wall clock after its
+   * deployment burst, so any longer age would be waited out by the wall clock, not by blocks.
+   */
   ensMinCommitmentAge?: number | undefined
 }
 
@@ -80,7 +84,7 @@ async function startDevnet(options: CreateDevnetOptions, unlock: () => void): Pr
     genesisTimestamp: Math.floor(Date.now() / 1000),
     accounts: Math.min(Math.max(options.accounts ?? 10, 1), devnetAccounts.length),
     accountBalance: (options.accountBalance ?? defaultBalance).toString(),
-    ensMinCommitmentAge: options.ensMinCommitmentAge ?? 10,
+    ensMinCommitmentAge: options.ensMinCommitmentAge ?? 1,
   }
   const accounts = devnetAccounts.slice(0, meta.accounts)
   const factorySigner = loadSingletonFactoryDeployment().signerAddress

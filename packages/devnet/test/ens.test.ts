@@ -15,7 +15,8 @@ const year = 365n * 24n * 60n * 60n
 describe('ENS', () => {
   let devnet: Devnet
   beforeAll(async () => {
-    devnet = await createDevnet()
+    // Older than the default (1 s), so the early reveal below lands before the commitment is old enough.
+    devnet = await createDevnet({ ensMinCommitmentAge: 10 })
   })
   afterAll(() => devnet.close())
 

@@ -216,6 +216,19 @@ describe('persistence', () => {
     }
   })
 
+  it('takes over a lock left by this pid in a previous life (a container restarts as pid 1) or by a previous boot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'devnet-stale-'))
+    try {
+      writeFileSync(join(dir, 'devnet.lock'), `${process.pid}\n`)
+      await (await createDevnet({ dataDir: dir })).close()
+      // The parent is alive, but the lock names another boot of the machine.
+      writeFileSync(join(dir, 'devnet.lock'), `${process.ppid} not-this-boot\n`)
+      await (await createDevnet({ dataDir: dir })).close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('refuses a data dir another live devnet holds, and drops a torn last journal line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'devnet-lock-'))
     try {

@@ -1,16 +1,26 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { type AgentWallet, BaseError, countEvents, type WalletRecord } from '@agentwallet/core'
+import {
+  type AgentWallet,
+  BaseError,
+  countEvents,
+  isApiKeyActive,
+  type OperationDeclaration,
+  operationList,
+  type WalletRecord,
+} from '@agentwallet/core'
 import Router from '@koa/router'
 import Koa from 'koa'
 import websockify from 'koa-websocket'
 import type { Logger } from 'pino'
 import { type DashboardOption, serveDashboard } from './dashboard/serveDashboard.js'
 import { accessLog } from './http/accessLog.js'
+import { allowedMethods } from './http/allowedMethods.js'
+import { answerClientError } from './http/answerClientError.js'
 import { createLogger } from './http/createLogger.js'
 import { errorHandler } from './http/errorHandler.js'
-import { HttpError } from './http/httpError.js'
 import { jsonBody } from './http/jsonBody.js'
+import { logDomainEvents } from './http/logDomainEvents.js'
 import { requestId } from './http/requestId.js'
 import { type RateLimiter, sharedTokenBucket } from './http/sharedTokenBucket.js'
 import { tokenBucket } from './http/tokenBucket.js'
@@ -18,8 +28,9 @@ import type { AppState } from './http/types.js'
 import { httpMetrics } from './metrics/httpMetrics.js'
 import { processMetrics } from './metrics/processMetrics.js'
 import { buildOpenApi } from './openapi/buildOpenApi.js'
-import { defaultRoutes } from './routes/defaultRoutes.js'
+import { mountOperations } from './operations/mountOperations.js'
 import type { RouteSpec } from './routes/defineRoute.js'
+import { type HealthOptions, healthRoutes } from './routes/healthRoutes.js'
 import { metricsRoutes } from './routes/metricsRoutes.js'
 import { mountRoutes } from './routes/mountRoutes.js'
 import { systemRoutes } from './routes/systemRoutes.js'
@@ -56,11 +67,8 @@ export type CreateAppOptions = {
   wsMaxBufferedBytes?: number | undefined
   /** Shown by /onboarding: where the admin key is (e.g. its file). */
   adminKeyHint?: string | undefined
-  /**
-   * The resource routers; default `defaultRoutes`. Replace an entry (e.g. the 501 identity routes)
-   * with a real router as its capability lands.
-   */
-  routes?: readonly RouteSpec[] | undefined
+  /** The operations served (default: every operation of core's table). */
+  operations?: readonly OperationDeclaration[] | undefined
   /** Serve the approvals dashboard at /dashboard: `true` (the built @agentwallet/dashboard) or `{ dir }`. */
   dashboard?: DashboardOption
   /**
@@ -68,10 +76,18 @@ export type CreateAppOptions = {
    * own (16+ characters), not an API key. Unset or `false`: no such route, a 404 (the default).
    */
   metrics?: { token: string } | false | undefined
+  /**
+   * `/health/ready` (and `/health`): which chains readiness needs (default every configured chain),
+   * the bound of each probe (default 2 s) and how long a report is reused (default 1 s).
+   */
+  health?: HealthOptions | undefined
 }
 
 export type AgentWalletApp = {
   koa: Koa<AppState>
+  /** The operations served, in matching order. */
+  operations: readonly OperationDeclaration[]
+  /** The routes of the edge itself (health, onboarding, the OpenAPI document, metrics). */
   routes: readonly RouteSpec[]
   openApi(): Record<string, unknown>
   /** Starts HTTP and /ws on host:port (port 0 picks one); resolves once listening. */
@@ -89,18 +105,22 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
   const logger = options.logger ?? createLogger()
   const koa = websockify(new Koa<AppState>({ proxy: false }), { path: '/ws', maxPayload: 64 * 1024 })
   const startedAt = new Date()
-  const resources = options.routes ?? defaultRoutes
+  const served = options.operations ?? operationList
   const metrics = options.metrics ? createMetrics(options.agentWallet, options.metrics.token) : undefined
   let openApiDoc: Record<string, unknown> | undefined
   const openApi = () => {
-    openApiDoc ??= buildOpenApi(routes, { version: serverVersion })
+    openApiDoc ??= buildOpenApi({ operations: served, routes }, { version: serverVersion })
     return openApiDoc
   }
   const routes: RouteSpec[] = [
-    ...systemRoutes({
+    ...healthRoutes({
+      ...options.health,
       agentWallet: options.agentWallet,
       startedAt,
       version: serverVersion,
+    }),
+    ...systemRoutes({
+      agentWallet: options.agentWallet,
       adminKeyHint: options.adminKeyHint,
       openApi,
     }),
@@ -112,7 +132,6 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
           onStorageError: (error) => logger.warn({ err: error }, 'metrics: storage gauges unreadable'),
         })
       : []),
-    ...resources,
   ]
   const limit =
     options.rateLimit === false ? undefined : (options.rateLimit ?? { capacity: 120, refillPerSecond: 20 })
@@ -136,14 +155,16 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
     })
   }
   const router = new Router<AppState>()
-  mountRoutes(router, routes, {
+  const auth = {
     agentWallet: options.agentWallet,
     rateLimit: limit && {
       byKey: limiter('key:', limit),
       // Failed authentication is limited per IP, tighter: guessing keys should be slow.
       failedAuthByIp: limiter('ip:', { capacity: 20, refillPerSecond: 1 }),
     },
-  })
+  }
+  mountRoutes(router, routes, auth)
+  mountOperations(router, served, auth)
 
   koa.on('error', () => {
     // Errors are rendered and logged by errorHandler; Koa's default printer would write stacks to stderr.
@@ -154,17 +175,12 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
   koa.use(errorHandler(logger))
   koa.use(jsonBody({ limitBytes: options.bodyLimitBytes ?? 100_000 }))
   koa.use(serveDashboard(options.dashboard))
+  koa.use(allowedMethods(router))
   koa.use(router.routes())
-  koa.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new HttpError('method_not_allowed', 'Method not allowed on this path'),
-      notImplemented: () => new HttpError('method_not_allowed', 'Method not supported'),
-    }),
-  )
 
   return {
     koa: koa as unknown as Koa<AppState>,
+    operations: served,
     routes,
     openApi,
     async listen({ port, host = '127.0.0.1' }) {
@@ -176,6 +192,7 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
             .then((wallet) => wallet?.ownerId),
         heartbeatMs: options.heartbeatMs,
         maxBufferedBytes: options.wsMaxBufferedBytes,
+        isActive: (principal) => isApiKeyActive(options.agentWallet.context, principal),
       })
       mountWebSocket(koa, {
         agentWallet: options.agentWallet,
@@ -187,9 +204,12 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
         const started = koa.listen(port, host)
         // ws re-emits the HTTP server's errors (EADDRINUSE); the listen promise reports them instead.
         koa.ws.server?.on('error', () => {})
+        started.on('clientError', (error, socket) => answerClientError(error, socket, logger))
         started.once('listening', () => resolve(started))
         started.once('error', reject)
       })
+      // The server logs what core emits (transactions, approvals): core itself writes no logs.
+      const stopEventLog = logDomainEvents(options.agentWallet.bus, logger)
       const address = server.address() as AddressInfo
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
       return {
@@ -197,6 +217,7 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
         url: `http://${shownHost}:${address.port}`,
         hub,
         async close() {
+          stopEventLog()
           metrics?.stop()
           hub.close()
           koa.ws.server?.close()

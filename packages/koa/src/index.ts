@@ -6,6 +6,7 @@ export {
   type RunningServer,
   serverVersion,
 } from './createApp.js'
+export { dashboardExplorerUrl } from './dashboard/dashboardExplorerUrl.js'
 export {
   type DashboardOption,
   dashboardCsp,
@@ -26,8 +27,9 @@ export { type HttpMetrics, httpMetrics } from './metrics/httpMetrics.js'
 export { type ProcessMetrics, processMetrics } from './metrics/processMetrics.js'
 export { expositionContentType, renderExposition } from './metrics/renderExposition.js'
 export { buildOpenApi } from './openapi/buildOpenApi.js'
-export { defaultRoutes } from './routes/defaultRoutes.js'
+export { mountOperations } from './operations/mountOperations.js'
+export { type RequestInputReader, requestInput } from './operations/requestInput.js'
 export { defineRoute, type RouteInput, type RouteResult, type RouteSpec } from './routes/defineRoute.js'
+export { type HealthOptions, type HealthRouteOptions, healthRoutes } from './routes/healthRoutes.js'
 export { type MetricsRouteOptions, metricsRoutes } from './routes/metricsRoutes.js'
-export { notImplemented } from './routes/notImplemented.js'
 export { type EventHub, eventHub, wsCloseCodes } from './ws/eventHub.js'

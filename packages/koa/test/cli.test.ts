@@ -1,11 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { devnetAccounts } from '@agentwallet/devnet'
 import { afterAll, expect, it } from 'vitest'
+import { ensureDashboardBuilt } from '../../dashboard/test/helpers/buildDashboard.js'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const main = join(root, 'packages/koa/src/cli/main.ts')
@@ -23,12 +25,31 @@ function run(args: string[], env: Record<string, string> = {}, until?: RegExp) {
   let err = ''
   child.stdout.on('data', (chunk) => (out += chunk))
   child.stderr.on('data', (chunk) => (err += chunk))
-  return new Promise<{ out: string; err: string; code: number | null; child: ChildProcess }>((resolve) => {
-    const check = () => until?.test(out) && resolve({ out, err, code: null, child })
+  // `output()`: everything written so far, also after the promise resolved.
+  const output = () => out + err
+  return new Promise<{
+    out: string
+    err: string
+    code: number | null
+    child: ChildProcess
+    output: () => string
+  }>((resolve) => {
+    const check = () => until?.test(out) && resolve({ out, err, code: null, child, output })
     child.stdout.on('data', check)
-    child.on('exit', (code) => resolve({ out, err, code, child }))
+    child.on('exit', (code) => resolve({ out, err, code, child, output }))
   })
 }
+
+async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill(signal)
+  await new Promise((resolve) => child.once('exit', resolve))
+}
+
+const urlOf = (out: string) => /listening on (http:\/\/\S+)/.exec(out)![1]!
+const printedKey = (out: string) => /Root admin API key[^\n]*\n\s+(aw_\S+)/.exec(out)?.[1]
+const statusWith = async (url: string, key: string | undefined) =>
+  (await fetch(`${url}/api-keys`, { headers: { 'x-api-key': key ?? '' } })).status
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
@@ -170,6 +191,19 @@ it('AGENTWALLET_METRICS_TOKEN serves /metrics to that bearer token only, and ref
   expect(bad.err).toMatch(/AGENTWALLET_METRICS_TOKEN must be 16 or more characters/)
 }, 60_000)
 
+it('AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS takes CIDRs; the old "true" and a bad range stop the start', async () => {
+  for (const value of ['true', '127.0.0.0/8,localhost', '10.0.0.0/33']) {
+    const refused = await run(
+      ['serve', '--port', '0', '--storage', 'memory', '--data-dir', join(dataDir, 'private-hooks')],
+      { AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS: value },
+      /wallet\/list\n/,
+    )
+    expect(refused.code, value).toBe(1)
+    // The operator is told the new form.
+    expect(refused.err, value).toContain('127.0.0.0/8,::1/128')
+  }
+}, 60_000)
+
 it('keys create|list|revoke on the data dir; clear errors for bad flags', async () => {
   const created = await run(['keys', 'create', '--name', 'bot', '--role', 'agent', '--data-dir', dataDir])
   expect(created.code).toBe(0)
@@ -181,4 +215,157 @@ it('keys create|list|revoke on the data dir; clear errors for bad flags', async 
   expect(bad.err).toBe('agentwallet: Invalid port "eighty" (0-65535)\n')
   const badChain = await run(['serve', '--chain', 'nope'])
   expect(badChain.err).toMatch(/--chain expects name=rpcUrl/)
+}, 120_000)
+
+it('one process holds a data dir: a memory serve beside a SQLite serve is refused, admin.key untouched; a SIGKILLed holder blocks nothing', async () => {
+  const dir = join(dataDir, 'held')
+  const holder = await run(['serve', '--port', '0', '--data-dir', dir], {}, /wallet\/list\n/)
+  const adminKey = readFileSync(join(dir, 'admin.key'), 'utf8')
+  try {
+    for (const args of [
+      ['serve', '--port', '0', '--storage', 'memory'],
+      ['keys', 'create', '--name', 'bot'],
+      ['devnet', '--port', '0'],
+    ]) {
+      const refused = await run([...args, '--data-dir', dir], {}, /wallet\/list\n|on http/)
+      expect(refused.code).toBe(1)
+      // The operator learns which dir and which process.
+      expect(refused.err).toContain(dir)
+      expect(refused.err).toContain(`process ${holder.child.pid}`)
+      expect(refused.err).not.toMatch(/\n\s+at /)
+    }
+    expect(readFileSync(join(dir, 'admin.key'), 'utf8')).toBe(adminKey)
+  } finally {
+    await stop(holder.child, 'SIGKILL')
+  }
+  const memory = await run(
+    ['serve', '--port', '0', '--storage', 'memory', '--data-dir', dir],
+    {},
+    /wallet\/list\n/,
+  )
+  await stop(memory.child)
+  expect(memory.code).toBeNull()
+  expect(readFileSync(join(dir, 'admin.key'), 'utf8')).toBe(adminKey)
+  const again = await run(['serve', '--port', '0', '--data-dir', dir], {}, /wallet\/list\n/)
+  try {
+    expect(await statusWith(urlOf(again.out), adminKey.trim())).toBe(200)
+  } finally {
+    await stop(again.child)
+  }
+}, 180_000)
+
+it('--storage memory writes no secret to disk: the root key is printed once, no admin.key or master.key, no data dir created', async () => {
+  const existing = join(dataDir, 'memory-only')
+  mkdirSync(existing)
+  const missing = join(dataDir, 'memory-never')
+  for (const dir of [existing, missing]) {
+    const started = await run(
+      ['serve', '--port', '0', '--storage', 'memory', '--data-dir', dir],
+      {},
+      /wallet\/list\n/,
+    )
+    try {
+      expect(await statusWith(urlOf(started.out), printedKey(started.out))).toBe(200)
+    } finally {
+      await stop(started.child)
+    }
+  }
+  // Only the lock (a pid and a command, nothing secret) in a dir that existed; none made up.
+  expect(readdirSync(existing)).toEqual(['agentwallet.lock'])
+  expect(existsSync(missing)).toBe(false)
+}, 120_000)
+
+it('a new AGENTWALLET_ADMIN_KEY replaces the root key and revokes the one before (generated or set); a replaced value never comes back', async () => {
+  const dir = join(dataDir, 'root-key')
+  const serve = (adminKey?: string) =>
+    run(
+      ['serve', '--port', '0', '--data-dir', dir],
+      adminKey ? { AGENTWALLET_ADMIN_KEY: adminKey } : {},
+      /wallet\/list\n/,
+    )
+  const first = await serve()
+  const generated = printedKey(first.out)!
+  await stop(first.child)
+  let previous = generated
+  for (const value of [
+    'aw_root_key_from_env_one_0123456789abcdef',
+    'aw_root_key_from_env_two_0123456789abcdef',
+  ]) {
+    const started = await serve(value)
+    try {
+      const url = urlOf(started.out)
+      expect(await statusWith(url, previous)).toBe(401)
+      expect(await statusWith(url, value)).toBe(200)
+      const listed = (await (await fetch(`${url}/api-keys`, { headers: { 'x-api-key': value } })).json()) as {
+        apiKeys: { id: string; root?: boolean; revokedAt?: string }[]
+      }
+      const active = listed.apiKeys.filter((k) => k.root && !k.revokedAt)
+      expect(active).toHaveLength(1)
+      await stop(started.child)
+      // The log says which key went, and holds neither value.
+      const logged = started
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { revoked?: string[]; keyId?: string })
+        .find((line) => line.revoked)
+      expect(logged).toMatchObject({ keyId: active[0]!.id, revoked: [expect.stringMatching(/^key_/)] })
+      expect(listed.apiKeys.find((k) => k.id === logged!.revoked![0])?.revokedAt).toBeDefined()
+      expect(started.output()).not.toContain(value)
+      expect(started.output()).not.toContain(previous)
+    } finally {
+      await stop(started.child)
+    }
+    // admin.key held the generated key: revoked, so the file is gone.
+    expect(existsSync(join(dir, 'admin.key'))).toBe(false)
+    previous = value
+  }
+  const rollback = await serve('aw_root_key_from_env_one_0123456789abcdef')
+  expect(rollback.code).toBe(1)
+  expect(rollback.output()).not.toContain('aw_root_key_from_env_one_0123456789abcdef')
+}, 240_000)
+
+it('serve: a devnet transaction’s explorer is the dashboard’s page at the public URL; readiness and URL settings are checked', async () => {
+  ensureDashboardBuilt()
+  const adminKey = 'aw_cli_explorer_admin_key_0123456789abcdef'
+  const sendFromDevnetAccount = async (url: string) => {
+    const headers = { 'x-api-key': adminKey, 'content-type': 'application/json' }
+    const imported = await fetch(`${url}/wallet/import`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ privateKey: devnetAccounts[0]!.privateKey, agentName: 'funded' }),
+    })
+    const { wallet } = (await imported.json()) as { wallet: { address: string } }
+    const sent = await fetch(`${url}/wallet/${wallet.address}/send`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ to: devnetAccounts[1]!.address, value: '0.01' }),
+    })
+    return ((await sent.json()) as { transaction: { hash: string; explorer: string | null } }).transaction
+  }
+  for (const publicUrl of [undefined, 'https://wallet.example.com/']) {
+    const started = await run(
+      ['serve', '--port', '0', '--storage', 'memory', '--data-dir', join(dataDir, 'explorer')],
+      { AGENTWALLET_ADMIN_KEY: adminKey, ...(publicUrl ? { AGENTWALLET_PUBLIC_URL: publicUrl } : {}) },
+      /Dashboard: .*\n/,
+    )
+    try {
+      const url = urlOf(started.out)
+      const base = publicUrl ? 'https://wallet.example.com' : url
+      expect(started.out).toContain(`Dashboard: ${base}/dashboard/`)
+      const transaction = await sendFromDevnetAccount(url)
+      expect(transaction.explorer).toBe(`${base}/dashboard/#/tx/${transaction.hash}`)
+      expect((await fetch(`${url}/health/ready`)).status).toBe(200)
+    } finally {
+      await stop(started.child)
+    }
+  }
+  const unknownChain = await run(['serve', '--port', '0', '--storage', 'memory'], {
+    AGENTWALLET_READY_CHAINS: 'mainnet',
+  })
+  expect(unknownChain.code).toBe(1)
+  expect(unknownChain.err).toContain('not configured: mainnet')
+  const badUrl = await run(['serve', '--public-url', 'ftp://wallet.example.com'])
+  expect(badUrl.code).toBe(1)
+  expect(badUrl.err).toMatch(/--public-url must be an absolute http\(s\) URL/)
 }, 120_000)

@@ -1,180 +1,191 @@
-import { type AgentWalletClient, createClient } from '@agentwallet/client'
+import { type AgentWalletClient, createClient, type OpenApiDocument } from '@agentwallet/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from './helpers/testServer.js'
 
+/*
+ * Everything here is read from the served /openapi.json, not from core's table the client is built
+ * from: a route the edge serves that the client cannot call, or a client method that sends what
+ * its route does not describe, fails this file.
+ */
+
 /** A path parameter that breaks the path unless the client URL-encodes it. */
 const param = 'p/1 ?'
-const address = '0x000000000000000000000000000000000000dEaD'
 const idem = { idempotencyKey: 'idem-coverage' }
 
-type Method = Exclude<keyof AgentWalletClient, 'request'>
-/**
- * One call of every client method. The Record type makes a method without an entry a type error,
- * and the test below checks the same at run time.
- */
-const calls: Record<Method, (client: AgentWalletClient) => Promise<unknown>> = {
-  listWallets: (c) => c.listWallets(),
-  createWallet: (c) => c.createWallet({ agentName: 'a' }, idem),
-  importWallet: (c) => c.importWallet({ privateKey: `0x${'11'.repeat(32)}`, agentName: 'a' }, idem),
-  getBalance: (c) => c.getBalance(param, { chain: 'devnet', tokens: ['USDC', 'DAI'] }),
-  send: (c) => c.send(param, { to: address, value: '1' }, idem),
-  getTransaction: (c) => c.getTransaction(param, { chain: 'devnet' }),
-  listHistory: (c) => c.listHistory(param, { limit: 5, offset: 1 }),
-  estimateGas: (c) => c.estimateGas({ from: address, to: address, value: '1' }),
-  getPolicyRules: (c) => c.getPolicyRules({ wallet: address }),
-  updatePolicyRules: (c) => c.updatePolicyRules({ rules: [] }),
-  evaluatePolicy: (c) => c.evaluatePolicy({ from: address, to: address, value: '1' }),
-  listApprovals: (c) => c.listApprovals({ status: 'pending', limit: 5 }),
-  getApproval: (c) => c.getApproval(param),
-  approve: (c) => c.approve(param, { reason: 'ok' }),
-  reject: (c) => c.reject(param),
-  createApiKey: (c) => c.createApiKey({ name: 'k', role: 'agent' }),
-  listApiKeys: (c) => c.listApiKeys(),
-  revokeApiKey: (c) => c.revokeApiKey(param),
-  createTenant: (c) => c.createTenant({ name: 't' }),
-  registerIdentity: (c) =>
-    c.registerIdentity({ walletAddress: address, agentName: 'a', agentType: 'trading' }, idem),
-  listIdentities: (c) => c.listIdentities(),
-  getIdentityRegistration: (c) => c.getIdentityRegistration(param),
-  identitiesOfWallet: (c) => c.identitiesOfWallet(param),
-  getIdentity: (c) => c.getIdentity(param, { chain: 'devnet' }),
-  listEnsNames: (c) => c.listEnsNames(),
-  checkEnsName: (c) => c.checkEnsName(param, { chain: 'devnet', years: 2 }),
-  registerEnsName: (c) => c.registerEnsName({ name: 'agent.eth' }, idem),
-  getEnsRegistration: (c) => c.getEnsRegistration(param),
-  reverseEnsName: (c) => c.reverseEnsName(param, { chain: 'devnet' }),
-  resolveEnsName: (c) => c.resolveEnsName(param, { chain: 'devnet' }),
-  swap: (c) => c.swap({ fromToken: 'ETH', toToken: 'USDC', amount: '1', slippageBps: 50 }, idem),
-  getSwap: (c) => c.getSwap(param),
-  quoteSwap: (c) => c.quoteSwap({ fromToken: 'ETH', toToken: 'USDC', amount: '1', chain: 'devnet' }),
-  stake: (c) => c.stake({ protocol: 'lido', amount: '1' }, idem),
-  getPrices: (c) => c.getPrices({ tokens: ['ETH', 'USDC'], chain: 'devnet' }),
-  deploySafe: (c) => c.deploySafe({ owners: [address], threshold: 1 }, idem),
-  proposeSafeTransaction: (c) =>
-    c.proposeSafeTransaction(param, { from: address, to: address, value: '0' }, idem),
-  confirmSafeTransaction: (c) =>
-    c.confirmSafeTransaction(param, { safeTxHash: `0x${'ab'.repeat(32)}`, from: address }, idem),
-  getSafe: (c) => c.getSafe(param, { chain: 'devnet' }),
-  subscribeWebhook: (c) => c.subscribeWebhook({ url: 'https://example.com/hook', events: ['*'] }),
-  listWebhooks: (c) => c.listWebhooks(),
-  listWebhookDeliveries: (c) => c.listWebhookDeliveries({ status: 'dead', limit: 5 }),
-  listWebhookHistory: (c) => c.listWebhookHistory({ subscriptionId: 'whk_1' }),
-  retryWebhookDelivery: (c) => c.retryWebhookDelivery(param),
-  deleteWebhook: (c) => c.deleteWebhook(param),
-  health: (c) => c.health(),
-  onboarding: (c) => c.onboarding(),
-  openApi: (c) => c.openApi(),
+/** The edge's own routes, each a helper of the client. */
+const edgeHelpers: Record<string, keyof AgentWalletClient> = {
+  'GET /health': 'health',
+  'GET /onboarding': 'onboarding',
+  'GET /openapi.json': 'openApi',
+}
+/** Routes the client does not wrap, and why. */
+const notWrapped: Record<string, string> = {
+  'GET /metrics': 'the operator’s Prometheus scrape: its own bearer token and text, never an API key',
+  'GET /health/live': 'a balancer’s liveness probe, no I/O: health() reads the fuller report',
+  'GET /health/ready': 'the same answer as GET /health, which health() reads',
 }
 
-type Recorded = { name: string; method: string; url: URL; headers: Record<string, string>; body: unknown }
-type Parameter = { name: string; in: 'path' | 'query' | 'header' }
-type Operation = {
+type JsonSchema = { type?: string | string[]; items?: JsonSchema; properties?: Record<string, JsonSchema> }
+type Parameter = { name: string; in: 'path' | 'query' | 'header'; schema?: JsonSchema }
+type DocOperation = {
   key: string
   method: string
   template: string
+  operationId: string
   parameters: Parameter[]
-  requestBody?: { required: boolean }
+  body: JsonSchema | undefined
+  entry: Record<string, unknown>
 }
+type Recorded = { url: URL; method: string; headers: Record<string, string>; body: unknown }
 
-/** Runs every client method against a fetch that records the request and answers a bare success. */
-async function recordCalls(): Promise<Recorded[]> {
-  const recorded: Recorded[] = []
-  let current = ''
-  const recordingFetch = (async (input: string | URL | Request, init?: RequestInit) => {
-    recorded.push({
-      name: current,
-      method: init?.method ?? 'GET',
-      url: new URL(String(input)),
-      headers: (init?.headers ?? {}) as Record<string, string>,
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-    })
-    return new Response('{"success":true}', { status: 200, headers: { 'content-type': 'application/json' } })
-  }) as typeof fetch
-  const client = createClient({ baseUrl: 'http://recorder.test/', apiKey: 'k', fetch: recordingFetch })
-  for (const [name, call] of Object.entries(calls)) {
-    current = name
-    await call(client)
-  }
-  return recorded
-}
-
-function operationsOf(document: { paths: Record<string, Record<string, unknown>> }): Operation[] {
+function operationsOf(document: OpenApiDocument): DocOperation[] {
   return Object.entries(document.paths).flatMap(([template, methods]) =>
-    Object.entries(methods).map(([method, operation]) => {
-      const { parameters = [], requestBody } = operation as Omit<Operation, 'key'>
-      return { key: `${method.toUpperCase()} ${template}`, method, template, parameters, requestBody }
+    Object.entries(methods ?? {}).map(([method, entry]) => {
+      const {
+        operationId,
+        parameters = [],
+        requestBody,
+      } = entry as {
+        operationId: string
+        parameters?: Parameter[]
+        requestBody?: { content: { 'application/json': { schema: JsonSchema } } }
+      }
+      const body = requestBody?.content['application/json'].schema
+      const key = `${method.toUpperCase()} ${template}`
+      return { key, method, template, operationId, parameters, body, entry }
     }),
   )
 }
 
-/** The template a concrete path matches; literal segments win over parameters, as the router orders them. */
-function matchTemplate(operations: Operation[], method: string, pathname: string): Operation | undefined {
-  const segments = pathname.split('/')
-  const candidates = operations.filter((operation) => {
-    const parts = operation.template.split('/')
-    return (
-      operation.method === method.toLowerCase() &&
-      parts.length === segments.length &&
-      parts.every((part, index) => part.startsWith('{') || part === segments[index])
-    )
+/** A value of a JSON Schema's type, as a caller would pass it. */
+function sampleOf(schema: JsonSchema | undefined): unknown {
+  const type = [schema?.type ?? 'string'].flat()[0]
+  if (type === 'array') return [sampleOf(schema?.items), sampleOf(schema?.items)]
+  if (type === 'integer' || type === 'number') return 5
+  if (type === 'boolean') return true
+  if (type === 'object') return { nested: 'value' }
+  return 'text'
+}
+
+/** The input of an operation: every parameter and body field the document names, path ones odd on purpose. */
+function inputOf(operation: DocOperation): Record<string, unknown> {
+  const input: Record<string, unknown> = {}
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'path') input[parameter.name] = param
+    if (parameter.in === 'query') input[parameter.name] = sampleOf(parameter.schema)
+  }
+  for (const [name, schema] of Object.entries(operation.body?.properties ?? {}))
+    input[name] = sampleOf(schema)
+  return input
+}
+
+/** A client whose fetch records each request and answers a success carrying one field. */
+function recordingClient(): { client: AgentWalletClient; recorded: Recorded[] } {
+  const recorded: Recorded[] = []
+  const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    recorded.push({
+      url: new URL(String(input)),
+      method: init?.method ?? 'GET',
+      headers: (init?.headers ?? {}) as Record<string, string>,
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
+    })
+    return Response.json({ success: true, answered: 'yes' })
+  }) as typeof globalThis.fetch
+  return { client: createClient({ baseUrl: 'http://recorder.test/', apiKey: 'k', fetch }), recorded }
+}
+
+/** Another entry of the document that is the same operation (a declared alias path): all but its id equal. */
+function aliasTarget(operation: DocOperation, all: DocOperation[]): DocOperation | undefined {
+  const { operationId: _id, ...entry } = operation.entry
+  return all.find((other) => {
+    if (other === operation || other.method !== operation.method) return false
+    const { operationId: _otherId, ...otherEntry } = other.entry
+    return JSON.stringify(otherEntry) === JSON.stringify(entry)
   })
-  const literals = (operation: Operation) => operation.template.split('/').filter((p) => !p.startsWith('{'))
-  return candidates.sort((a, b) => literals(b).length - literals(a).length)[0]
 }
 
 let t: TestServer
-let operations: Operation[]
-let recorded: Recorded[]
+let operations: DocOperation[]
+/** The document's operations the client calls by their operationId. */
+let declared: DocOperation[]
 
 beforeAll(async () => {
   t = await startTestServer()
   // The document comes from the running server, fetched by the client itself.
-  const document = await createClient({ baseUrl: t.url, apiKey: t.adminKey }).openApi()
-  operations = operationsOf(document as { paths: Record<string, Record<string, unknown>> })
-  recorded = await recordCalls()
+  operations = operationsOf(await createClient({ baseUrl: t.url, apiKey: t.adminKey }).openApi())
+  declared = operations.filter(
+    (operation) => !(operation.key in edgeHelpers) && !(operation.key in notWrapped),
+  )
 })
 afterAll(async () => t?.close())
 
-describe('@agentwallet/client covers the server', () => {
-  it('has a call in the table for every method it exposes', () => {
-    const client = createClient({ baseUrl: 'http://recorder.test', apiKey: 'k' })
-    const methods = Object.keys(client).filter((name) => name !== 'request')
-    expect(methods.sort()).toEqual(Object.keys(calls).sort())
+describe('@agentwallet/client covers /openapi.json', () => {
+  it('has a method named after the operationId of every operation the server serves (an alias path: its operation’s)', () => {
+    const { client } = recordingClient()
+    expect(declared.length).toBeGreaterThan(40)
+    const missing = declared
+      .filter((operation) => {
+        const method = (client as unknown as Record<string, unknown>)[operation.operationId]
+        if (typeof method === 'function') return false
+        const target = aliasTarget(operation, operations)
+        return (
+          !target || typeof (client as unknown as Record<string, unknown>)[target.operationId] !== 'function'
+        )
+      })
+      .map((operation) => `${operation.key} (${operation.operationId})`)
+    expect(missing, 'operations without a client method').toEqual([])
+    for (const [key, helper] of Object.entries(edgeHelpers)) {
+      expect(operations.map((operation) => operation.key)).toContain(key)
+      expect(client[helper]).toBeTypeOf('function')
+    }
   })
 
-  it('calls every (method, path) of /openapi.json, and nothing the server does not serve', () => {
-    expect(operations.length).toBeGreaterThan(40)
-    const unknown = recorded
-      .filter((call) => !matchTemplate(operations, call.method, call.url.pathname))
-      .map((call) => `${call.name}: ${call.method} ${call.url.pathname}`)
-    expect(unknown).toEqual([])
-    const covered = new Set(
-      recorded.map((call) => matchTemplate(operations, call.method, call.url.pathname)?.key),
-    )
-    const missing = operations.map((operation) => operation.key).filter((key) => !covered.has(key))
-    expect(missing, 'endpoints without a client method').toEqual([])
+  it('has no method the server does not serve', () => {
+    const { client } = recordingClient()
+    const served = new Set([...operations.map((operation) => operation.operationId), 'request'])
+    const helpers = new Set<string>(Object.values(edgeHelpers))
+    const unserved = Object.keys(client).filter((name) => !served.has(name) && !helpers.has(name))
+    expect(unserved).toEqual([])
   })
 
-  it('encodes path parameters, sends only declared query parameters, bodies where declared, and idempotency keys where the server takes them', () => {
-    for (const call of recorded) {
-      const operation = matchTemplate(operations, call.method, call.url.pathname)!
-      const where = `${call.name} → ${operation.key}`
-      const parts = operation.template.split('/')
-      const values = call.url.pathname
-        .split('/')
-        .filter((_, index) => parts[index]!.startsWith('{'))
-        .map(decodeURIComponent)
-      expect(values, where).toEqual(values.map(() => param))
+  it('sends each operation as its entry describes: method, encoded path, query (lists comma-separated), body, key, idempotency key', async () => {
+    const { client, recorded } = recordingClient()
+    const methods = client as unknown as Record<
+      string,
+      (input: unknown, options: unknown) => Promise<unknown>
+    >
+    for (const operation of declared.filter((entry) => typeof methods[entry.operationId] === 'function')) {
+      const input = inputOf(operation)
+      const answer = await methods[operation.operationId]!(input, idem)
+      const where = `${operation.operationId} → ${operation.key}`
+      expect(answer, where).toEqual({ answered: 'yes' })
+      const call = recorded.at(-1)!
 
-      const declared = operation.parameters.filter((p) => p.in === 'query').map((p) => p.name)
-      const sent = [...call.url.searchParams.keys()]
-      expect(declared, where).toEqual(expect.arrayContaining(sent))
-
-      if (operation.requestBody?.required) expect(call.body, where).toBeTypeOf('object')
-      if (!operation.requestBody) expect(call.body, where).toBeUndefined()
-
-      const idempotent = operation.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key')
+      expect(call.method, where).toBe(operation.method.toUpperCase())
+      expect(call.url.pathname, where).toBe(
+        operation.template.replace(/\{[^}]+\}/g, () => encodeURIComponent(param)),
+      )
+      const query = operation.parameters.filter((parameter) => parameter.in === 'query')
+      expect(Object.fromEntries(call.url.searchParams), where).toEqual(
+        Object.fromEntries(query.map(({ name }) => [name, [input[name]].flat().join(',')])),
+      )
+      const bodyFields = Object.keys(operation.body?.properties ?? {})
+      expect(call.body, where).toEqual(
+        bodyFields.length > 0 ? Object.fromEntries(bodyFields.map((name) => [name, input[name]])) : undefined,
+      )
+      expect(call.headers['x-api-key'], where).toBe('k')
+      const idempotent = operation.parameters.some(
+        (parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key',
+      )
       expect(call.headers['idempotency-key'], where).toBe(idempotent ? idem.idempotencyKey : undefined)
+    }
+  })
+
+  it('serves its helpers from the edge’s own paths', async () => {
+    const { client, recorded } = recordingClient()
+    for (const [key, helper] of Object.entries(edgeHelpers)) {
+      await (client[helper] as () => Promise<unknown>)()
+      expect(`${recorded.at(-1)!.method} ${recorded.at(-1)!.url.pathname}`).toBe(key)
     }
   })
 })

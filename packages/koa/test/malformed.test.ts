@@ -278,6 +278,51 @@ const cases: Case[] = [
   ],
   ['api-keys: unknown id', 'DELETE', () => '/api-keys/key_nope', {}, 404, 'not_found'],
   ['tenants: empty name', 'POST', () => '/tenants', { body: { name: '' } }, 400, 'validation_failed'],
+  // Display strings: nothing that could make the dashboard show something other than what was stored.
+  ...(
+    [
+      ['agentName with NUL', '/wallet/create', { agentName: 'bot\u0000admin' }],
+      ['agentName with a bidi override', '/wallet/create', { agentName: 'bot\u202egpj.exe' }],
+      ['agentName with a lone surrogate', '/wallet/create', { agentName: 'bot\ud800' }],
+      ['agentName with a newline', '/wallet/create', { agentName: 'bot\nadmin' }],
+      ['key name with a bidi isolate', '/api-keys', { name: 'ops\u2066x\u2069', role: 'agent' }],
+      ['tenant name with a C1 control', '/tenants', { name: 'acme\u0085' }],
+      [
+        'rule description with a bidi override',
+        '/policy/update',
+        { rules: [{ type: 'max_per_tx', asset: 'native', max: '1', description: 'cap \u202e01 HTE' }] },
+      ],
+      [
+        'rule id with an escape character',
+        '/policy/update',
+        { rules: [{ id: 'cap\u001b[2J', type: 'max_per_tx', asset: 'native', max: '1' }] },
+      ],
+      [
+        'webhook description with NUL',
+        '/webhooks/subscribe',
+        { url: 'https://1.1.1.1/hook', events: ['*'], description: 'ours\u0000' },
+      ],
+      [
+        'identity agentType with a bidi isolate',
+        '/identity/create',
+        { walletAddress: '0x000000000000000000000000000000000000dEaD', agentName: 'a', agentType: '\u2067x' },
+      ],
+      [
+        'approval reason with a bidi override',
+        '/policy/approvals/apr_missing/reject',
+        { reason: 'ok\u202e' },
+      ],
+    ] as const
+  ).map(
+    ([name, path, body]): Case => [
+      `display text: ${name}`,
+      'POST',
+      () => path,
+      { body },
+      400,
+      'validation_failed',
+    ],
+  ),
   ['unknown route', 'GET', () => '/wallet', {}, 404, 'not_found'],
   ['unknown nested route', 'GET', () => '/does/not/exist', {}, 404, 'not_found'],
   ['wrong method', 'PUT', () => '/wallet/create', { body: {} }, 405, 'method_not_allowed'],

@@ -223,7 +223,7 @@ describe('contents', () => {
 
   it('counts a request to a route with an id under its template, never its raw path', async () => {
     const address = fresh()
-    const route = '/wallet/:address/balance'
+    const route = '/wallet/:wallet/balance'
     const before = (await scrape()).exposition
     const missing = await t.call('GET', `/wallet/${address}/balance`, { key: agentKey })
     expect(missing.status).toBe(404)

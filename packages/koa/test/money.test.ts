@@ -35,7 +35,7 @@ describe('the reference SDK calls', () => {
     expect(wallet.createdAt).toBeTypeOf('string')
     await t.devnet.faucet(wallet.address, parseEther('3'))
 
-    const balance = await client.getBalance(wallet.address)
+    const balance = await client.getBalance({ wallet: wallet.address })
     expect(balance.eth).toBe('3')
     expect(balance.balance).toEqual({
       chain: 'devnet',
@@ -45,7 +45,7 @@ describe('the reference SDK calls', () => {
     })
 
     const to = fresh()
-    const sent = await client.send(wallet.address, { to, value: '0.25', chain: 'devnet' })
+    const sent = await client.send({ wallet: wallet.address, to, value: '0.25', chain: 'devnet' })
     expect(sent.transaction.hash).toMatch(/^0x[0-9a-f]{64}$/)
     expect(sent.transaction.status).toBe('submitted')
     const done = await waitFor(sent.transaction.hash!, agentKey)
@@ -61,11 +61,11 @@ describe('the reference SDK calls', () => {
     expect(unknownChain.status).toBe(400)
     expect(unknownChain.body.error.code).toBe('unsupported_chain')
 
-    const history = await client.listHistory(wallet.address, { limit: 5 })
-    expect(history).toMatchObject({ success: true, count: 1, limit: 5, offset: 0 })
+    const history = await client.listHistory({ wallet: wallet.address, limit: 5 })
+    expect(history).toMatchObject({ count: 1, limit: 5, offset: 0 })
     expect(history.transactions[0]?.hash).toBe(sent.transaction.hash)
 
-    const estimate = await client.estimateGas({ from: wallet.address, to, value: '0.1' })
+    const estimate = await client.estimateGas({ wallet: wallet.address, to, value: '0.1' })
     expect(BigInt(estimate.gasLimit)).toBeGreaterThanOrEqual(21000n)
 
     const list = await client.listWallets()
@@ -85,7 +85,7 @@ describe('the reference SDK calls', () => {
 
   it('throws AgentWalletHttpError with code, status and details', async () => {
     const client = createClient({ baseUrl: t.url, apiKey: agentKey })
-    const error = await client.send(fresh(), { to: fresh(), value: '1' }).catch((e: unknown) => e)
+    const error = await client.send({ wallet: fresh(), to: fresh(), value: '1' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AgentWalletHttpError)
     expect(error).toMatchObject({ code: 'not_found', status: 404 })
     const bad = await createClient({ baseUrl: t.url, apiKey: 'aw_wrong' })
@@ -198,6 +198,26 @@ describe('policy over HTTP', () => {
     expect(response.status).toBe(422)
     expect(response.body.error.code).toBe('insufficient_funds')
   })
+
+  it('refuses a send that would pause for approval but cannot be paid: 422, no approval', async () => {
+    const { wallet } = (
+      await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'short' } })
+    ).body
+    await t.devnet.faucet(wallet.address, parseEther('0.4'))
+    await t.call('POST', '/policy/update', {
+      body: { wallet: wallet.address, rules: [{ type: 'require_approval', asset: 'native', above: '0.5' }] },
+    })
+    const response = await t.call('POST', `/wallet/${wallet.address}/send`, {
+      key: agentKey,
+      body: { to: fresh(), value: '0.9' },
+    })
+    expect(response.status).toBe(422)
+    expect(response.body).toMatchObject({ success: false, error: { code: 'insufficient_funds' } })
+    const pending = await t.call('GET', '/policy/approvals?status=pending&limit=200', { key: approverKey })
+    expect(pending.body.approvals.filter((a: { walletId: string }) => a.walletId === wallet.id)).toEqual([])
+    const history = await t.call('GET', `/wallet/${wallet.address}/history`, { key: agentKey })
+    expect(history.body.count).toBe(0)
+  })
 })
 
 describe('idempotency', () => {
@@ -253,5 +273,67 @@ describe('idempotency', () => {
     })
     expect(conflict.status).toBe(409)
     expect(conflict.body.error.code).toBe('idempotency_conflict')
+  })
+})
+
+describe('budgets in US dollars over HTTP', () => {
+  it('takes usd rules, shows details.usd in dry runs and 403s, and the value on the transaction', async () => {
+    const agent = createClient({ baseUrl: t.url, apiKey: agentKey })
+    const { wallet } = await agent.createWallet({ agentName: 'usd-budget' })
+    await t.devnet.faucet(wallet.address, parseEther('10'))
+    const updated = await t.call('POST', '/policy/update', {
+      body: {
+        wallet: wallet.address,
+        rules: [
+          { id: 'usd-day', type: 'spend_limit', asset: 'USD', max: '100', window: '24h' },
+          { id: 'usd-tx', type: 'max_per_tx', asset: 'usd', max: '60' },
+          { id: 'usd-hitl', type: 'require_approval', asset: 'usd', above: '40' },
+        ],
+      },
+    })
+    expect(updated.status).toBe(200)
+    expect(updated.body.wallet.rules.map((rule: { asset: string }) => rule.asset)).toEqual([
+      'usd',
+      'usd',
+      'usd',
+    ])
+    const invalid = await t.call('POST', '/policy/update', {
+      body: { wallet: wallet.address, rules: [{ type: 'require_approval', asset: 'usd', always: true }] },
+    })
+    expect(invalid.status).toBe(400)
+    expect(invalid.body.error.code).toBe('validation_failed')
+
+    const dryRun = await t.call('POST', '/policy/evaluate', {
+      key: agentKey,
+      body: { from: wallet.address, to: fresh(), value: '0.015' },
+    })
+    expect(dryRun.status).toBe(200)
+    expect(dryRun.body.decision).toMatchObject({
+      decision: 'require_approval',
+      ruleId: 'usd-hitl',
+      details: {
+        threshold: '40',
+        requested: '45',
+        usd: { value: '45', asset: 'native', symbol: 'ETH', amount: '0.015', price: '3000', pair: 'ETH/USD' },
+      },
+    })
+
+    const sent = await t.call('POST', `/wallet/${wallet.address}/send`, {
+      key: agentKey,
+      body: { to: fresh(), value: '0.01' },
+    })
+    expect(sent.status).toBe(200)
+    expect(sent.body.transaction.usd).toMatchObject({ value: '30', price: '3000', pair: 'ETH/USD' })
+    const blocked = await t.call('POST', `/wallet/${wallet.address}/send`, {
+      key: agentKey,
+      body: { to: fresh(), value: '0.021' },
+    })
+    expect(blocked.status).toBe(403)
+    expect(blocked.body.error).toMatchObject({
+      code: 'policy_blocked',
+      details: { ruleId: 'usd-tx', limit: '60', requested: '63', usd: { value: '63', symbol: 'ETH' } },
+    })
+    const read = await t.call('GET', `/wallet/tx/${sent.body.transaction.id}`, { key: agentKey })
+    expect(read.body.transaction.usd).toMatchObject({ value: '30' })
   })
 })

@@ -15,30 +15,30 @@ it('/openapi.json is a valid OpenAPI 3.1 document generated from the request sch
   expect(result.errors ?? []).toEqual([])
   expect(result.valid).toBe(true)
   expect(body.openapi).toBe('3.1.0')
-  const send = body.paths['/wallet/{address}/send'].post
+  const send = body.paths['/wallet/{wallet}/send'].post
   expect(send.requestBody.content['application/json'].schema.additionalProperties).toBe(false)
   expect(Object.keys(send.requestBody.content['application/json'].schema.properties)).toEqual(
     expect.arrayContaining(['to', 'value', 'chain', 'token', 'data']),
   )
   expect(send.responses['202']).toBeDefined()
-  expect(body.paths['/wallet/{address}/history'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
-    expect.arrayContaining(['address', 'limit', 'offset']),
+  expect(body.paths['/wallet/{wallet}/history'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+    expect.arrayContaining(['wallet', 'limit', 'offset']),
   )
   for (const path of [
     '/wallet/list',
     '/wallet/create',
     '/wallet/import',
-    '/wallet/tx/{hash}',
+    '/wallet/tx/{transaction}',
     '/wallet/estimate-gas',
     '/policy/rules',
     '/policy/update',
-    '/policy/approvals/{id}/approve',
+    '/policy/approvals/{approvalId}/approve',
     '/api-keys',
     '/tenants',
     '/ens/list',
     '/ens/{name}',
     '/defi/swap',
-    '/multisig/{address}/propose',
+    '/multisig/{safe}/propose',
     '/webhooks/logs',
     '/identity/{agentId}',
   ]) {

@@ -43,7 +43,7 @@ async function stop(child: ChildProcess): Promise<void> {
 const serve = (env: Record<string, string> = {}) =>
   run(
     ['serve', '--port', '0', '--data-dir', dataDir],
-    { AGENTWALLET_ADMIN_KEY: adminKey, AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS: 'true', ...env },
+    { AGENTWALLET_ADMIN_KEY: adminKey, AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS: '127.0.0.0/8,::1/128', ...env },
     /wallet\/list\n/,
   )
 
@@ -87,10 +87,10 @@ it('rotate-master-key on a SQLite data dir: refused while serve runs; after it, 
   expect(hook.status).toBe(201)
   const oldKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim()
 
-  // The SQLite file is held by the server: the rotation cannot start, and writes no key file.
+  // The data dir is held by the server: the rotation cannot start, and writes no key file.
   const busy = await run(['rotate-master-key', '--data-dir', dataDir])
   expect(busy.code).toBe(1)
-  expect(busy.err).toMatch(/in use by another process.*stop agentwallet serve first/)
+  expect(busy.err).toContain(`in use by process ${first.child.pid}`)
   expect(existsSync(join(dataDir, 'master.key.new'))).toBe(false)
   await stop(first.child)
 
@@ -162,7 +162,7 @@ it('rotate-master-key --storage postgres: keys from AGENTWALLET_MASTER_KEY and A
   try {
     const chains = { devnet: { rpcUrl: 'http://127.0.0.1:9', chainId: 31337 } }
     const aw = await createAgentWallet({ chains, storage, masterKey: oldKey, track: false })
-    const wallet = await aw.createWallet({ agentName: 'pg' })
+    const { wallet } = await aw.createWallet({ agentName: 'pg' })
     await aw.close()
 
     const wrong = await run(flags, {

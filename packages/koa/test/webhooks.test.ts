@@ -29,7 +29,7 @@ beforeAll(async () => {
     storage: memoryStorage(),
     defaultTenantRules: [],
     trackerIntervalMs: 20,
-    webhooks: { allowPrivateTargets: true, intervalMs: 20, backoffBaseMs: 20, backoffMaxMs: 100 },
+    webhooks: { allowPrivateTargets: ['127.0.0.0/8'], intervalMs: 20, backoffBaseMs: 20, backoffMaxMs: 100 },
   })
   await agentWallet.bootstrapAdmin({ adminKey })
   server = await createApp({ agentWallet, rateLimit: false }).listen({ port: 0 })

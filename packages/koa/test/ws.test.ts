@@ -31,6 +31,24 @@ function connect(query = '', headers: Record<string, string> = {}) {
   return { socket, messages, closed, next, opened: new Promise((resolve) => socket.on('open', resolve)) }
 }
 
+/** `promise`, or a failure naming what was awaited after `timeoutMs`. */
+function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
+      timeoutMs,
+    )
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+const newKey = async (role: 'agent' | 'approver' | 'admin', key = t.adminKey) => {
+  const created = await t.call('POST', '/api-keys', { key, body: { name: `${role}-key`, role } })
+  expect(created.status).toBe(201)
+  return { id: created.body.apiKey.id as string, key: created.body.key as string }
+}
+
 beforeAll(async () => {
   t = await startTestServer({ heartbeatMs: 100, wsAuthTimeoutMs: 300 })
   otherTenantKey = (await t.call('POST', '/tenants', { body: { name: 'other' } })).body.key
@@ -151,5 +169,78 @@ describe('/ws', () => {
     expect(fast.sent.map((m) => JSON.parse(m).id)).toEqual(['evt_1', 'evt_2'])
     expect(hub.size).toBe(1)
     hub.close()
+  })
+
+  it('counts in a heartbeat only the receiving tenant’s sockets, and for an agent only its own', async () => {
+    const tenant = (await t.call('POST', '/tenants', { body: { name: 'counted' } })).body.key as string
+    const agent = await newKey('agent', tenant)
+    connect('', { 'x-api-key': t.adminKey })
+    const sockets = [
+      connect('', { 'x-api-key': tenant }),
+      connect('', { 'x-api-key': tenant }),
+      connect('', { 'x-api-key': agent.key }),
+    ]
+    const beat = (m: Message) => Number(m.id!.slice('hb_'.length))
+    const first = await Promise.all(sockets.map((s) => s.next((m) => m.type === 'agent.activity')))
+    // A socket that got a heartbeat was registered by then: every later beat counts all three.
+    const after = Math.max(...first.map(beat))
+    const counts = await Promise.all(
+      sockets.map(async (s) => {
+        const later = await s.next((m) => m.type === 'agent.activity' && beat(m) > after)
+        return later.data!.connectedClients
+      }),
+    )
+    expect(counts).toEqual([3, 3, 1])
+  })
+})
+
+describe('/ws and revoked keys', () => {
+  it('closes every socket of a revoked key with 4401; it gets no further events, and only admins see key.revoked', async () => {
+    const revoked = await newKey('admin')
+    const approver = await newKey('approver')
+    const agent = await newKey('agent')
+    const doomed = [connect('', { 'x-api-key': revoked.key }), connect(`?apiKey=${revoked.key}`)]
+    const admin = connect('', { 'x-api-key': t.adminKey })
+    const others = [connect('', { 'x-api-key': approver.key }), connect('', { 'x-api-key': agent.key })]
+    for (const socket of [...doomed, admin, ...others]) await socket.next((m) => m.type === 'ready')
+    // Registered (a heartbeat reached it): the revocation must find the socket, not race its setup.
+    for (const socket of doomed) await socket.next((m) => m.type === 'agent.activity')
+
+    const answer = await t.call('DELETE', `/api-keys/${revoked.id}`)
+    expect(answer.status).toBe(200)
+    for (const socket of doomed) {
+      const { code } = await within(socket.closed, 5_000, 'the revoked key’s socket to close')
+      expect(code).toBe(wsCloseCodes.unauthorized)
+    }
+    const notice = await admin.next((m) => m.type === 'key.revoked')
+    expect(notice.data).toMatchObject({ keyId: revoked.id, role: 'admin', revokedBy: expect.any(String) })
+
+    const { wallet } = (await t.call('POST', '/wallet/create', { body: { agentName: 'after' } })).body
+    await t.devnet.faucet(wallet.address, parseEther('1'))
+    const to = privateKeyToAccount(generatePrivateKey()).address
+    const sent = await t.call('POST', `/wallet/${wallet.address}/send`, { body: { to, value: '0.01' } })
+    await admin.next((m) => m.type === 'tx.confirmed' && m.data?.hash === sent.body.transaction.hash)
+    await others[0]!.next((m) => m.type === 'tx.confirmed' && m.data?.hash === sent.body.transaction.hash)
+    for (const socket of doomed) expect(socket.messages.filter((m) => m.type.startsWith('tx.'))).toEqual([])
+    for (const socket of others) expect(socket.messages.filter((m) => m.type === 'key.revoked')).toEqual([])
+  })
+
+  it('closes a socket whose key is revoked between its authentication and its registration', async () => {
+    const raced = await newKey('admin')
+    const authenticate = t.agentWallet.authenticate
+    // The revocation commits (and key.revoked is published) after the key was checked, before the hub holds the socket.
+    t.agentWallet.authenticate = async (rawKey) => {
+      const principal = await authenticate(rawKey)
+      if (principal.id === raced.id) await t.call('DELETE', `/api-keys/${raced.id}`)
+      return principal
+    }
+    try {
+      const socket = connect('', { 'x-api-key': raced.key })
+      const { code } = await within(socket.closed, 5_000, 'the raced socket to close')
+      expect(code).toBe(wsCloseCodes.unauthorized)
+      expect(socket.messages.filter((m) => m.type !== 'ready')).toEqual([])
+    } finally {
+      t.agentWallet.authenticate = authenticate
+    }
   })
 })

@@ -1,16 +1,7 @@
-export type {
-  AgentWalletBackend,
-  ApprovalStatus,
-  PendingApproval,
-  SendOutcome,
-} from './backend/agentWalletBackend.js'
-export {
-  type ApprovalInstructions,
-  type ApprovalInstructionsOptions,
-  approvalInstructions,
-} from './backend/approvalInstructions.js'
+export type { AgentWalletBackend, OperationCall } from './backend/agentWalletBackend.js'
 export { type InProcessBackendOptions, inProcessBackend } from './backend/inProcessBackend.js'
 export { type RemoteBackendOptions, remoteBackend } from './backend/remoteBackend.js'
+export { verifyAgentKey } from './backend/verifyAgentKey.js'
 export {
   type CreateMcpServerOptions,
   createMcpServer,
@@ -26,7 +17,18 @@ export {
   serveStreamableHttp,
 } from './server/serveStreamableHttp.js'
 export { toCallToolResult, toErrorResult } from './server/toCallToolResult.js'
-export { type JsonInputSchema, toJsonInputSchema } from './server/toJsonInputSchema.js'
-export { agentWalletTools } from './tools/agentWalletTools.js'
-export { type AgentWalletTool, defineTool } from './tools/defineTool.js'
+export { type AgentTool, agentTools } from './tools/agentTools.js'
+export {
+  type ApprovalInstructions,
+  type ApprovalInstructionsOptions,
+  approvalInstructions,
+  approvalInstructionsSchema,
+} from './tools/approvalInstructions.js'
+export { type AgentToolResult, runAgentTool } from './tools/runAgentTool.js'
+export { type JsonObjectSchema, toJsonObjectSchema } from './tools/toJsonObjectSchema.js'
+export { type ToolAnnotations, toolAnnotations } from './tools/toolAnnotations.js'
+export { toolInputSchema } from './tools/toolInputSchema.js'
+export { assertToolOperation, toolOperations } from './tools/toolOperations.js'
+export { toolOutputSchema } from './tools/toolOutputSchema.js'
 export { type ToolError, toToolError } from './tools/toToolError.js'
+export { withApprovalInstructions } from './tools/withApprovalInstructions.js'

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentWalletTools, createMcpServer, inProcessBackend } from '../src/index.js'
+import { agentTools, createMcpServer, inProcessBackend } from '../src/index.js'
 import { approver, callTool, type Fixture, freshAddress, startFixture } from './helpers/mcpFixture.js'
 
 let fixture: Fixture
@@ -11,9 +11,9 @@ let client: Client
 beforeAll(async () => {
   fixture = await startFixture()
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair()
-  await createMcpServer(
-    agentWalletTools(inProcessBackend({ session: fixture.aw.as(fixture.agent) })),
-  ).connect(serverSide)
+  await createMcpServer(agentTools(inProcessBackend({ session: fixture.aw.as(fixture.agent) }))).connect(
+    serverSide,
+  )
   client = new Client({ name: 'test-agent', version: '1.0.0' })
   await client.connect(clientSide)
 })
@@ -57,24 +57,27 @@ describe('DeFi tools, in-process', () => {
       amount: '0.6',
       wallet: fixture.wallet,
     })
-    expect(paused.data).toMatchObject({ status: 'pending_approval', approval: { status: 'pending' } })
-    expect(paused.data.approval.howToApprove.message).toContain(paused.data.approval.id)
+    expect(paused.data).toMatchObject({ status: 'pending_approval', approval: { id: expect.any(String) } })
+    expect(paused.data.howToApprove.message).toContain(paused.data.approval.id)
 
     // The paused swap is tracked: get_swap follows it to what it received once a human approves.
     const tracked = await callTool(client, 'get_swap', { swapId: paused.data.swapId })
-    expect(tracked.data).toMatchObject({
+    expect(tracked.data.swap).toMatchObject({
       status: 'awaiting_approval',
       step: 'swap',
       approvalId: paused.data.approval.id,
     })
-    await fixture.aw.as(approver).approve(paused.data.approval.id)
+    await fixture.aw.as(approver).approve({ approvalId: paused.data.approval.id })
     await expect
-      .poll(async () => (await callTool(client, 'get_swap', { swapId: paused.data.swapId })).data.status, {
-        timeout: 20_000,
-      })
+      .poll(
+        async () => (await callTool(client, 'get_swap', { swapId: paused.data.swapId })).data.swap.status,
+        {
+          timeout: 20_000,
+        },
+      )
       .toBe('confirmed')
     const done = await callTool(client, 'get_swap', { swapId: paused.data.swapId })
-    expect(BigInt(done.data.amountOutRaw)).toBeGreaterThan(0n)
+    expect(BigInt(done.data.swap.amountOutRaw)).toBeGreaterThan(0n)
     const unknown = await callTool(client, 'get_swap', { swapId: 'swp_nope' })
     expect(unknown.data.error.code).toBe('not_found')
   })
@@ -96,7 +99,7 @@ describe('DeFi tools, in-process', () => {
       wallet: fixture.wallet,
     })
     expect(unknown.data.error.code).toBe('unsupported_protocol')
-    const prices = await callTool(client, 'get_prices', { tokens: 'ETH,USDC' })
+    const prices = await callTool(client, 'get_prices', { tokens: ['ETH', 'USDC'] })
     expect(prices.isError).toBe(false)
     expect(JSON.stringify(prices.data)).toContain('3000')
   })
@@ -105,26 +108,27 @@ describe('DeFi tools, in-process', () => {
 describe('multisig tools, in-process', () => {
   it('proposes from one owner and executes on the second confirmation', async () => {
     const agent = fixture.aw.as(fixture.agent)
-    const second = await agent.createWallet({ agentName: 'cosigner' })
+    const { wallet: second } = await agent.createWallet({ agentName: 'cosigner' })
     await fixture.devnet.faucet(second.address, parseEther('1'))
     const deployed = await agent.deploySafe({
       owners: [fixture.wallet, second.address],
       threshold: 2,
-      from: second.address,
+      wallet: second.address,
     })
+    if (deployed.status !== 'deployed') throw new Error('the Safe did not deploy at once')
     const safe = deployed.address as `0x${string}`
     await fixture.devnet.faucet(safe, parseEther('1'))
     const to = freshAddress()
 
     const proposed = await callTool(client, 'propose_safe_transaction', {
       safe,
-      from: fixture.wallet,
+      wallet: fixture.wallet,
       to,
       value: '0.25',
     })
     expect(proposed.data).toMatchObject({ status: 'pending', confirmations: 1, threshold: 2 })
     const safeTxHash: string = proposed.data.proposal.safeTxHash
-    expect((await callTool(client, 'get_safe', { safe })).data.pendingProposals).toMatchObject([
+    expect((await callTool(client, 'get_safe', { safe })).data.safe.pendingProposals).toMatchObject([
       { safeTxHash },
     ])
 
@@ -133,7 +137,7 @@ describe('multisig tools, in-process', () => {
     const executed = await callTool(client, 'confirm_safe_transaction', {
       safe,
       safeTxHash,
-      from: second.address,
+      wallet: second.address,
     })
     expect(executed.data).toMatchObject({ status: 'executed', confirmations: 2 })
     expect(executed.data.hash).toMatch(/^0x[0-9a-f]{64}$/)

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  agentWalletTools,
+  agentTools,
   createMcpServer,
   inProcessBackend,
   type RunningMcpHttp,
@@ -16,7 +16,7 @@ let http: RunningMcpHttp
 
 beforeAll(async () => {
   fixture = await startFixture()
-  const tools = agentWalletTools(inProcessBackend({ session: fixture.aw.as(fixture.agent) }))
+  const tools = agentTools(inProcessBackend({ session: fixture.aw.as(fixture.agent) }))
   http = await serveStreamableHttp({ createServer: () => createMcpServer(tools), port: 0, token })
 })
 afterAll(async () => {
@@ -39,7 +39,11 @@ describe('MCP over streamable HTTP', () => {
         count: 1,
         wallets: [{ address: fixture.wallet }],
       })
-      const blocked = await callTool(client, 'send', { from: fixture.wallet, to: fixture.wallet, value: '5' })
+      const blocked = await callTool(client, 'send', {
+        wallet: fixture.wallet,
+        to: fixture.wallet,
+        value: '5',
+      })
       expect(blocked.data.error.code).toBe('policy_blocked')
     } finally {
       await client.close()

@@ -1,17 +1,10 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
-import { pageFields } from '../schemas/primitives.js'
 import type { Filter } from '../storage/types.js'
+import type { listApprovalsSchema } from './approvalSchemas.js'
 import type { ApprovalRecord } from './types.js'
-
-export const listApprovalsSchema = z.strictObject({
-  status: z.enum(['pending', 'approved', 'rejected', 'expired']).optional(),
-  ...pageFields({ defaultLimit: 50, maxLimit: 200 }),
-})
-export type ListApprovalsParameters = z.input<typeof listApprovalsSchema>
 
 /**
  * The tenant's approvals, newest first; agents see the ones they asked for.
@@ -20,9 +13,8 @@ export type ListApprovalsParameters = z.input<typeof listApprovalsSchema>
 export async function listApprovals(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: ListApprovalsParameters = {},
+  { status, limit, offset }: z.output<typeof listApprovalsSchema>,
 ): Promise<{ count: number; approvals: ApprovalRecord[] }> {
-  const { status, limit, offset } = parseInput(listApprovalsSchema, parameters)
   const where: Filter = { tenantId: principal.tenantId }
   if (status) where.status = status
   if (principal.role === 'agent') where.requestedBy = principal.id
@@ -39,16 +31,19 @@ export async function listApprovals(
   return { count, approvals }
 }
 
-/** One approval of the principal's tenant. */
+/**
+ * One approval of the principal's tenant (an agent: one it asked for).
+ * @example const { approval } = await getApproval(ctx, principal, { approvalId })
+ */
 export async function getApproval(
   ctx: AgentWalletContext,
   principal: Principal,
-  approvalId: string,
-): Promise<ApprovalRecord> {
+  { approvalId }: { approvalId: string },
+): Promise<{ approval: ApprovalRecord }> {
   const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
   const visible =
     approval?.tenantId === principal.tenantId &&
     (principal.role !== 'agent' || approval.requestedBy === principal.id)
   if (!approval || !visible) throw new NotFoundError('Approval', { details: { approvalId } })
-  return approval
+  return { approval }
 }

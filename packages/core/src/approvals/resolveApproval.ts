@@ -1,32 +1,45 @@
+import { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
-import { BaseError } from '../errors/baseError.js'
+import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { ForbiddenError, NotFoundError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { evaluateIntent, intentOf } from '../transactions/evaluateIntent.js'
-import { prepareGas } from '../transactions/prepareGas.js'
+import { prepareGas, tokenSpendOf } from '../transactions/prepareGas.js'
 import { refreshCall } from '../transactions/refreshCall.js'
+import { viewOf } from '../transactions/sendAnswer.js'
 import { signAndBroadcast } from '../transactions/signAndBroadcast.js'
 import { blockedError } from '../transactions/submitIntent.js'
+import { transactionViewSchema } from '../transactions/toTransactionView.js'
+import { markFailed } from '../transactions/transitions.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import type { WalletRecord } from '../wallets/types.js'
+import { approvalSchema } from './approvalSchemas.js'
+import type { resolveApprovalSchema } from './resolveApprovalSchema.js'
 import type { ApprovalRecord } from './types.js'
 
-export type ResolveApprovalReturnType = { approval: ApprovalRecord; transaction: TransactionRecord }
+/** The decided approval and its transaction as it stands after the decision. */
+export const resolveApprovalAnswerSchema = z.object({
+  approval: approvalSchema,
+  transaction: transactionViewSchema,
+})
+export type ResolveApprovalReturnType = z.infer<typeof resolveApprovalAnswerSchema>
 
 /**
  * Approves a paused intent: executes exactly that stored intent, once, after re-checking deny
- * rules. Only approvers and admins of the tenant may; the principal who asked may not. A call
- * whose bytes carry a short-lived signature (`refreshCall`) is signed again now, same intent.
- * @example const { transaction } = await approveApproval(ctx, approver, approvalId)
+ * rules and funds (money gone since the pause: the intent is `failed`, nothing is signed, and this
+ * throws `insufficient_funds`). Approvers and admins of the tenant are declared for it; the
+ * principal who asked may not. A call whose bytes carry a short-lived signature (`refreshCall`) is
+ * signed again now, same intent.
+ * @example const { transaction } = await approveApproval(ctx, approver, { approvalId })
  */
 export async function approveApproval(
   ctx: AgentWalletContext,
   principal: Principal,
-  approvalId: string,
-  parameters: { reason?: string | undefined } = {},
+  parameters: z.output<typeof resolveApprovalSchema>,
 ): Promise<ResolveApprovalReturnType> {
+  const { approvalId, reason } = parameters
   const { wallet } = await authorize(ctx, principal, approvalId)
   return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
     const { approval, transaction: paused } = await loadPending(ctx, approvalId)
@@ -37,9 +50,12 @@ export async function approveApproval(
       excludeTransactionId: transaction.id,
     })
     const now = ctx.now().toISOString()
+    // An intent paused before a USD rule applied is valued now; one valued when made keeps its value.
+    const usd = transaction.usd ?? decision.usd
     if (decision.decision === 'deny') {
       const blocked: TransactionRecord = {
         ...transaction,
+        ...(usd ? { usd } : {}),
         status: 'blocked',
         policy: {
           decision: decision.decision,
@@ -53,25 +69,41 @@ export async function approveApproval(
       await resolve(ctx, approval, blocked, 'rejected', principal, `Blocked at approval: ${decision.reason}`)
       throw blockedError(blocked)
     }
-    // Funds are checked before the approval is spent: an approver can top up and approve again.
-    const gas = await prepareGas(chain, transaction.from, transaction.call)
-    const queued: TransactionRecord = { ...transaction, status: 'queued', updatedAt: now }
-    const approved = await resolve(ctx, approval, queued, 'approved', principal, parameters.reason)
+    const queued: TransactionRecord = {
+      ...transaction,
+      ...(usd ? { usd } : {}),
+      status: 'queued',
+      updatedAt: now,
+    }
+    const gas = await prepareGas(chain, queued.from, queued.call, tokenSpendOf(queued)).catch(
+      async (error: unknown) => {
+        if (!isAgentWalletError(error, 'insufficient_funds')) throw error
+        // The money left while the intent waited: the approval is spent and the intent fails
+        // unsigned, releasing its reservation. Any other error (chain down) leaves it pending.
+        await resolve(ctx, approval, queued, 'approved', principal, reason)
+        await markFailed(ctx, queued, error)
+        throw new BaseError(error.code, error.shortMessage, {
+          details: { ...error.details, transactionId: queued.id, approvalId: approval.id },
+          cause: error,
+        })
+      },
+    )
+    const approved = await resolve(ctx, approval, queued, 'approved', principal, reason)
     const sent = await signAndBroadcast(ctx, chain, queued, gas)
-    return { approval: approved, transaction: sent }
+    return { approval: approved, transaction: viewOf(ctx, sent) }
   })
 }
 
 /**
  * Rejects a paused intent and releases its reserved spend.
- * @example await rejectApproval(ctx, approver, approvalId, { reason: 'unknown recipient' })
+ * @example await rejectApproval(ctx, approver, { approvalId, reason: 'unknown recipient' })
  */
 export async function rejectApproval(
   ctx: AgentWalletContext,
   principal: Principal,
-  approvalId: string,
-  parameters: { reason?: string | undefined } = {},
+  parameters: z.output<typeof resolveApprovalSchema>,
 ): Promise<ResolveApprovalReturnType> {
+  const { approvalId } = parameters
   const { wallet } = await authorize(ctx, principal, approvalId)
   return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
     const { approval, transaction } = await loadPending(ctx, approvalId)
@@ -81,7 +113,7 @@ export async function rejectApproval(
       updatedAt: ctx.now().toISOString(),
     }
     const resolved = await resolve(ctx, approval, rejected, 'rejected', principal, parameters.reason)
-    return { approval: resolved, transaction: rejected }
+    return { approval: resolved, transaction: viewOf(ctx, rejected) }
   })
 }
 
@@ -123,7 +155,6 @@ export async function expireApprovals(ctx: AgentWalletContext): Promise<number> 
 }
 
 async function authorize(ctx: AgentWalletContext, principal: Principal, approvalId: string) {
-  if (principal.role === 'agent') throw new ForbiddenError('Only approver or admin keys resolve approvals')
   const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
   if (!approval || approval.tenantId !== principal.tenantId)
     throw new NotFoundError('Approval', { details: { approvalId } })

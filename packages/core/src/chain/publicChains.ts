@@ -29,6 +29,39 @@ const erc8004Testnets = {
 const ensRegistry: Address = '0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e'
 const ensBaseRegistrar: Address = '0x57f1887a8BF19b14fC0dF6Fd9B2acc9Af147eA85'
 
+/**
+ * Chainlink USD price feeds (the standard proxies, 8 decimals). Sources, all published by Chainlink:
+ * - mainnet: smartcontractkit/hardhat-chainlink `src/registries/json/DataFeeds.json` (ETH/USD,
+ *   USDC/USD, DAI/USD; ETH/USD also in smartcontractkit/documentation
+ *   `src/content/quickstarts/historical-price-feeds-api.mdx`);
+ * - Sepolia ETH/USD: smartcontractkit/documentation `public/samples/DataFeeds/HistoricalDataConsumer.sol`
+ *   and `src/content/data-feeds/api-reference.mdx`;
+ * - Base Sepolia ETH/USD: smartcontractkit/documentation `src/content/cre-templates/x402-price-alerts.mdx`;
+ * - every pair of every chain here: the feed catalogue of Chainlink's `@chainlink/mcp-server@0.0.1-alpha.17`
+ *   (`data/feeds/ethereum.json`, `data/feeds/base.json`), the data behind
+ *   docs.chain.link/data-feeds/price-feeds/addresses.
+ * Heartbeats differ per feed (ETH/USD 1 h on mainnet, stablecoins 24 h): see `priceFeedMaxAge`.
+ */
+const chainlinkUsdFeeds = {
+  mainnet: {
+    'ETH/USD': '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419',
+    'USDC/USD': '0x8fFfFfd4AfB6115b954Bd326cbe7B4BA576818f6',
+    'DAI/USD': '0xAed0c38402a5d19df6E4c03F4E2DceD6e29c1ee9',
+  },
+  sepolia: {
+    'ETH/USD': '0x694AA1769357215DE4FAC081bf1f309aDC325306',
+    'USDC/USD': '0xA2F78ab2355fe2f984D808B5CeE7FD0A93D5270E',
+  },
+  base: {
+    'ETH/USD': '0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70',
+    'USDC/USD': '0x7e860098F58bBFC8648a4311b374B1D669a2bc6B',
+  },
+  'base-sepolia': {
+    'ETH/USD': '0x4aDC67696bA383F43DD60A9e78F2C97Fbbfc7cb1',
+    'USDC/USD': '0xd30e2101a97dcbAeBCBC04F14C3f624E67A35165',
+  },
+} as const satisfies Record<string, NonNullable<AddressBook['priceFeeds']>>
+
 export type KnownChain = {
   chainId: number
   testnet: boolean
@@ -78,7 +111,7 @@ export const publicChains: Record<string, KnownChain> = {
       },
       erc8004: erc8004Mainnets,
       staking: { lido: '0xae7ab96520DE3A18E5e111B5EaAb095312D7fE84' },
-      priceFeeds: { 'ETH/USD': '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419' },
+      priceFeeds: chainlinkUsdFeeds.mainnet,
     },
   },
   sepolia: {
@@ -105,6 +138,7 @@ export const publicChains: Record<string, KnownChain> = {
         controllerAbi: 'current',
       },
       erc8004: erc8004Testnets,
+      priceFeeds: chainlinkUsdFeeds.sepolia,
     },
   },
   base: {
@@ -131,6 +165,7 @@ export const publicChains: Record<string, KnownChain> = {
       ],
       safe: safe141,
       erc8004: erc8004Mainnets,
+      priceFeeds: chainlinkUsdFeeds.base,
     },
   },
   'base-sepolia': {
@@ -139,6 +174,9 @@ export const publicChains: Record<string, KnownChain> = {
     explorerUrl: 'https://sepolia.basescan.org',
     contracts: {
       weth: '0x4200000000000000000000000000000000000006',
+      // Circle's test USDC, the asset x402 testnet payments use (also in smartcontractkit/documentation
+      // `src/content/cre-templates/x402-price-alerts.mdx`).
+      tokens: [{ address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', symbol: 'USDC', decimals: 6 }],
       // docs.uniswap.org/contracts/v3/reference/deployments/base-deployments (Base Sepolia column).
       uniswapV3: [
         {
@@ -150,6 +188,7 @@ export const publicChains: Record<string, KnownChain> = {
       ],
       safe: safe141,
       erc8004: erc8004Testnets,
+      priceFeeds: chainlinkUsdFeeds['base-sepolia'],
     },
   },
 }

@@ -1,7 +1,7 @@
 import { type Address, erc20Abi } from 'viem'
 import { ValidationError } from '../errors/errors.js'
 import type { IntentAsset } from '../policy/types.js'
-import { isTransportError, toChainError } from './toChainError.js'
+import { isRevert, toChainError } from './toChainError.js'
 import type { ChainHandle } from './types.js'
 
 /**
@@ -23,7 +23,7 @@ export async function resolveAsset(chain: ChainHandle, token?: Address): Promise
     ])
     return { address: token, symbol, decimals }
   } catch (error) {
-    if (isTransportError(error)) throw toChainError(error, chain.name)
+    if (!isRevert(error)) throw toChainError(error, chain.name, { read: true })
     throw new ValidationError('Unknown token: the address is not an ERC-20 contract on this chain', {
       details: { token, chain: chain.name },
     })

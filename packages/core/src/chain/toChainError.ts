@@ -1,5 +1,6 @@
 import {
   ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
   ExecutionRevertedError,
   HttpRequestError,
   InsufficientFundsError,
@@ -23,12 +24,36 @@ export function isTransportError(error: unknown): boolean {
 }
 
 /**
- * Turns an error from a viem call into an AgentWallet error with a code.
- * @example catch (error) { throw toChainError(error, chain.name) }
+ * True when the node ran the call and the contract reverted, or had no code to answer with (as
+ * opposed to the node failing to serve it): for a read, "no such record"; for a write, a
+ * transaction that would fail.
+ * @example if (isRevert(error)) return undefined
  */
-export function toChainError(error: unknown, chain: string): BaseError {
+export function isRevert(error: unknown): boolean {
+  return (
+    findViemError(error, [
+      ContractFunctionRevertedError,
+      ExecutionRevertedError,
+      ContractFunctionZeroDataError,
+    ]) !== undefined
+  )
+}
+
+/**
+ * Turns an error from a viem call into an AgentWallet error with a code. For a `read`, a node that
+ * answers with an error of its own (rate limit, internal error) is `chain_unavailable`, never a
+ * transaction that failed: nothing was sent.
+ * @example catch (error) { throw toChainError(error, chain.name, { read: true }) }
+ */
+export function toChainError(error: unknown, chain: string, options: { read?: boolean } = {}): BaseError {
   if (error instanceof BaseError) return error
   if (isTransportError(error)) return new ChainUnavailableError(chain, { cause: error })
+  if (options.read && !isRevert(error)) {
+    return new ChainUnavailableError(chain, {
+      details: { chain, reason: error instanceof ViemBaseError ? error.shortMessage : undefined },
+      cause: error,
+    })
+  }
   if (findViemError(error, [InsufficientFundsError])) {
     return new BaseError('insufficient_funds', 'The wallet cannot pay for this transaction', {
       details: { chain },

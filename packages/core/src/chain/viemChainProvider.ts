@@ -17,7 +17,11 @@ export type ChainConfig = {
   provider?: { request: EIP1193Provider['request'] } | undefined
   transport?: Transport | undefined
   contracts?: AddressBook | undefined
-  explorerUrl?: string | undefined
+  /**
+   * Base URL of a block explorer (`<url>/tx/<hash>` links), or a function read at each link: a server
+   * that is its own explorer (the dashboard's transaction page) learns its address only once it listens.
+   */
+  explorerUrl?: string | (() => string | undefined) | undefined
   nativeSymbol?: string | undefined
   testnet?: boolean | undefined
   /** Polling interval for receipts and blocks, ms (default 4000; local chains 50). */
@@ -71,12 +75,16 @@ function createHandle(name: string, config: ChainConfig): ChainHandle {
     transport: chooseTransport(name, config, local),
     pollingInterval: config.pollingIntervalMs ?? (local ? 50 : 4_000),
   }) as PublicClient
+  const explorer = config.explorerUrl ?? known?.explorerUrl
   return {
     name,
     chainId,
     nativeSymbol: config.nativeSymbol ?? 'ETH',
     nativeDecimals: 18,
-    explorerUrl: config.explorerUrl ?? known?.explorerUrl,
+    // A getter, so `list()` and every view read the current value.
+    get explorerUrl() {
+      return typeof explorer === 'function' ? explorer() : explorer
+    },
     testnet: config.testnet ?? known?.testnet ?? local,
     client,
     contracts: mergeAddressBooks(known?.contracts ?? {}, config.contracts ?? {}),

@@ -1,11 +1,12 @@
 import { type Address, formatUnits, zeroAddress } from 'viem'
-import { isTransportError, toChainError } from '../chain/toChainError.js'
+import type { z } from 'zod'
+import { isValidRound, readPriceFeed } from '../chain/readPriceFeed.js'
+import { isRevert, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
+import { usdPriceFeedOf } from '../chain/usdPriceFeedOf.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
-import { parseInput } from '../schemas/parseInput.js'
-import { aggregatorV3Abi } from './aggregatorV3Abi.js'
-import { type PricesParameters, pricesSchema } from './defiSchemas.js'
+import type { pricesSchema } from './defiSchemas.js'
 import { resolveSwapToken, type SwapToken } from './resolveSwapToken.js'
 import { uniswapV2FactoryAbi, uniswapV2PairAbi } from './uniswapV2Abi.js'
 
@@ -35,16 +36,17 @@ export type TokenPrice =
 export type GetPricesReturnType = { chain: string; prices: TokenPrice[] }
 
 /**
- * USD prices of `tokens` from Chainlink-style feeds (`<SYMBOL>/USD` in the address book), else the
+ * USD prices of `tokens` from Chainlink-style feeds (`<SYMBOL>/USD` in the address book, for the
+ * native coin, WETH and the address book's tokens: see `usdPriceFeedOf`), else the
  * mid-price of a Uniswap-V2 pool against a USD stablecoin. Each token that cannot be priced gets its
  * own error entry (`not_found`, `no_price_source`, `invalid_price`): never a made-up price.
- * @example const { prices } = await getPrices(ctx, { tokens: ['ETH', 'USDC'] })
+ * @example const { prices } = await getPrices(ctx, principal, { tokens: ['ETH', 'USDC'] })
  */
 export async function getPrices(
   ctx: AgentWalletContext,
-  parameters: PricesParameters,
+  _principal: unknown,
+  input: z.output<typeof pricesSchema>,
 ): Promise<GetPricesReturnType> {
-  const input = parseInput(pricesSchema, parameters)
   const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain)
   const prices = await Promise.all(input.tokens.map((token) => priceOf(chain, token)))
   return { chain: chain.name, prices }
@@ -75,8 +77,15 @@ async function priceOf(chain: ChainHandle, input: string): Promise<TokenPrice> {
       }
     )
   } catch (error) {
-    if (isTransportError(error)) throw toChainError(error, chain.name)
-    throw error
+    if (error instanceof BaseError) throw error
+    // A feed or pool that reverts cannot price the token: its own entry says so, the others still answer.
+    if (isRevert(error)) {
+      return {
+        token: input,
+        error: { code: 'invalid_price', message: `The price source of ${token.symbol} reverted` },
+      }
+    }
+    throw toChainError(error, chain.name, { read: true })
   }
 }
 
@@ -85,30 +94,23 @@ async function fromFeed(
   input: string,
   token: SwapToken,
 ): Promise<TokenPrice | undefined> {
-  const feeds = chain.contracts.priceFeeds ?? {}
-  const symbols = [token.symbol, ...(isWrappedNative(chain, token) ? [chain.nativeSymbol] : [])].map((s) =>
-    s.toUpperCase(),
-  )
-  const entry = Object.entries(feeds).find(([pair]) =>
-    symbols.some((symbol) => pair.toUpperCase() === `${symbol}/USD`),
-  )
-  if (!entry) return undefined
-  const [pair, feed] = entry
-  const [decimals, [roundId, answer, , updatedAt]] = await Promise.all([
-    chain.client.readContract({ address: feed, abi: aggregatorV3Abi, functionName: 'decimals' }),
-    chain.client.readContract({ address: feed, abi: aggregatorV3Abi, functionName: 'latestRoundData' }),
-  ])
-  if (answer <= 0n || updatedAt === 0n) {
-    return { token: input, error: { code: 'invalid_price', message: `The ${pair} feed has no valid answer` } }
+  const ref = usdPriceFeedOf(chain, token.address)
+  if (!ref) return undefined
+  const round = await readPriceFeed(chain, ref)
+  if (!isValidRound(round)) {
+    return {
+      token: input,
+      error: { code: 'invalid_price', message: `The ${ref.pair} feed has no valid answer` },
+    }
   }
   return {
     token: input,
     symbol: token.symbol,
     address: token.address,
-    price: formatUnits(answer, decimals),
+    price: formatUnits(round.answer, round.decimals),
     currency: 'USD',
-    source: { type: 'chainlink', feed, pair, roundId: roundId.toString() },
-    updatedAt: new Date(Number(updatedAt) * 1000).toISOString(),
+    source: { type: 'chainlink', feed: ref.feed, pair: ref.pair, roundId: round.roundId.toString() },
+    updatedAt: new Date(Number(round.updatedAt) * 1000).toISOString(),
   }
 }
 
@@ -156,8 +158,4 @@ async function fromDex(chain: ChainHandle, input: string, token: SwapToken): Pro
     }
   }
   return undefined
-}
-
-function isWrappedNative(chain: ChainHandle, token: SwapToken): boolean {
-  return token.address === 'native' || token.address.toLowerCase() === chain.contracts.weth?.toLowerCase()
 }

@@ -1,14 +1,14 @@
 import type { Address } from 'viem'
+import type { z } from 'zod'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { ValidationError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { type QuoteSwapParameters, quoteSwapSchema } from './defiSchemas.js'
+import type { quoteAnswerSchema, quoteSwapSchema, tokenViewSchema } from './defiSchemas.js'
 import type { QuoteRequest, SwapQuote } from './quoteSource.js'
 import { resolveSwapToken, type SwapToken } from './resolveSwapToken.js'
 import { uniswapV2QuoteSource } from './uniswapV2QuoteSource.js'
@@ -17,30 +17,10 @@ import { uniswapV3QuoteSource } from './uniswapV3QuoteSource.js'
 /** Default slippage bound of a swap: 0.5%. */
 export const defaultSlippageBps = 50
 
+export type QuoteSwapReturnType = z.infer<typeof quoteAnswerSchema>
 /** One venue's quote as the API shows it. */
-export type QuoteView = {
-  source: string
-  venue: string
-  amountOut: string
-  amountOutRaw: string
-  path: string[] | null
-  /** Fee tier per hop in hundredths of a basis point, for venues that have tiers (Uniswap V3). */
-  fees: number[] | null
-}
-
-export type QuoteSwapReturnType = {
-  chain: string
-  fromToken: TokenView
-  toToken: TokenView
-  amountIn: string
-  amountInRaw: string
-  best: QuoteView
-  quotes: QuoteView[]
-  /** Sources that failed for this request (the others still answered). */
-  unavailable: { source: string; code: string; message: string }[]
-}
-
-export type TokenView = { address: string; symbol: string; decimals: number }
+export type QuoteView = QuoteSwapReturnType['best']
+export type TokenView = z.infer<typeof tokenViewSchema>
 
 /**
  * Quotes selling exactly `amount` of `fromToken` on every configured venue (the address book's
@@ -50,9 +30,8 @@ export type TokenView = { address: string; symbol: string; decimals: number }
 export async function quoteSwap(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: QuoteSwapParameters,
+  input: z.output<typeof quoteSwapSchema>,
 ): Promise<QuoteSwapReturnType> {
-  const input = parseInput(quoteSwapSchema, parameters)
   const wallet = input.wallet
     ? await actingWallet(ctx, principal, input.wallet)
     : await optionalWallet(ctx, principal)

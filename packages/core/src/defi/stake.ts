@@ -1,25 +1,31 @@
 import { type Address, encodeFunctionData, parseEventLogs, zeroAddress } from 'viem'
+import type { z } from 'zod'
+import { toApprovalSummary } from '../approvals/approvalSchemas.js'
 import type { ApprovalRecord } from '../approvals/types.js'
 import { resolveAsset } from '../chain/resolveAsset.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
+import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import type { IntentAsset } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
+import { viewOf } from '../transactions/sendAnswer.js'
 import { submitIntent } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
-import { type StakeParameters, stakeSchema } from './defiSchemas.js'
+import type { stakeAnswerSchema, stakeSchema } from './defiSchemas.js'
 import { lidoAbi } from './lidoAbi.js'
 
 /** Staking protocols core knows, and where each lives in a chain's address book. */
 export const stakingProtocols = ['lido'] as const
 export type StakingProtocol = (typeof stakingProtocols)[number]
 
-export type StakeReturnType = {
+export type StakeReturnType = z.infer<typeof stakeAnswerSchema>
+
+/** A stake with the stored records of its transaction and approval (the answer is a view of it). */
+type StakeResult = {
   status: 'confirmed' | 'pending_approval'
   protocol: StakingProtocol
   chain: string
@@ -41,9 +47,27 @@ export type StakeReturnType = {
 export async function stake(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: StakeParameters,
+  input: z.output<typeof stakeSchema>,
+  options: IdempotencyOptions = {},
 ): Promise<StakeReturnType> {
-  const input = parseInput(stakeSchema, parameters)
+  return withIdempotency(ctx, principal, 'defi.stake', input, options, async () => {
+    const { transaction, approval, received, status, ...result } = await runStake(ctx, principal, input)
+    const shared = { ...result, transaction: viewOf(ctx, transaction) }
+    if (status === 'pending_approval' && approval)
+      return { ...shared, status, hash: null, approval: toApprovalSummary(approval) }
+    if (status === 'confirmed' && received && transaction.hash)
+      return { ...shared, status, received, hash: transaction.hash }
+    throw new BaseError('internal', 'A stake ended without what its status carries', {
+      details: { status, transactionId: transaction.id },
+    })
+  })
+}
+
+async function runStake(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  input: z.output<typeof stakeSchema>,
+): Promise<StakeResult> {
   const protocol = input.protocol.toLowerCase()
   if (!isStakingProtocol(protocol)) {
     throw new BaseError('unsupported_protocol', `Staking protocol "${input.protocol}" is not supported`, {

@@ -1,18 +1,21 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, parseEventLogs } from 'viem'
+import type { z } from 'zod'
+import { toApprovalSummary } from '../approvals/approvalSchemas.js'
 import type { ApprovalRecord } from '../approvals/types.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
+import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
+import { viewOf } from '../transactions/sendAnswer.js'
 import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { type SwapParameters, swapSchema } from './defiSchemas.js'
+import type { SwapParameters, swapAnswerSchema, swapSchema } from './defiSchemas.js'
 import {
   defaultSlippageBps,
   planSwap,
@@ -24,7 +27,8 @@ import { swapDeadline } from './swapDeadline.js'
 import type { SwapStep } from './swapTypes.js'
 import { trackPausedSwap } from './trackSwap.js'
 
-export type SwapReturnType = QuoteSwapReturnType & {
+/** One pass of a swap, with the stored records of its steps (the answer is `toSwapAnswer` of it). */
+export type SwapPass = QuoteSwapReturnType & {
   /** `confirmed` once the swap is mined; `pending_approval` when a human must approve a step first. */
   status: 'confirmed' | 'pending_approval'
   wallet: Address
@@ -61,15 +65,50 @@ export type SwapReturnType = QuoteSwapReturnType & {
 export async function swap(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: SwapParameters,
+  input: z.output<typeof swapSchema>,
+  options: IdempotencyOptions = {},
 ): Promise<SwapReturnType> {
-  const input = parseInput(swapSchema, parameters)
-  const wallet = await actingWallet(ctx, principal, input.wallet)
-  const chain = ctx.chains.get(input.chain ?? wallet.chain)
-  const result = await runSwap(ctx, principal, wallet, chain, input)
-  if (result.status === 'confirmed') return result
-  const record = await trackPausedSwap(ctx, principal, wallet, chain, input, result)
-  return { ...result, swapId: record.id }
+  return withIdempotency(ctx, principal, 'defi.swap', input, options, async () => {
+    const wallet = await actingWallet(ctx, principal, input.wallet)
+    const chain = ctx.chains.get(input.chain ?? wallet.chain)
+    const result = await runSwap(ctx, principal, wallet, chain, input)
+    if (result.status === 'confirmed') return toSwapAnswer(ctx, result)
+    const record = await trackPausedSwap(ctx, principal, wallet, chain, input, result)
+    return toSwapAnswer(ctx, { ...result, swapId: record.id })
+  })
+}
+
+export type SwapReturnType = z.infer<typeof swapAnswerSchema>
+
+function toSwapAnswer(ctx: AgentWalletContext, pass: SwapPass): SwapReturnType {
+  const { transaction, allowanceTransaction, approval, swapId, amountOut, amountOutRaw, status, ...rest } =
+    pass
+  const shared = {
+    ...rest,
+    allowanceTransaction: allowanceTransaction ? viewOf(ctx, allowanceTransaction) : null,
+  }
+  if (status === 'pending_approval') {
+    if (!approval || !swapId) throw unsettled(pass)
+    const paused = transaction ? viewOf(ctx, transaction) : null
+    return {
+      ...shared,
+      status,
+      transaction: paused,
+      hash: null,
+      approval: toApprovalSummary(approval),
+      swapId,
+    }
+  }
+  if (!transaction?.hash || amountOut === undefined || amountOutRaw === undefined) throw unsettled(pass)
+  const mined = viewOf(ctx, transaction)
+  return { ...shared, status, amountOut, amountOutRaw, transaction: mined, hash: transaction.hash }
+}
+
+/** A pass that claims a status without what that status carries: a bug, never shown as a success. */
+function unsettled(pass: SwapPass): BaseError {
+  return new BaseError('internal', 'A swap pass ended without what its status carries', {
+    details: { status: pass.status, swapId: pass.swapId },
+  })
 }
 
 /** What one pass of a swap is asked: the parsed request, without the acting wallet and chain. */
@@ -86,7 +125,7 @@ export async function runSwap(
   chain: ChainHandle,
   input: SwapInput,
   swapId?: string,
-): Promise<SwapReturnType> {
+): Promise<SwapPass> {
   const slippageBps = input.slippageBps ?? defaultSlippageBps
   const plan = await planSwap(ctx, chain, input, wallet.address, slippageBps)
   const { best, tokenOut } = plan

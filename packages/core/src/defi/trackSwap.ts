@@ -7,7 +7,7 @@ import { operationError, stepFailed, waitFinal } from '../operations/operationSt
 import type { Principal } from '../principals/types.js'
 import { canSee } from '../wallets/findWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { receivedAmount, runSwap, type SwapInput, type SwapReturnType } from './swap.js'
+import { receivedAmount, runSwap, type SwapInput, type SwapPass } from './swap.js'
 import { activeSwapStatuses, type SwapOperation, type SwapRecord, toSwapOperation } from './swapTypes.js'
 
 const retryMs = 2_000
@@ -24,7 +24,7 @@ export async function trackPausedSwap(
   wallet: WalletRecord,
   chain: ChainHandle,
   input: SwapInput & { wallet?: string | undefined; chain?: string | undefined },
-  paused: SwapReturnType,
+  paused: SwapPass,
 ): Promise<SwapRecord> {
   const { wallet: _wallet, chain: _chain, ...request } = input
   const now = ctx.now().toISOString()
@@ -51,16 +51,16 @@ export async function trackPausedSwap(
 /**
  * One tracked swap by its `swp_…` id: its status, the step it is on and the approval it waits for
  * (poll it after a 202 from `swap`).
- * @example const { status, amountOutRaw } = await getSwap(ctx, principal, 'swp_…')
+ * @example const { swap } = await getSwap(ctx, principal, { swapId: 'swp_…' })
  */
 export async function getSwap(
   ctx: AgentWalletContext,
   principal: Principal,
-  id: string,
-): Promise<SwapOperation> {
+  { swapId: id }: { swapId: string },
+): Promise<{ swap: SwapOperation }> {
   const record = await ctx.storage.get<SwapRecord>('swaps', id)
   if (!record || !canSee(principal, record)) throw new NotFoundError('Swap', { details: { id } })
-  return toSwapOperation(record)
+  return { swap: toSwapOperation(record) }
 }
 
 /** Runs the swap's remaining steps in the background (once per record and context). */
@@ -124,7 +124,7 @@ async function advanceSwap(ctx: AgentWalletContext, id: string, signal: AbortSig
 
 /** The record fields a pass's answer sets: where it stopped, or what it received. */
 function stepOf(
-  result: SwapReturnType,
+  result: SwapPass,
 ): Pick<
   SwapRecord,
   'status' | 'step' | 'approvalId' | 'transactions' | 'venue' | 'source' | 'minAmountOutRaw' | 'amountOutRaw'

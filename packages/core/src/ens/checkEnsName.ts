@@ -1,38 +1,27 @@
+import type { z } from 'zod'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { formatAmount } from '../utils/amounts.js'
 import { ensControllerAbi } from './ensAbis.js'
 import { requireEnsContract } from './ensContractsOf.js'
-import { type CheckEnsNameOptions, checkEnsOptionsSchema, durationOf } from './ensSchemas.js'
+import { type checkEnsSchema, durationOf, type ensCheckAnswerSchema } from './ensSchemas.js'
 import { parseEthName } from './parseEnsName.js'
 import { readRentPrice } from './readRentPrice.js'
 
-export type CheckEnsNameReturnType = {
-  name: string
-  label: string
-  chain: string
-  valid: true
-  available: boolean
-  durationSeconds: number
-  price: { wei: string; eth: string; baseWei: string; premiumWei: string }
-  /** Seconds between commit and register the controller requires. */
-  minCommitmentAge: number
-}
+export type CheckEnsNameReturnType = z.infer<typeof ensCheckAnswerSchema>
 
 /**
  * Normalizes (ENSIP-15) and validates a `.eth` name, then asks the controller whether it is
  * available and what it costs. Invalid names are `validation_failed`; an RPC failure is
  * `chain_unavailable`, never "available".
- * @example const { available, price } = await checkEnsName(ctx, 'my-agent.eth')
+ * @example const { available, price } = await checkEnsName(ctx, principal, { name: 'my-agent.eth' })
  */
 export async function checkEnsName(
   ctx: Pick<AgentWalletContext, 'chains'>,
-  name: string,
-  options: CheckEnsNameOptions = {},
+  _principal: unknown,
+  input: z.output<typeof checkEnsSchema>,
 ): Promise<CheckEnsNameReturnType> {
-  const parsed = parseEthName(name)
-  const input = parseInput(checkEnsOptionsSchema, options)
+  const parsed = parseEthName(input.name)
   const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain)
   const controller = requireEnsContract(chain, 'controller')
   const durationSeconds = durationOf(input)
@@ -59,6 +48,6 @@ export async function checkEnsName(
       minCommitmentAge: Number(minAge),
     }
   } catch (error) {
-    throw toChainError(error, chain.name)
+    throw toChainError(error, chain.name, { read: true })
   }
 }

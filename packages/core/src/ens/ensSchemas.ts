@@ -1,5 +1,7 @@
 import { z } from 'zod'
+import { out } from '../schemas/out.js'
 import { addressSchema } from '../schemas/primitives.js'
+import { chainField } from '../wallets/walletSchemas.js'
 
 /** The controller refuses registrations shorter than 28 days. */
 export const minRegistrationSeconds = 28 * 24 * 60 * 60
@@ -23,22 +25,32 @@ const durationMessage = {
   path: ['durationSeconds'],
 }
 
-/** Options of `checkEnsName`: the chain and the duration to price (default one year). */
-export const checkEnsOptionsSchema = z
-  .strictObject({ chain: z.string().min(1).max(64).optional(), ...durationFields })
-  .refine(oneDuration, durationMessage)
-export type CheckEnsNameOptions = z.input<typeof checkEnsOptionsSchema>
+const nameField = z.string().max(255).describe('An ENS name, e.g. "my-agent.eth"')
+const ensChain = chainField.optional().describe('Chain name (default: the server’s default chain)')
 
-export const resolveEnsOptionsSchema = z.strictObject({ chain: z.string().min(1).max(64).optional() })
-export type ResolveEnsNameOptions = z.input<typeof resolveEnsOptionsSchema>
+/** `checkEnsName`: the name, the chain and the duration to price (default one year). */
+export const checkEnsSchema = z
+  .strictObject({ name: nameField, chain: ensChain, ...durationFields })
+  .refine(oneDuration, durationMessage)
+export type CheckEnsNameOptions = Omit<z.input<typeof checkEnsSchema>, 'name'>
+
+export const resolveEnsSchema = z.strictObject({ name: nameField, chain: ensChain })
+export type ResolveEnsNameOptions = { chain?: string | undefined }
+
+export const reverseEnsSchema = z.strictObject({
+  address: addressSchema.describe('Any address (0x + 40 hex)'),
+  chain: ensChain,
+})
 
 /** `POST /ens/register`: the name, the paying wallet (the caller's only wallet when absent), how long. */
 export const registerEnsSchema = z
   .strictObject({
-    name: z.string().max(255),
-    wallet: addressSchema.optional(),
-    chain: z.string().min(1).max(64).optional(),
-    setReverse: z.boolean().optional(),
+    name: nameField,
+    wallet: addressSchema
+      .optional()
+      .describe('The managed wallet that pays and owns the name (default: the caller’s only wallet)'),
+    chain: chainField.optional(),
+    setReverse: z.boolean().optional().describe('Also make it the wallet’s primary (reverse) name'),
     ...durationFields,
   })
   .refine(oneDuration, durationMessage)
@@ -51,3 +63,65 @@ export function durationOf(value: {
 }): number {
   return value.durationSeconds ?? (value.years ?? 1) * secondsPerYear
 }
+
+/** The availability and rent of a `.eth` name. */
+export const ensCheckAnswerSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  chain: z.string(),
+  valid: z.literal(true),
+  available: z.boolean(),
+  durationSeconds: z.number().int(),
+  price: z.object({
+    wei: out.baseUnits,
+    eth: out.decimal,
+    baseWei: out.baseUnits,
+    premiumWei: out.baseUnits,
+  }),
+  /** Seconds between commit and register the controller requires. */
+  minCommitmentAge: z.number().int(),
+})
+
+export const ensResolveAnswerSchema = z.object({
+  name: z.string(),
+  address: out.address,
+  resolver: out.address,
+  chain: z.string(),
+})
+
+export const ensReverseAnswerSchema = z.object({ address: out.address, name: z.string(), chain: z.string() })
+
+const stepError = z.object({ code: z.string(), message: z.string() })
+
+/** A `.eth` registration as a tracked operation (never its commit secret). */
+export const ensRegistrationSchema = z.object({
+  id: z.string(),
+  walletId: z.string(),
+  chain: z.string(),
+  chainId: z.number().int(),
+  name: z.string(),
+  label: z.string(),
+  node: out.hash,
+  owner: out.address,
+  durationSeconds: z.number().int(),
+  controller: out.address,
+  resolver: out.address,
+  commitment: out.hash,
+  setReverse: z.boolean(),
+  rentWei: out.baseUnits,
+  status: z.enum(['committing', 'committed', 'registering', 'registered', 'failed']),
+  approvalId: z.string().optional(),
+  commitTransactionId: z.string().optional(),
+  commitHash: out.hash.optional(),
+  committedAt: z.number().int().optional().describe('Block timestamp of the commit (unix seconds)'),
+  registerTransactionId: z.string().optional(),
+  registerHash: out.hash.optional(),
+  reverseTransactionId: z.string().optional(),
+  reverseHash: out.hash.optional(),
+  reverseError: stepError.optional(),
+  expires: z.number().int().optional().describe('Unix seconds'),
+  error: stepError.optional(),
+  createdAt: out.timestamp,
+  updatedAt: out.timestamp,
+  registeredAt: out.timestamp.optional(),
+})

@@ -29,14 +29,14 @@ export async function listEnsNames(
 
 /**
  * One registration by id (poll it after `registerEnsName` returned `committing`).
- * @example const op = await getEnsRegistration(ctx, principal, 'ens_…')
+ * @example const { registration } = await getEnsRegistration(ctx, principal, { registrationId: 'ens_…' })
  */
 export async function getEnsRegistration(
   ctx: AgentWalletContext,
   principal: Principal,
-  id: string,
-): Promise<EnsRegistration> {
+  { registrationId: id }: { registrationId: string },
+): Promise<{ registration: EnsRegistration }> {
   const record = await ctx.storage.get<EnsRegistrationRecord>('ens_names', id)
   if (!record || !canSee(principal, record)) throw new NotFoundError('ENS registration', { details: { id } })
-  return toEnsRegistration(record)
+  return { registration: toEnsRegistration(record) }
 }

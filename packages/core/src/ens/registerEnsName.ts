@@ -1,12 +1,13 @@
 import { type Hex, toHex } from 'viem'
+import type { z } from 'zod'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { ConflictError, NotFoundError, PolicyBlockedError, ValidationError } from '../errors/errors.js'
+import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import { runOperation } from '../operations/backgroundOperations.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { evaluateIntent } from '../transactions/evaluateIntent.js'
 import { canSee, findWallet } from '../wallets/findWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
@@ -14,7 +15,7 @@ import { advanceEnsRegistration, fail, submitStep } from './advanceEnsRegistrati
 import { ensControllerAbi } from './ensAbis.js'
 import { ensContractsOf, requireEnsContract } from './ensContractsOf.js'
 import { commitDraft, registerDraft, valueWithBuffer } from './ensDrafts.js'
-import { durationOf, type RegisterEnsNameParameters, registerEnsSchema } from './ensSchemas.js'
+import { durationOf, type registerEnsSchema } from './ensSchemas.js'
 import { type ParsedEthName, parseEthName } from './parseEnsName.js'
 import { readRentPrice } from './readRentPrice.js'
 import {
@@ -35,14 +36,25 @@ const gasBudget = { commit: 60_000n, register: 400_000n, reverse: 150_000n }
  * once (status `committing`) and the rest runs in the background: wait for the controller's minimum
  * commitment age → register with the public resolver and the address record → optional reverse
  * record → `registered` and `ens.registered`. Unfinished registrations resume at start.
- * @example const op = await registerEnsName(ctx, principal, { name: 'my-agent.eth', setReverse: true })
+ * @example const { registration } = await registerEnsName(ctx, principal, { name: 'my-agent.eth', setReverse: true })
  */
 export async function registerEnsName(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: RegisterEnsNameParameters,
+  input: z.output<typeof registerEnsSchema>,
+  options: IdempotencyOptions = {},
+): Promise<{ status: EnsRegistration['status']; registration: EnsRegistration }> {
+  return withIdempotency(ctx, principal, 'ens.register', input, options, async () => {
+    const registration = await startRegistration(ctx, principal, input)
+    return { status: registration.status, registration }
+  })
+}
+
+async function startRegistration(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  input: z.output<typeof registerEnsSchema>,
 ): Promise<EnsRegistration> {
-  const input = parseInput(registerEnsSchema, parameters)
   const parsed = parseEthName(input.name)
   const wallet = input.wallet
     ? await findWallet(ctx, principal, input.wallet)

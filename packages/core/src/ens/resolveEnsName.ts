@@ -1,13 +1,12 @@
-import { type Address, ContractFunctionExecutionError, namehash, zeroAddress } from 'viem'
-import { isTransportError, toChainError } from '../chain/toChainError.js'
+import { type Address, namehash, zeroAddress } from 'viem'
+import type { z } from 'zod'
+import { isRevert, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
-import { parseInput } from '../schemas/parseInput.js'
-import { addressSchema } from '../schemas/primitives.js'
 import { ensRegistryAbi, ensResolverAbi } from './ensAbis.js'
 import { ensContractsOf } from './ensContractsOf.js'
-import { type ResolveEnsNameOptions, resolveEnsOptionsSchema } from './ensSchemas.js'
+import type { resolveEnsSchema, reverseEnsSchema } from './ensSchemas.js'
 import { parseEnsName } from './parseEnsName.js'
 
 export type ResolveEnsNameReturnType = { name: string; address: Address; resolver: Address; chain: string }
@@ -15,15 +14,15 @@ export type ResolveEnsNameReturnType = { name: string; address: Address; resolve
 /**
  * Resolves a name through the registry and its resolver (registry.resolver → resolver.addr), with
  * no UniversalResolver needed. A name with no resolver or no address is `not_found`.
- * @example const { address } = await resolveEnsName(ctx, 'vitalik.eth')
+ * @example const { address } = await resolveEnsName(ctx, principal, { name: 'vitalik.eth' })
  */
 export async function resolveEnsName(
   ctx: Pick<AgentWalletContext, 'chains'>,
-  name: string,
-  options: ResolveEnsNameOptions = {},
+  _principal: unknown,
+  input: z.output<typeof resolveEnsSchema>,
 ): Promise<ResolveEnsNameReturnType> {
-  const parsed = parseEnsName(name)
-  const chain = ctx.chains.get(parseInput(resolveEnsOptionsSchema, options).chain ?? ctx.chains.defaultChain)
+  const parsed = parseEnsName(input.name)
+  const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain)
   const found = await lookup(chain, parsed.node, 'addr')
   if (!found) throw new NotFoundError('ENS name', { details: { name: parsed.name, chain: chain.name } })
   return { name: parsed.name, address: found.value as Address, resolver: found.resolver, chain: chain.name }
@@ -34,15 +33,15 @@ export type ReverseEnsNameReturnType = { address: Address; name: string; chain: 
 /**
  * The primary (reverse) name of an address: `<addr>.addr.reverse` → resolver.name. The name is
  * checked forward too (it must resolve back to the address), as ENS clients do.
- * @example const { name } = await reverseEnsName(ctx, '0x…')
+ * @example const { name } = await reverseEnsName(ctx, principal, { address: '0x…' })
  */
 export async function reverseEnsName(
   ctx: Pick<AgentWalletContext, 'chains'>,
-  address: string,
-  options: ResolveEnsNameOptions = {},
+  _principal: unknown,
+  input: z.output<typeof reverseEnsSchema>,
 ): Promise<ReverseEnsNameReturnType> {
-  const checksummed = parseInput(addressSchema, address)
-  const chain = ctx.chains.get(parseInput(resolveEnsOptionsSchema, options).chain ?? ctx.chains.defaultChain)
+  const checksummed = input.address
+  const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain)
   const node = namehash(`${checksummed.slice(2).toLowerCase()}.addr.reverse`)
   const found = await lookup(chain, node, 'name')
   const name = found?.value as string | undefined
@@ -77,7 +76,7 @@ async function lookup(
     return { resolver, value }
   } catch (error) {
     // A resolver that does not implement the record reverts: the name has no such record.
-    if (!isTransportError(error) && error instanceof ContractFunctionExecutionError) return undefined
-    throw toChainError(error, chain.name)
+    if (isRevert(error)) return undefined
+    throw toChainError(error, chain.name, { read: true })
   }
 }

@@ -95,6 +95,11 @@ export type EventPayloads = {
     success: boolean
   }
   'webhook.disabled': { subscriptionId: string; url: string; reason: string }
+  /**
+   * An API key was revoked: every replica closes that key's open WebSockets (4401). Admins only.
+   * (`role` is spelled out: events sit below principals and import nothing from them.)
+   */
+  'key.revoked': { keyId: string; name: string; role: 'agent' | 'approver' | 'admin'; revokedBy: string }
   'agent.activity': Record<string, unknown>
 }
 

@@ -15,11 +15,26 @@ export const eventNames = {
   'multisig.proposed': 'multisig_proposed',
   'multisig.executed': 'multisig_executed',
   'webhook.disabled': 'webhook_disabled',
+  'key.revoked': 'key_revoked',
   'agent.activity': 'agent_activity',
 } as const
 
 export type EventName = keyof typeof eventNames
 export type WebhookEventName = (typeof eventNames)[EventName]
+
+/**
+ * Events about the tenant's administration, not its money: on the WebSocket only admin keys see
+ * them (approvers and agents never learn of other keys); webhooks, which only admins subscribe, get them.
+ */
+const adminOnlyEvents: ReadonlySet<EventName> = new Set<EventName>(['key.revoked'])
+
+/**
+ * True for an event only admin keys may see on the WebSocket.
+ * @example if (isAdminOnlyEvent(event.type) && principal.role !== 'admin') return
+ */
+export function isAdminOnlyEvent(name: string): boolean {
+  return adminOnlyEvents.has(name as EventName)
+}
 
 const byWebhookName = new Map<string, EventName>(
   Object.entries(eventNames).map(([canonical, webhook]) => [webhook, canonical as EventName]),

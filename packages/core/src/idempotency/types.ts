@@ -10,6 +10,11 @@ export type IdempotencyRecord = {
   transactionId?: string | undefined
   /** For other operations: the JSON result of the first call. */
   result?: unknown
+  /**
+   * The shape `result` has: 2 since each operation answers its declared output (records written
+   * before carry none, and are not replayed as if they had it).
+   */
+  resultFormat?: 2 | undefined
   createdAt: string
 }
 

@@ -35,6 +35,7 @@ export async function withIdempotency<T>(
         operation,
         requestHash: hash,
         result,
+        resultFormat: 2,
         createdAt: ctx.now().toISOString(),
       })
     })
@@ -53,6 +54,15 @@ export function assertSameRequest(existing: IdempotencyRecord, hash: string): vo
 
 function replay(existing: IdempotencyRecord, hash: string): unknown {
   assertSameRequest(existing, hash)
+  // The first call happened, but its stored answer predates the declared outputs: replaying it would
+  // answer another shape, and running it again would act twice. The caller learns which.
+  if (existing.resultFormat !== 2) {
+    throw new BaseError(
+      'idempotency_conflict',
+      'This Idempotency-Key was used before an upgrade changed what this operation answers: the first call was carried out; read its result, or use a new key',
+      { details: { operation: existing.operation, reason: 'stored_before_upgrade' } },
+    )
+  }
   return existing.result
 }
 

@@ -9,7 +9,7 @@ import { operationError, stepFailed, waitFinal } from '../operations/operationSt
 import type { Principal } from '../principals/types.js'
 import { type IntentDraft, submitIntent } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
-import { waitForTransaction } from '../transactions/waitForTransaction.js'
+import { waitForFinalStatus } from '../transactions/waitForTransaction.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { agentWalletCall } from './agentWalletCall.js'
 import { identityRegistryAbi } from './identityRegistryAbi.js'
@@ -55,7 +55,7 @@ export async function advanceIdentityRegistration(
         continue
       }
       const done = options.foreground
-        ? await waitForTransaction(ctx, transactionId, { timeoutMs: 120_000 })
+        ? await waitForFinalStatus(ctx, transactionId, { timeoutMs: 120_000 })
         : await waitFinal(ctx, transactionId, signal)
       if (!done) return record
       if (done.status !== 'confirmed') throw stepFailed('identity', step, done)

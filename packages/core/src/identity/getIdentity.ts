@@ -1,15 +1,15 @@
-import { type Address, ContractFunctionExecutionError, type Hex, hexToString, zeroAddress } from 'viem'
-import { isTransportError, toChainError } from '../chain/toChainError.js'
+import { type Address, type Hex, hexToString, zeroAddress } from 'viem'
+import type { z } from 'zod'
+import { isRevert, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import type { Filter } from '../storage/types.js'
 import { canSee } from '../wallets/findWallet.js'
 import { howToVerifyIdentityProof, type IdentityProof, signIdentityProof } from './identityProof.js'
 import { identityRegistryAbi } from './identityRegistryAbi.js'
-import { agentIdSchema, identityQuerySchema } from './identitySchemas.js'
+import type { getIdentitySchema } from './identitySchemas.js'
 import { fromDataUri } from './registrationFile.js'
 import { type Identity, type IdentityRecord, isRegisteredIdentity, toIdentity } from './types.js'
 
@@ -41,16 +41,15 @@ export type GetIdentityReturnType = Identity & {
 /**
  * An identity we registered, read back from chain (owner, agentURI, metadata, agent wallet) and
  * merged with our record, with a fresh proof of ownership signed by the agent wallet.
- * @example const identity = await getIdentity(ctx, principal, '7')
+ * @example const { identity } = await getIdentity(ctx, principal, { agentId: '7' })
  */
 export async function getIdentity(
   ctx: AgentWalletContext,
   principal: Principal,
-  agentId: string,
-  options: { chain?: string | undefined } = {},
-): Promise<GetIdentityReturnType> {
-  const id = parseInput(agentIdSchema, agentId)
-  const { chain: chainName } = parseInput(identityQuerySchema, options)
+  input: z.output<typeof getIdentitySchema>,
+): Promise<{ identity: GetIdentityReturnType }> {
+  const id = BigInt(input.agentId)
+  const chainName = input.chain
   const record = await findIdentity(ctx, principal, id, chainName)
   const chain = ctx.chains.get(record.chain)
   const onChain = await readOnChain(chain, record.registry, id)
@@ -69,7 +68,7 @@ export async function getIdentity(
     agentId: id,
     issuedAt: ctx.now(),
   })
-  return {
+  const identity: GetIdentityReturnType = {
     ...toIdentity(record),
     status,
     walletBound,
@@ -84,6 +83,7 @@ export async function getIdentity(
     howToVerify: howToVerifyIdentityProof,
     warnings: warningsFor(status, record, onChain),
   }
+  return { identity }
 }
 
 async function findIdentity(
@@ -109,8 +109,8 @@ async function readOnChain(
   const read = <T>(promise: Promise<T>): Promise<T | null> =>
     promise.catch((error: unknown) => {
       // A revert means "no such token / no value"; anything else (RPC down) is an error, never a guess.
-      if (!isTransportError(error) && error instanceof ContractFunctionExecutionError) return null
-      throw toChainError(error, chain.name)
+      if (isRevert(error)) return null
+      throw toChainError(error, chain.name, { read: true })
     })
   const contract = { address: registry, abi: identityRegistryAbi } as const
   const owner = await read(

@@ -7,16 +7,16 @@ import { type IdentityRecord, type IdentityRegistration, toIdentityRegistration 
 /**
  * One identity registration by its `idn_…` id, in progress or ended: its status, the step it is on
  * and the approval it waits for (poll it after a 202 from `registerIdentity`).
- * @example const { status, step } = await getIdentityRegistration(ctx, principal, 'idn_…')
+ * @example const { registration } = await getIdentityRegistration(ctx, principal, { registrationId: 'idn_…' })
  */
 export async function getIdentityRegistration(
   ctx: AgentWalletContext,
   principal: Principal,
-  id: string,
-): Promise<IdentityRegistration> {
+  { registrationId: id }: { registrationId: string },
+): Promise<{ registration: IdentityRegistration }> {
   const record = await ctx.storage.get<IdentityRecord>('identities', id)
   if (!record || !canSee(principal, record)) {
     throw new NotFoundError('Identity registration', { details: { id } })
   }
-  return toIdentityRegistration(record)
+  return { registration: toIdentityRegistration(record) }
 }

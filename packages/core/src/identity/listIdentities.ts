@@ -1,3 +1,4 @@
+import type { Address } from 'viem'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
 import type { Filter } from '../storage/types.js'
@@ -5,6 +6,7 @@ import { findWallet } from '../wallets/findWallet.js'
 import { type Identity, type IdentityRecord, isRegisteredIdentity, toIdentity } from './types.js'
 
 export type ListIdentitiesReturnType = { count: number; identities: Identity[] }
+export type IdentitiesOfWalletReturnType = ListIdentitiesReturnType & { address: Address }
 
 /**
  * The identities registered through this service that the principal may see (an agent: its own wallets').
@@ -23,20 +25,19 @@ export async function listIdentities(
 
 /**
  * The identities bound to one managed wallet (`not_found` for a wallet the principal cannot see).
- * @example const { identities } = await identitiesOfWallet(ctx, principal, '0x…')
+ * @example const { identities } = await identitiesOfWallet(ctx, principal, { wallet: '0x…' })
  */
 export async function identitiesOfWallet(
   ctx: AgentWalletContext,
   principal: Principal,
-  address: string,
-): Promise<ListIdentitiesReturnType> {
-  const wallet = await findWallet(ctx, principal, address)
-  return toList(
-    await ctx.storage.query<IdentityRecord>('identities', {
-      where: { tenantId: wallet.tenantId, walletAddress: wallet.address },
-      orderBy: 'createdAt',
-    }),
-  )
+  input: { wallet: string },
+): Promise<IdentitiesOfWalletReturnType> {
+  const wallet = await findWallet(ctx, principal, input.wallet)
+  const records = await ctx.storage.query<IdentityRecord>('identities', {
+    where: { tenantId: wallet.tenantId, walletAddress: wallet.address },
+    orderBy: 'createdAt',
+  })
+  return { address: wallet.address, ...toList(records) }
 }
 
 function toList(records: IdentityRecord[]): ListIdentitiesReturnType {

@@ -1,30 +1,19 @@
+import type { z } from 'zod'
+import { toApprovalSummary } from '../approvals/approvalSchemas.js'
 import type { ApprovalRecord } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
+import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import { runOperation } from '../operations/backgroundOperations.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { advanceIdentityRegistration } from './advanceIdentityRegistration.js'
 import { identityRegistryOf } from './identityRegistryOf.js'
-import { type RegisterIdentityParameters, registerIdentitySchema } from './identitySchemas.js'
-import {
-  type Identity,
-  type IdentityRecord,
-  type IdentityRegistration,
-  toIdentity,
-  toIdentityRegistration,
-} from './types.js'
+import type { registerIdentityAnswerSchema, registerIdentitySchema } from './identitySchemas.js'
+import { type IdentityRecord, toIdentity, toIdentityRegistration } from './types.js'
 
-/** A registration a `require_approval` rule paused: it continues by itself once the approver decides. */
-export type PendingIdentityRegistration = {
-  status: 'pending_approval'
-  approval: ApprovalRecord
-  identity: IdentityRegistration
-}
-
-/** The identity when every step ran at once; the paused registration otherwise. */
-export type RegisterIdentityReturnType = Identity | PendingIdentityRegistration
+/** The identity when every step ran at once; the paused registration (and its approval) otherwise. */
+export type RegisterIdentityReturnType = z.infer<typeof registerIdentityAnswerSchema>
 
 /**
  * Registers the wallet's agent in the chain's ERC-8004 Identity Registry as a tracked operation
@@ -36,15 +25,25 @@ export type RegisterIdentityReturnType = Identity | PendingIdentityRegistration
  * and the remaining steps run in the background once the paused one confirms; each later step goes
  * through the policy again (it may pause too). A rejected or expired approval ends it `failed`.
  * Unfinished registrations resume at start.
- * @example const identity = await registerIdentity(ctx, principal, { walletAddress, agentName: 'trader', agentType: 'trading' })
+ * @example const { identity } = await registerIdentity(ctx, principal, { wallet, agentName: 'trader', agentType: 'trading' })
  */
 export async function registerIdentity(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: RegisterIdentityParameters,
+  input: z.output<typeof registerIdentitySchema>,
+  options: IdempotencyOptions = {},
 ): Promise<RegisterIdentityReturnType> {
-  const input = parseInput(registerIdentitySchema, parameters)
-  const wallet = await findWallet(ctx, principal, input.walletAddress)
+  return withIdempotency(ctx, principal, 'identity.create', input, options, () =>
+    startRegistration(ctx, principal, input),
+  )
+}
+
+async function startRegistration(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  input: z.output<typeof registerIdentitySchema>,
+): Promise<RegisterIdentityReturnType> {
+  const wallet = await findWallet(ctx, principal, input.wallet)
   const owner = input.owner ? await findWallet(ctx, principal, input.owner) : wallet
   const chain = ctx.chains.get(input.chain ?? wallet.chain)
   const registry = identityRegistryOf(chain)
@@ -88,11 +87,15 @@ export async function registerIdentity(
       }
     })
   })
-  if (outcome?.status === 'registered') return toIdentity(outcome)
+  if (outcome?.status === 'registered') return { status: 'registered', identity: toIdentity(outcome) }
   if (outcome?.status === 'awaiting_approval' && outcome.approvalId) {
     const approval = await ctx.storage.get<ApprovalRecord>('approvals', outcome.approvalId)
     if (approval) {
-      return { status: 'pending_approval', approval, identity: toIdentityRegistration(outcome) }
+      return {
+        status: 'pending_approval',
+        approval: toApprovalSummary(approval),
+        identity: toIdentityRegistration(outcome),
+      }
     }
   }
   throw new BaseError('internal', 'The registration stopped before its first outcome; it resumes at start', {

@@ -1,55 +1,54 @@
 import type { Hex } from 'viem'
-import type { ApprovalRecord } from '../approvals/types.js'
+import type { z } from 'zod'
+import { toApprovalSummary } from '../approvals/approvalSchemas.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors/errors.js'
+import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { withLock } from '../storage/withLock.js'
+import { viewOf } from '../transactions/sendAnswer.js'
 import type { SubmitResult } from '../transactions/submitIntent.js'
-import type { TransactionRecord } from '../transactions/types.js'
-import { waitForTransaction } from '../transactions/waitForTransaction.js'
+import { waitForFinalStatus } from '../transactions/waitForTransaction.js'
 import { findWallet } from '../wallets/findWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { executeIfReady, ownerSignatures, settleProposal } from './executeProposal.js'
 import { locateSafe, proposalLockKey } from './locateSafe.js'
-import { type ConfirmSafeParameters, confirmSafeSchema } from './multisigSchemas.js'
+import type { confirmSafeSchema, safeProposalAnswerSchema } from './multisigSchemas.js'
 import type { SafeProposalRecord, SafeSignature } from './multisigTypes.js'
-import { type SafeProposalView, toProposalView } from './proposalView.js'
+import { toProposalView } from './proposalView.js'
 import { isOwner, readSafe } from './readSafe.js'
 import { recoverSafeSigner } from './recoverSafeSigner.js'
 import { safeTxTypedData } from './safeTransaction.js'
 
-export type ConfirmSafeTransactionReturnType = {
-  /** The proposal's status after this call: `pending` below threshold, `executed` once mined with ExecutionSuccess. */
-  status: SafeProposalRecord['status']
-  proposal: SafeProposalView
-  /** Owner signatures that count now, and how many the Safe needs. */
-  confirmations: number
-  threshold: number
-  /** The execTransaction, once sent. */
-  transaction?: TransactionRecord | undefined
-  /** Set when the execTransaction waits for a human approval (policy). */
-  approval?: ApprovalRecord | undefined
-}
+export type ConfirmSafeTransactionReturnType = z.infer<typeof safeProposalAnswerSchema>
 
 /**
- * Adds an owner's signature to a proposal — a managed owner's (`from`, signed by the vault) or an
+ * Adds an owner's signature to a proposal — a managed owner's (`wallet`, signed by the vault) or an
  * outside owner's (`signature`, its signer recovered and checked against the Safe's owners on chain
  * before it is stored); a non-owner is `forbidden`. At threshold it sends `execTransaction` through
  * the money path from the confirming managed wallet (else the proposer) and resolves once mined:
  * `executed` only with ExecutionSuccess in the receipt. Confirming twice is harmless.
- * @example await confirmSafeTransaction(ctx, principal, safe, { safeTxHash, from: owner2 })
+ * @example await confirmSafeTransaction(ctx, principal, { safe, safeTxHash, wallet: owner2 })
  */
 export async function confirmSafeTransaction(
   ctx: AgentWalletContext,
   principal: Principal,
-  safeAddress: string,
-  parameters: ConfirmSafeParameters,
+  input: z.output<typeof confirmSafeSchema>,
+  options: IdempotencyOptions = {},
 ): Promise<ConfirmSafeTransactionReturnType> {
-  const input = parseInput(confirmSafeSchema, parameters)
-  const managed = 'from' in input ? await findWallet(ctx, principal, input.from) : undefined
-  const { safe, chain } = await locateSafe(ctx, principal, safeAddress, input.chain, managed?.chain)
+  return withIdempotency(ctx, principal, 'multisig.confirm', input, options, () =>
+    confirm(ctx, principal, input),
+  )
+}
+
+async function confirm(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  input: z.output<typeof confirmSafeSchema>,
+): Promise<ConfirmSafeTransactionReturnType> {
+  const managed = input.wallet ? await findWallet(ctx, principal, input.wallet) : undefined
+  const { safe, chain } = await locateSafe(ctx, principal, input.safe, input.chain, managed?.chain)
   const outcome = await withLock(ctx.storage, [proposalLockKey(safe, input.safeTxHash)], async () => {
     let proposal = await findProposal(ctx, principal, safe, input.safeTxHash)
     proposal = await settleProposal(ctx, chain, proposal)
@@ -59,10 +58,9 @@ export async function confirmSafeTransaction(
       })
     }
     const state = await readSafe(chain, safe)
-    const entry =
-      'signature' in input
-        ? await externalSignature(ctx, principal, proposal, input.signature as Hex)
-        : await managedSignature(ctx, principal, chain, proposal, managed!)
+    const entry = managed
+      ? await managedSignature(ctx, principal, chain, proposal, managed)
+      : await externalSignature(ctx, principal, proposal, input.signature as Hex)
     if (!isOwner(state.owners, entry.owner)) {
       throw new ForbiddenError('The signer is not an owner of this Safe', {
         details: { reason: 'not_owner', safe, signer: entry.owner },
@@ -93,7 +91,7 @@ export async function finishExecution(
   const { submitted } = outcome
   let transaction = submitted?.transaction
   if (submitted && submitted.status !== 'pending_approval') {
-    transaction = await waitForTransaction(ctx, submitted.transaction.id)
+    transaction = await waitForFinalStatus(ctx, submitted.transaction.id)
     const current = proposal
     proposal = await withLock(
       ctx.storage,
@@ -111,8 +109,9 @@ export async function finishExecution(
     proposal: toProposalView(proposal),
     confirmations: ownerSignatures(proposal.signatures, state.owners).length,
     threshold: state.threshold,
-    transaction,
-    approval: submitted?.status === 'pending_approval' ? submitted.approval : undefined,
+    transaction: transaction ? viewOf(ctx, transaction) : null,
+    hash: transaction?.hash ?? null,
+    ...(submitted?.status === 'pending_approval' ? { approval: toApprovalSummary(submitted.approval) } : {}),
   }
 }
 

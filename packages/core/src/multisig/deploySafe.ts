@@ -1,44 +1,28 @@
-import { type Address, encodeFunctionData, getAddress, parseEventLogs, zeroAddress } from 'viem'
-import type { ApprovalRecord } from '../approvals/types.js'
+import { encodeFunctionData, getAddress, parseEventLogs, zeroAddress } from 'viem'
+import type { z } from 'zod'
+import { toApprovalSummary } from '../approvals/approvalSchemas.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
+import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
+import { viewOf } from '../transactions/sendAnswer.js'
 import { submitIntent } from '../transactions/submitIntent.js'
-import type { TransactionRecord } from '../transactions/types.js'
 import { actingWallet } from '../wallets/actingWallet.js'
-import { type DeploySafeParameters, deploySafeSchema } from './multisigSchemas.js'
+import type { deploySafeAnswerSchema, deploySafeSchema } from './multisigSchemas.js'
 import type { MultisigWalletRecord } from './multisigTypes.js'
 import { readSafe } from './readSafe.js'
 import { safeAbi, safeProxyFactoryAbi } from './safeAbi.js'
 
-export type DeploySafeReturnType =
-  | {
-      status: 'deployed'
-      address: Address
-      chain: string
-      owners: Address[]
-      threshold: number
-      hash: string
-      transaction: TransactionRecord
-      approval?: undefined
-    }
-  | {
-      status: 'pending_approval'
-      chain: string
-      transaction: TransactionRecord
-      approval: ApprovalRecord
-      address?: undefined
-    }
+export type DeploySafeReturnType = z.infer<typeof deploySafeAnswerSchema>
 
 /** Chains where Safe deploys the L1 singleton (no extra events); elsewhere SafeL2, as Safe's own tools do. */
 const l1ChainIds = new Set([1, 11155111])
 
 /**
  * Deploys a Safe v1.4.1 proxy with `setup(owners, threshold, …, fallbackHandler)` through the
- * proxy factory's `createProxyWithNonce`, paid by a managed wallet (`from`, else the caller's only
+ * proxy factory's `createProxyWithNonce`, paid by a managed wallet (`wallet`, else the caller's only
  * wallet) through the money path (kind 'multisig', amount 0). Resolves once mined, with the proxy
  * address read from the ProxyCreation event, and records the Safe in `multisig_wallets`.
  * @example const { address } = await deploySafe(ctx, principal, { owners: [a, b, c], threshold: 2 })
@@ -46,10 +30,20 @@ const l1ChainIds = new Set([1, 11155111])
 export async function deploySafe(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: DeploySafeParameters,
+  input: z.output<typeof deploySafeSchema>,
+  options: IdempotencyOptions = {},
 ): Promise<DeploySafeReturnType> {
-  const input = parseInput(deploySafeSchema, parameters)
-  const wallet = await actingWallet(ctx, principal, input.from, 'from')
+  return withIdempotency(ctx, principal, 'multisig.deploy', input, options, () =>
+    deploy(ctx, principal, input),
+  )
+}
+
+async function deploy(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  input: z.output<typeof deploySafeSchema>,
+): Promise<DeploySafeReturnType> {
+  const wallet = await actingWallet(ctx, principal, input.wallet)
   const chain = ctx.chains.get(input.chain ?? wallet.chain)
   const safe = safeContracts(chain)
   const singleton = l1ChainIds.has(chain.chainId) ? safe.singleton : safe.singletonL2
@@ -94,8 +88,8 @@ export async function deploySafe(
     return {
       status: 'pending_approval',
       chain: chain.name,
-      transaction: submitted.transaction,
-      approval: submitted.approval,
+      transaction: viewOf(ctx, submitted.transaction),
+      approval: toApprovalSummary(submitted.approval),
     }
   }
   const mined = await awaitConfirmed(ctx, submitted, 'Safe deployment')
@@ -136,7 +130,7 @@ export async function deploySafe(
     owners: state.owners,
     threshold: state.threshold,
     hash: mined.hash!,
-    transaction: mined,
+    transaction: viewOf(ctx, mined),
   }
 }
 

@@ -1,11 +1,12 @@
 import type { Address } from 'viem'
+import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
+import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { withLock } from '../storage/withLock.js'
 import { settleProposal } from './executeProposal.js'
 import { locateSafe, proposalLockKey } from './locateSafe.js'
-import { type GetSafeParameters, getSafeSchema } from './multisigSchemas.js'
+import type { getSafeSchema } from './multisigSchemas.js'
 import type { SafeProposalRecord } from './multisigTypes.js'
 import { type SafeProposalView, toProposalView } from './proposalView.js'
 import { readSafe } from './readSafe.js'
@@ -23,18 +24,19 @@ export type GetSafeReturnType = {
 }
 
 /**
- * A Safe's owners, threshold and nonce (from chain) and its tenant's pending proposals.
- * @example const { owners, threshold, pendingProposals } = await getSafe(ctx, principal, safe)
+ * A Safe's owners, threshold and nonce (from chain) and its tenant's pending proposals. An agent
+ * sees a Safe only when one of its own wallets is an owner (another's is `not_found`).
+ * @example const { safe } = await getSafe(ctx, principal, { safe: address })
  */
 export async function getSafe(
   ctx: AgentWalletContext,
   principal: Principal,
-  safeAddress: string,
-  parameters: GetSafeParameters = {},
-): Promise<GetSafeReturnType> {
-  const input = parseInput(getSafeSchema, parameters)
-  const { safe, chain, record } = await locateSafe(ctx, principal, safeAddress, input.chain)
+  input: z.output<typeof getSafeSchema>,
+): Promise<{ safe: GetSafeReturnType }> {
+  const { safe, chain, record } = await locateSafe(ctx, principal, input.safe, input.chain)
   const state = await readSafe(chain, safe)
+  if (principal.role === 'agent' && !(await ownsAnOwner(ctx, principal, state.owners)))
+    throw new NotFoundError('Safe', { details: { safe, chain: chain.name } })
   const open = await ctx.storage.query<SafeProposalRecord>('multisig_proposals', {
     where: {
       tenantId: principal.tenantId,
@@ -65,12 +67,22 @@ export async function getSafe(
       BigInt(a.tx.nonce) < BigInt(b.tx.nonce) ? -1 : BigInt(a.tx.nonce) > BigInt(b.tx.nonce) ? 1 : 0,
     )
   return {
-    address: safe,
-    chain: chain.name,
-    owners: state.owners,
-    threshold: state.threshold,
-    nonce: state.nonce.toString(),
-    managed: record !== undefined,
-    pendingProposals: pending.map(toProposalView),
+    safe: {
+      address: safe,
+      chain: chain.name,
+      owners: state.owners,
+      threshold: state.threshold,
+      nonce: state.nonce.toString(),
+      managed: record !== undefined,
+      pendingProposals: pending.map(toProposalView),
+    },
   }
+}
+
+/** Whether one of the agent's own wallets is among `owners`. */
+async function ownsAnOwner(ctx: AgentWalletContext, principal: Principal, owners: readonly Address[]) {
+  const mine = await ctx.storage.count('wallets', {
+    where: { tenantId: principal.tenantId, ownerId: principal.id, address: [...owners] },
+  })
+  return mine > 0
 }

@@ -1,15 +1,21 @@
 import { z } from 'zod'
+import { approvalSummarySchema } from '../approvals/approvalSchemas.js'
+import { out } from '../schemas/out.js'
 import { addressSchema, decimalAmountSchema, hexDataSchema } from '../schemas/primitives.js'
+import { transactionViewSchema } from '../transactions/toTransactionView.js'
+import { chainField, walletField } from '../wallets/walletSchemas.js'
 
-const chainSchema = z.string().min(1).max(64)
+const safeField = addressSchema.describe('The Safe’s address')
 
-/** Deploy a Safe v1.4.1: unique valid owners, 1 ≤ threshold ≤ owners; `from` (a managed wallet) pays gas. */
+/** Deploy a Safe v1.4.1: unique valid owners, 1 ≤ threshold ≤ owners; `wallet` (a managed wallet) pays gas. */
 export const deploySafeSchema = z
   .strictObject({
-    owners: z.array(addressSchema).min(1).max(50),
-    threshold: z.number().int().min(1),
-    chain: chainSchema.optional(),
-    from: addressSchema.optional(),
+    owners: z.array(addressSchema).min(1).max(50).describe('The owners’ addresses'),
+    threshold: z.number().int().min(1).describe('How many owners must sign a transaction'),
+    chain: chainField.optional(),
+    wallet: addressSchema
+      .optional()
+      .describe('The managed wallet that pays for the deployment (default: the caller’s only wallet)'),
   })
   .superRefine((input, ctx) => {
     const seen = new Set<string>()
@@ -28,15 +34,18 @@ export const deploySafeSchema = z
   })
 export type DeploySafeParameters = z.input<typeof deploySafeSchema>
 
-/** Propose a Safe transaction; `from` is the managed owner that proposes and signs first; `value` in native units. */
+/** Propose a Safe transaction; `wallet` is the managed owner that proposes and signs first; `value` in native units. */
 export const proposeSafeSchema = z.strictObject({
-  from: addressSchema,
-  to: addressSchema,
-  value: decimalAmountSchema,
-  data: hexDataSchema.optional(),
-  /** 0 = call, 1 = delegatecall (e.g. MultiSend). */
-  operation: z.union([z.literal(0), z.literal(1)]).optional(),
-  chain: chainSchema.optional(),
+  safe: safeField,
+  wallet: walletField.describe('The managed owner wallet that proposes and signs first'),
+  to: addressSchema.describe('What the Safe pays or calls'),
+  value: decimalAmountSchema.describe('Native value the Safe sends, in its units ("0.1")'),
+  data: hexDataSchema.optional().describe('Calldata (for a token transfer or a contract call)'),
+  operation: z
+    .union([z.literal(0), z.literal(1)])
+    .optional()
+    .describe('0 = call (default), 1 = delegatecall (e.g. MultiSend)'),
+  chain: chainField.optional(),
 })
 export type ProposeSafeParameters = z.input<typeof proposeSafeSchema>
 
@@ -45,18 +54,94 @@ const safeTxHashSchema = z
   .regex(/^0x[0-9a-fA-F]{64}$/, { message: 'safeTxHash must be 0x followed by 64 hex characters' })
   .transform((value) => value.toLowerCase() as `0x${string}`)
 
-/** Confirm as a managed owner (`from`) or with an outside owner's 65-byte ECDSA `signature`. */
-export const confirmSafeSchema = z.union([
-  z.strictObject({ safeTxHash: safeTxHashSchema, from: addressSchema, chain: chainSchema.optional() }),
-  z.strictObject({
-    safeTxHash: safeTxHashSchema,
+/** Confirm as a managed owner (`wallet`) or with an outside owner's 65-byte ECDSA `signature`: one of them. */
+export const confirmSafeSchema = z
+  .strictObject({
+    safe: safeField,
+    safeTxHash: safeTxHashSchema.describe('The proposal’s SafeTx hash'),
+    wallet: addressSchema.optional().describe('The managed owner wallet that confirms (signs)'),
     signature: z
       .string()
-      .regex(/^0x[0-9a-fA-F]{130}$/, { message: 'signature must be 65 bytes of hex (r, s, v)' }),
-    chain: chainSchema.optional(),
-  }),
-])
+      .regex(/^0x[0-9a-fA-F]{130}$/, { message: 'signature must be 65 bytes of hex (r, s, v)' })
+      .optional()
+      .describe('An outside owner’s signature of the safeTxHash, instead of `wallet`'),
+    chain: chainField.optional(),
+  })
+  .refine((input) => (input.wallet === undefined) !== (input.signature === undefined), {
+    message: 'Confirm with either wallet (a managed owner) or signature (an outside owner)',
+    path: ['wallet'],
+  })
 export type ConfirmSafeParameters = z.input<typeof confirmSafeSchema>
 
-export const getSafeSchema = z.strictObject({ chain: chainSchema.optional() })
+export const getSafeSchema = z.strictObject({ safe: safeField, chain: chainField.optional() })
 export type GetSafeParameters = z.input<typeof getSafeSchema>
+
+/** A deployment: mined with the Safe's address, or paused for a human (202). */
+export const deploySafeAnswerSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('deployed'),
+    address: out.address,
+    chain: z.string(),
+    owners: z.array(out.address),
+    threshold: z.number().int(),
+    hash: out.hash,
+    transaction: transactionViewSchema,
+  }),
+  z.object({
+    status: z.literal('pending_approval'),
+    chain: z.string(),
+    transaction: transactionViewSchema,
+    approval: approvalSummarySchema,
+  }),
+])
+
+/** A proposal as the API shows it: value as a decimal string, signatures without their bytes. */
+export const safeProposalSchema = z.object({
+  id: z.string(),
+  safeAddress: out.address,
+  chain: z.string(),
+  safeTxHash: out.hash,
+  status: z.enum(['pending', 'executing', 'executed', 'failed']),
+  to: out.address,
+  value: out.decimal,
+  valueRaw: out.baseUnits,
+  data: out.hex,
+  operation: z.union([z.literal(0), z.literal(1)]),
+  nonce: z.string(),
+  proposer: out.address,
+  confirmations: z.array(
+    z.object({ owner: out.address, source: z.enum(['managed', 'external']), addedAt: out.timestamp }),
+  ),
+  transactionId: z.string().nullable(),
+  executionHash: out.hash.nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  createdAt: out.timestamp,
+  updatedAt: out.timestamp,
+})
+
+/** Where a proposal stands after a propose or confirm, and its execution once at threshold. */
+export const safeProposalAnswerSchema = z.object({
+  /** `pending` below threshold, `executing` while its execTransaction runs (or waits for approval), `executed`. */
+  status: safeProposalSchema.shape.status,
+  proposal: safeProposalSchema,
+  /** Owner signatures that count now, and how many the Safe needs. */
+  confirmations: z.number().int(),
+  threshold: z.number().int(),
+  /** The execTransaction, once sent. */
+  transaction: transactionViewSchema.nullable(),
+  hash: out.hash.nullable(),
+  /** Set when the execTransaction waits for a human approval (policy). */
+  approval: approvalSummarySchema.optional(),
+})
+
+/** A Safe: owners, threshold and nonce read from chain, and the caller's tenant's open proposals. */
+export const safeSchema = z.object({
+  address: out.address,
+  chain: z.string(),
+  owners: z.array(out.address),
+  threshold: z.number().int(),
+  nonce: z.string(),
+  /** True when this service deployed it. */
+  managed: z.boolean(),
+  pendingProposals: z.array(safeProposalSchema),
+})

@@ -1,27 +1,10 @@
 import { formatUnits } from 'viem'
+import type { z } from 'zod'
+import type { safeProposalSchema } from './multisigSchemas.js'
 import type { SafeProposalRecord } from './multisigTypes.js'
 
 /** A proposal as the API shows it: value as a decimal string, signatures without their bytes. */
-export type SafeProposalView = {
-  id: string
-  safeAddress: string
-  chain: string
-  safeTxHash: string
-  status: SafeProposalRecord['status']
-  to: string
-  value: string
-  valueRaw: string
-  data: string
-  operation: 0 | 1
-  nonce: string
-  proposer: string
-  confirmations: { owner: string; source: 'managed' | 'external'; addedAt: string }[]
-  transactionId: string | null
-  executionHash: string | null
-  error: { code: string; message: string } | null
-  createdAt: string
-  updatedAt: string
-}
+export type SafeProposalView = z.infer<typeof safeProposalSchema>
 
 /** The public view of a stored proposal. */
 export function toProposalView(record: SafeProposalRecord): SafeProposalView {

@@ -1,15 +1,16 @@
+import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import { ConflictError, ForbiddenError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
+import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { withLock } from '../storage/withLock.js'
 import { parseAmount } from '../utils/amounts.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { type ConfirmSafeTransactionReturnType, finishExecution } from './confirmSafeTransaction.js'
 import { executeIfReady } from './executeProposal.js'
 import { locateSafe, proposalLockKey } from './locateSafe.js'
-import { type ProposeSafeParameters, proposeSafeSchema } from './multisigSchemas.js'
+import type { proposeSafeSchema } from './multisigSchemas.js'
 import type { SafeProposalRecord } from './multisigTypes.js'
 import { isOwner, readSafe } from './readSafe.js'
 import { newSafeTx, safeTxHash, safeTxTypedData } from './safeTransaction.js'
@@ -17,20 +18,29 @@ import { safeTxPayment } from './safeTxPayment.js'
 
 /**
  * Proposes a Safe transaction: builds the SafeTx at the Safe's current `nonce()`, computes its
- * EIP-712 safeTxHash as Safe does, signs it with the proposing managed owner (`from`), stores the
+ * EIP-712 safeTxHash as Safe does, signs it with the proposing managed owner (`wallet`), stores the
  * proposal and emits `multisig.proposed`. A 1-of-n Safe executes at once. A proposer that is not
  * an owner on chain is `forbidden`.
- * @example const { proposal } = await proposeSafeTransaction(ctx, principal, safe, { from, to, value: '0.1' })
+ * @example const { proposal } = await proposeSafeTransaction(ctx, principal, { safe, wallet, to, value: '0.1' })
  */
 export async function proposeSafeTransaction(
   ctx: AgentWalletContext,
   principal: Principal,
-  safeAddress: string,
-  parameters: ProposeSafeParameters,
+  input: z.output<typeof proposeSafeSchema>,
+  options: IdempotencyOptions = {},
 ): Promise<ConfirmSafeTransactionReturnType> {
-  const input = parseInput(proposeSafeSchema, parameters)
-  const wallet = await findWallet(ctx, principal, input.from)
-  const { safe, chain } = await locateSafe(ctx, principal, safeAddress, input.chain, wallet.chain)
+  return withIdempotency(ctx, principal, 'multisig.propose', input, options, () =>
+    propose(ctx, principal, input),
+  )
+}
+
+async function propose(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  input: z.output<typeof proposeSafeSchema>,
+): Promise<ConfirmSafeTransactionReturnType> {
+  const wallet = await findWallet(ctx, principal, input.wallet)
+  const { safe, chain } = await locateSafe(ctx, principal, input.safe, input.chain, wallet.chain)
   const state = await readSafe(chain, safe)
   if (!isOwner(state.owners, wallet.address)) {
     throw new ForbiddenError('The proposing wallet is not an owner of this Safe', {

@@ -27,7 +27,8 @@ export async function waitFinal(
 
 /**
  * The error of a step whose transaction ended other than `confirmed`; a blocked, rejected or
- * expired step says why: the policy, the approver, or the approval's deadline.
+ * expired step says why: the policy, the approver, or the approval's deadline; one approved after
+ * its wallet's money left is `insufficient_funds`.
  * @example throw stepFailed('identity', 'setAgentURI', done)
  */
 export function stepFailed(operation: string, step: string, transaction: TransactionRecord): BaseError {
@@ -36,7 +37,9 @@ export function stepFailed(operation: string, step: string, transaction: Transac
       ? 'policy_blocked'
       : transaction.status === 'expired'
         ? 'approval_expired'
-        : 'transaction_failed'
+        : transaction.error?.code === 'insufficient_funds'
+          ? 'insufficient_funds'
+          : 'transaction_failed'
   const why =
     transaction.status === 'rejected'
       ? 'the approver rejected it'

@@ -1,23 +1,9 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
-import { ForbiddenError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
-import { addressSchema } from '../schemas/primitives.js'
 import { findWallet } from '../wallets/findWallet.js'
+import type { PolicyRulesReturnType, updatePolicySchema } from './policySchemas.js'
 import { type PolicyRecord, tenantPolicyId, tenantRules, walletPolicyId, walletRules } from './policyStore.js'
-import type { PolicyRule } from './types.js'
-
-export const updatePolicySchema = z.strictObject({
-  wallet: addressSchema.optional(),
-  rules: z.array(z.unknown()).max(200),
-})
-export type UpdatePolicyParameters = z.input<typeof updatePolicySchema>
-
-export type PolicyRulesReturnType = {
-  tenant: PolicyRule[]
-  wallet?: { address: string; rules: PolicyRule[] } | undefined
-}
 
 /**
  * The tenant's rules, and with `wallet` that wallet's own rules too.
@@ -35,17 +21,15 @@ export async function getPolicyRules(
 }
 
 /**
- * Replaces the rule set of one scope (the tenant, or one wallet). Admins only: an agent cannot
- * loosen its own policy. The engine validates every rule and assigns ids.
+ * Replaces the rule set of one scope (the tenant, or one wallet). Only admins are declared for it:
+ * an agent cannot loosen its own policy. The engine validates every rule and assigns ids.
  * @example await updatePolicyRules(ctx, admin, { rules: [{ type: 'max_per_tx', asset: 'native', max: '0.5' }] })
  */
 export async function updatePolicyRules(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: UpdatePolicyParameters,
+  input: z.output<typeof updatePolicySchema>,
 ): Promise<PolicyRulesReturnType> {
-  if (principal.role !== 'admin') throw new ForbiddenError('Only admin keys may change policy rules')
-  const input = parseInput(updatePolicySchema, parameters)
   const rules = ctx.policy.validateRules(input.rules)
   const wallet = input.wallet ? await findWallet(ctx, principal, input.wallet) : undefined
   const record: PolicyRecord = {

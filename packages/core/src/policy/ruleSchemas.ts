@@ -1,16 +1,26 @@
 import { z } from 'zod'
-import { addressSchema, decimalAmountSchema, durationSchema } from '../schemas/primitives.js'
+import {
+  addressSchema,
+  decimalAmountSchema,
+  displayTextSchema,
+  durationSchema,
+} from '../schemas/primitives.js'
 
 /** Stored lists are indexed once per rule; the cap keeps one rule from exhausting memory. */
 const maxListLength = 100_000
 const symbolPattern = /^[A-Za-z0-9._$-]{1,32}$/
 
+/** The rule asset that means US dollars: the rule counts every asset, valued from price feeds. */
+export const usdAsset = 'usd'
+
 /**
- * `"native"` (the chain's coin), a token address (checksummed on output), or a token symbol.
- * A symbol matches any asset carrying it, so prefer addresses for tokens you do not control.
+ * `"native"` (the chain's coin), `"usd"` (every asset, valued in US dollars), a token address
+ * (checksummed on output), or a token symbol. A symbol matches any asset carrying it, so prefer
+ * addresses for tokens you do not control; a token whose symbol is "USD" needs its address.
  */
 export const ruleAssetSchema = z.string().transform((value, ctx) => {
   if (value.toLowerCase() === 'native') return 'native'
+  if (value.toLowerCase() === usdAsset) return usdAsset
   if (/^0x/i.test(value)) {
     const parsed = addressSchema.safeParse(value)
     if (parsed.success) return parsed.data
@@ -39,10 +49,13 @@ const timeZoneSchema = z
 
 const addressListSchema = z.array(addressSchema).max(maxListLength)
 
-/** Fields every rule may carry. `id` is assigned by `validateRules` when missing. */
+/**
+ * Fields every rule may carry. `id` is assigned by `validateRules` when missing. Both are shown to
+ * approvers beside a paused send, so both are display text (the description may span lines).
+ */
 const common = {
-  id: z.string().min(1).max(128).optional(),
-  description: z.string().max(500).optional(),
+  id: displayTextSchema(128).min(1).optional(),
+  description: displayTextSchema(500, { multiline: true }).optional(),
   enabled: z.boolean().optional(),
 }
 
@@ -90,7 +103,7 @@ export const allowContractsRuleSchema = z.strictObject({
 export const allowChainsRuleSchema = z.strictObject({
   ...common,
   type: z.literal('allow_chains'),
-  chains: z.array(z.string().min(1).max(64)).max(1_000),
+  chains: z.array(displayTextSchema(64).min(1)).max(1_000),
 })
 
 export const requireApprovalRuleSchema = z
@@ -106,6 +119,10 @@ export const requireApprovalRuleSchema = z
   })
   .refine((rule) => rule.above !== undefined || rule.newRecipients === true || rule.always === true, {
     message: 'require_approval needs a trigger: above, newRecipients: true or always: true',
+  })
+  .refine((rule) => rule.asset !== usdAsset || rule.above !== undefined, {
+    message: 'asset "usd" is a unit for above: without above, leave asset out to cover every asset',
+    path: ['above'],
   })
 
 export const rateLimitRuleSchema = z.strictObject({

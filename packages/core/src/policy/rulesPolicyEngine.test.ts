@@ -54,6 +54,7 @@ runPolicyEngineConformance(
       requireApproval: { type: 'require_approval', always: true },
       allow: { type: 'allow_chains', chains: ['devnet'] },
     },
+    usdCap: { type: 'max_per_tx', asset: 'usd', max: '100' },
   },
 )
 

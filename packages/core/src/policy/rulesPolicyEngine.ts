@@ -1,5 +1,6 @@
 import { compileRule } from './compileRule.js'
 import { lookbackMs } from './lookbackMs.js'
+import { needsUsd } from './needsUsd.js'
 import type { RuleKind, RulesEngineRule } from './ruleSchemas.js'
 import { allowChains } from './rules/allowChains.js'
 import { allowContracts } from './rules/allowContracts.js'
@@ -40,6 +41,7 @@ export function rulesPolicyEngine(options: RulesPolicyEngineOptions = {}): Polic
     name: options.name ?? 'rules',
     validateRules,
     lookbackMs,
+    needsUsd,
     evaluate,
   }
 }

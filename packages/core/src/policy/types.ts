@@ -26,10 +26,62 @@ export type PolicyIntent = {
    * Safe pays (the real recipient, or an approved spender), and `data` is the call to `via`.
    */
   via?: Address | undefined
+  /**
+   * What `amount` is worth in US dollars, valued by core from the chain's price feeds before
+   * `evaluate` — present only when `engine.needsUsd(rules)` said a rule needs it.
+   */
+  usd?: UsdValuation | undefined
+}
+
+/**
+ * A USD figure: `value` in units of 10^-18 USD (`usdDecimals`), rounded up, with the feed round
+ * it was priced at (absent for a zero amount, which needs no price) — or why there is none.
+ * An engine must treat an `error` (or a missing valuation) as unknown, never as zero.
+ */
+export type UsdValuation =
+  | { value: bigint; price?: UsdPrice | undefined; error?: undefined }
+  | { value?: undefined; price?: undefined; error: UsdPriceError }
+
+/** The price a USD value was computed with: one round of one feed. */
+export type UsdPrice = {
+  /** US dollars per whole unit of the asset: the feed's answer as a decimal string. */
+  price: string
+  /** The address-book pair, e.g. `ETH/USD`. */
+  pair: string
+  feed: Address
+  roundId: string
+  /** When the round was written (ISO 8601). */
+  updatedAt: string
+}
+
+/** Why an asset has no usable USD price. */
+export type UsdPriceError = {
+  /**
+   * No feed in the address book for the asset; a feed answer older than allowed; a feed without a
+   * valid answer; or (engine side) no valuation was passed at all.
+   */
+  code: 'no_price_feed' | 'stale_price' | 'invalid_price' | 'not_valued'
+  asset: Address | 'native'
+  symbol: string
+  reason: string
+  pair?: string | undefined
+  feed?: Address | undefined
+  updatedAt?: string | undefined
+  maxAgeSeconds?: number | undefined
 }
 
 /** A counted past intent of the same wallet (pending approval, queued, submitted or confirmed). */
-export type SpendEntry = { asset: Address | 'native'; amount: bigint; at: number; to: Address }
+export type SpendEntry = {
+  asset: Address | 'native'
+  amount: bigint
+  at: number
+  to: Address
+  /**
+   * Its USD value (present when `engine.needsUsd(rules)`): the value stored when the intent was
+   * made, or for an intent made before any USD rule applied, its value at today's price.
+   */
+  usd?: UsdValuation | undefined
+}
 
 export type PolicyContext = {
   now: Date
@@ -73,5 +125,10 @@ export interface PolicyEngine {
   validateRules(rules: readonly unknown[]): PolicyRule[]
   /** How far back (ms) `context.recent` must reach for these rules. */
   lookbackMs(rules: readonly ScopedRule[]): number
+  /**
+   * True when these rules need USD values (`intent.usd`, `SpendEntry.usd`): core reads price feeds
+   * only then, so an engine without the method (or answering false) costs no feed read.
+   */
+  needsUsd?(rules: readonly ScopedRule[]): boolean
   evaluate(intent: PolicyIntent, context: PolicyContext): PolicyDecision
 }

@@ -1,7 +1,10 @@
 import { z } from 'zod'
+import { out } from '../schemas/out.js'
+import { displayTextSchema } from '../schemas/primitives.js'
 import { roles } from './types.js'
 
-const name = z.string().trim().min(1, 'name must not be empty').max(100)
+/** A key's or a tenant's name: shown in listings and the dashboard. */
+const name = displayTextSchema(100).min(1, 'name must not be empty')
 
 export const createApiKeySchema = z.strictObject({ name, role: z.enum(roles) })
 export type CreateApiKeyParameters = z.input<typeof createApiKeySchema>
@@ -13,3 +16,24 @@ export type CreateTenantParameters = z.input<typeof createTenantSchema>
 export const providedKeySchema = z
   .string()
   .regex(/^[\x21-\x7e]{24,200}$/, 'An API key must be 24 to 200 printable ASCII characters without spaces')
+
+/** An API key as listings show it: never its hash. */
+export const apiKeySchema = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  name: z.string(),
+  role: z.enum(roles),
+  /** The first characters of the raw key, to tell keys apart. */
+  prefix: z.string(),
+  root: z.boolean().optional(),
+  createdAt: out.timestamp,
+  createdBy: z.string().optional(),
+  revokedAt: out.timestamp.optional(),
+})
+
+export const tenantSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: out.timestamp,
+  createdBy: z.string().optional(),
+})

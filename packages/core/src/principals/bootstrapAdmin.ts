@@ -1,4 +1,6 @@
+import { ConflictError } from '../errors/errors.js'
 import { parseInput } from '../schemas/parseInput.js'
+import type { StorageTx } from '../storage/types.js'
 import { providedKeySchema } from './apiKeySchemas.js'
 import {
   type ApiKeyRecord,
@@ -8,8 +10,9 @@ import {
   tenantsCollection,
   toApiKeyView,
 } from './apiKeyTypes.js'
-import { insertApiKey } from './createApiKey.js'
+import { newApiKeyRecord } from './createApiKey.js'
 import { generateApiKey, hashApiKey } from './hashApiKey.js'
+import { markKeyRevoked } from './markKeyRevoked.js'
 import type { PrincipalsContext } from './principalsContext.js'
 import { defaultTenantId } from './types.js'
 
@@ -18,17 +21,24 @@ export type BootstrapAdminParameters = {
   adminKey?: string | undefined
 }
 
+/** `revoked`: the root keys the provided key replaced, revoked now (log their ids, never a key). */
 export type BootstrapAdminReturnType =
   /** A key was generated now: `key` is the raw key, to show once. */
-  | { status: 'created'; apiKey: ApiKeyView; key: string }
+  | { status: 'created'; apiKey: ApiKeyView; key: string; revoked: ApiKeyView[] }
   /** The provided key was stored now (the caller already knows it). */
-  | { status: 'adopted'; apiKey: ApiKeyView; key?: undefined }
-  /** Keys already exist (or the provided one does): nothing changed. */
-  | { status: 'existing'; apiKey?: ApiKeyView | undefined; key?: undefined }
+  | { status: 'adopted'; apiKey: ApiKeyView; key?: undefined; revoked: ApiKeyView[] }
+  /** Keys already exist (or the provided one does): no key was added. */
+  | { status: 'existing'; apiKey?: ApiKeyView | undefined; key?: undefined; revoked: ApiKeyView[] }
+
+/** Why a provided key cannot be the root key, in `details.reason` of the `conflict`. */
+export type BootstrapAdminConflictReason = 'revoked' | 'not_root'
 
 /**
  * First start: with no API keys at all, creates the root admin key of the `default` tenant. A provided
- * key is adopted as a root admin key whenever it is not stored yet, so `AGENTWALLET_ADMIN_KEY` always works.
+ * key IS the root key: stored if new, and every other active root key is revoked in the same
+ * transaction, so replicas starting at once end with exactly one. A revoked key is never restored: a
+ * provided key that was revoked (an older value, replaced) is a `conflict` (`reason: 'revoked'`), as is
+ * one that exists as a non-root key (`reason: 'not_root'`). Tenant admin keys are not root keys and stay.
  * @example const boot = await bootstrapAdmin(ctx, { adminKey: env.AGENTWALLET_ADMIN_KEY }); if (boot.key) print(boot.key)
  */
 export async function bootstrapAdmin(
@@ -37,8 +47,9 @@ export async function bootstrapAdmin(
 ): Promise<BootstrapAdminReturnType> {
   const provided =
     parameters.adminKey === undefined ? undefined : parseInput(providedKeySchema, parameters.adminKey)
-  // One lock for the whole decision: two processes starting at once create one root key, not two.
-  return ctx.storage.transaction(['api-keys:bootstrap'], async (tx) => {
+  const locks = ['api-keys:bootstrap', ...(provided === undefined ? [] : [`api-key:${hashApiKey(provided)}`])]
+  // One lock for the whole decision: two processes starting at once end with one root key, not two.
+  return ctx.storage.transaction(locks, async (tx) => {
     if (!(await tx.get<TenantRecord>(tenantsCollection, defaultTenantId))) {
       await tx.put(tenantsCollection, {
         id: defaultTenantId,
@@ -46,23 +57,52 @@ export async function bootstrapAdmin(
         createdAt: ctx.now().toISOString(),
       })
     }
-    if (provided !== undefined) {
-      const [stored] = await tx.query<ApiKeyRecord>(apiKeysCollection, {
-        where: { hash: hashApiKey(provided) },
-        limit: 1,
-      })
-      if (stored) return { status: 'existing', apiKey: toApiKeyView(stored) } as const
-    } else if ((await tx.count(apiKeysCollection)) > 0) {
-      return { status: 'existing' } as const
+    if (provided === undefined) {
+      if ((await tx.count(apiKeysCollection)) > 0) return { status: 'existing', revoked: [] } as const
+      const key = generateApiKey()
+      const record = newApiKeyRecord(ctx, rootKeyFields, key)
+      await tx.insert(apiKeysCollection, record)
+      return { status: 'created', apiKey: toApiKeyView(record), key, revoked: [] } as const
     }
-    const key = provided ?? generateApiKey()
-    const record = await insertApiKey(
-      ctx,
-      { tenantId: defaultTenantId, name: 'root admin', role: 'admin', root: true },
-      key,
-    )
-    return provided !== undefined
-      ? ({ status: 'adopted', apiKey: toApiKeyView(record) } as const)
-      : ({ status: 'created', apiKey: toApiKeyView(record), key } as const)
+    const [stored] = await tx.query<ApiKeyRecord>(apiKeysCollection, {
+      where: { hash: hashApiKey(provided) },
+      limit: 1,
+    })
+    if (stored) assertUsableAsRoot(stored)
+    const record = stored ?? newApiKeyRecord(ctx, rootKeyFields, provided)
+    if (!stored) await tx.insert(apiKeysCollection, record)
+    const revoked = await revokeOtherRootKeys(ctx, tx, record.id)
+    return { status: stored ? 'existing' : 'adopted', apiKey: toApiKeyView(record), revoked } as const
   })
+}
+
+const rootKeyFields = { tenantId: defaultTenantId, name: 'root admin', role: 'admin', root: true } as const
+
+function assertUsableAsRoot(stored: ApiKeyRecord): void {
+  // Restoring a replaced value would undo the replacement (it may have leaked): the newest value wins.
+  if (stored.revokedAt)
+    throw new ConflictError('The provided root admin key is revoked: a newer one replaced it', {
+      details: { keyId: stored.id, reason: 'revoked' satisfies BootstrapAdminConflictReason },
+    })
+  if (!stored.root || stored.tenantId !== defaultTenantId || stored.role !== 'admin')
+    throw new ConflictError('The provided root admin key exists as a key that is not the root key', {
+      details: { keyId: stored.id, reason: 'not_root' satisfies BootstrapAdminConflictReason },
+    })
+}
+
+async function revokeOtherRootKeys(
+  ctx: PrincipalsContext,
+  tx: StorageTx,
+  keepId: string,
+): Promise<ApiKeyView[]> {
+  const roots = await tx.query<ApiKeyRecord>(apiKeysCollection, {
+    where: { tenantId: defaultTenantId, root: true },
+  })
+  const revoked: ApiKeyView[] = []
+  for (const root of roots) {
+    if (root.id === keepId || root.revokedAt) continue
+    // With key.revoked, so every replica closes the old root key's sockets too.
+    revoked.push(toApiKeyView(await markKeyRevoked(ctx, tx, root, keepId)))
+  }
+  return revoked
 }

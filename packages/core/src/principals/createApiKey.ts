@@ -1,6 +1,5 @@
-import { ForbiddenError } from '../errors/errors.js'
-import { parseInput } from '../schemas/parseInput.js'
-import { type CreateApiKeyParameters, createApiKeySchema } from './apiKeySchemas.js'
+import type { z } from 'zod'
+import type { createApiKeySchema } from './apiKeySchemas.js'
 import { type ApiKeyRecord, type ApiKeyView, apiKeysCollection, toApiKeyView } from './apiKeyTypes.js'
 import { displayPrefix, generateApiKey, hashApiKey } from './hashApiKey.js'
 import type { PrincipalsContext } from './principalsContext.js'
@@ -13,16 +12,14 @@ export type CreateApiKeyReturnType = {
 }
 
 /**
- * Issues an API key in the caller's tenant. Admins only.
+ * Issues an API key in the caller's tenant (admins are declared for it).
  * @example const { key } = await createApiKey(ctx, admin, { name: 'trader-bot', role: 'agent' })
  */
 export async function createApiKey(
   ctx: PrincipalsContext,
   principal: Principal,
-  parameters: CreateApiKeyParameters,
+  { name, role }: z.output<typeof createApiKeySchema>,
 ): Promise<CreateApiKeyReturnType> {
-  if (principal.role !== 'admin') throw new ForbiddenError('Only admin keys may manage API keys')
-  const { name, role } = parseInput(createApiKeySchema, parameters)
   const key = generateApiKey()
   const record = await insertApiKey(
     ctx,
@@ -32,20 +29,31 @@ export async function createApiKey(
   return { apiKey: toApiKeyView(record), key }
 }
 
+type ApiKeyFields = Pick<ApiKeyRecord, 'tenantId' | 'name' | 'role'> &
+  Partial<Pick<ApiKeyRecord, 'root' | 'createdBy'>>
+
 /** Stores the hash of `rawKey` as a new key record (no role check: callers decide who may). */
 export async function insertApiKey(
   ctx: PrincipalsContext,
-  fields: Pick<ApiKeyRecord, 'tenantId' | 'name' | 'role'> &
-    Partial<Pick<ApiKeyRecord, 'root' | 'createdBy'>>,
+  fields: ApiKeyFields,
   rawKey: string,
 ): Promise<ApiKeyRecord> {
-  const record: ApiKeyRecord = {
+  const record = newApiKeyRecord(ctx, fields, rawKey)
+  await ctx.storage.transaction([`api-key:${record.hash}`], (tx) => tx.insert(apiKeysCollection, record))
+  return record
+}
+
+/** The record of a new key (only the hash of `rawKey` in it), for a caller that inserts it in its own transaction. */
+export function newApiKeyRecord(
+  ctx: Pick<PrincipalsContext, 'now' | 'newId'>,
+  fields: ApiKeyFields,
+  rawKey: string,
+): ApiKeyRecord {
+  return {
     id: ctx.newId('key'),
     ...fields,
     prefix: displayPrefix(rawKey),
     hash: hashApiKey(rawKey),
     createdAt: ctx.now().toISOString(),
   }
-  await ctx.storage.transaction([`api-key:${record.hash}`], (tx) => tx.insert(apiKeysCollection, record))
-  return record
 }

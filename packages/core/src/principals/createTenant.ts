@@ -1,6 +1,6 @@
-import { ConflictError, ForbiddenError } from '../errors/errors.js'
-import { parseInput } from '../schemas/parseInput.js'
-import { type CreateTenantParameters, createTenantSchema } from './apiKeySchemas.js'
+import type { z } from 'zod'
+import { ConflictError } from '../errors/errors.js'
+import type { createTenantSchema } from './apiKeySchemas.js'
 import { type ApiKeyView, type TenantRecord, tenantsCollection, toApiKeyView } from './apiKeyTypes.js'
 import { insertApiKey } from './createApiKey.js'
 import { generateApiKey } from './hashApiKey.js'
@@ -10,17 +10,16 @@ import type { Principal } from './types.js'
 export type CreateTenantReturnType = { tenant: TenantRecord; apiKey: ApiKeyView; key: string }
 
 /**
- * Creates a tenant and its first admin key (raw key returned once). Only the operator's root admin may.
+ * Creates a tenant and its first admin key (raw key returned once). The operator's root admin alone is
+ * declared for it.
  * Tenant names are unique (a `conflict` otherwise).
  * @example const { tenant, key } = await createTenant(ctx, root, { name: 'acme' })
  */
 export async function createTenant(
   ctx: PrincipalsContext,
   principal: Principal,
-  parameters: CreateTenantParameters,
+  { name }: z.output<typeof createTenantSchema>,
 ): Promise<CreateTenantReturnType> {
-  if (!principal.root) throw new ForbiddenError('Only the root admin key may create tenants')
-  const { name } = parseInput(createTenantSchema, parameters)
   const tenant: TenantRecord = {
     id: ctx.newId('ten'),
     name,

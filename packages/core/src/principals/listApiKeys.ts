@@ -1,17 +1,15 @@
-import { ForbiddenError } from '../errors/errors.js'
 import { type ApiKeyRecord, type ApiKeyView, apiKeysCollection, toApiKeyView } from './apiKeyTypes.js'
 import type { PrincipalsContext } from './principalsContext.js'
 import type { Principal } from './types.js'
 
 /**
- * The API keys of the caller's tenant (revoked ones too, marked), oldest first. Admins only.
+ * The API keys of the caller's tenant (revoked ones too, marked), oldest first.
  * @example const { apiKeys } = await listApiKeys(ctx, admin)
  */
 export async function listApiKeys(
   ctx: PrincipalsContext,
   principal: Principal,
 ): Promise<{ count: number; apiKeys: ApiKeyView[] }> {
-  if (principal.role !== 'admin') throw new ForbiddenError('Only admin keys may manage API keys')
   const records = await ctx.storage.query<ApiKeyRecord>(apiKeysCollection, {
     where: { tenantId: principal.tenantId },
     orderBy: 'createdAt',

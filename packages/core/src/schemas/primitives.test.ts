@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   addressSchema,
   decimalAmountSchema,
+  displayTextSchema,
   durationSchema,
   hexDataSchema,
   isValidAddress,
@@ -70,5 +71,48 @@ describe('durationSchema', () => {
   it('accepts windows and rejects malformed ones', () => {
     expect(durationSchema.parse('24h')).toBe('24h')
     expect(durationSchema.safeParse('24 hours').success).toBe(false)
+  })
+})
+
+describe('displayTextSchema', () => {
+  const line = displayTextSchema(100).min(1)
+  const text = displayTextSchema(100, { multiline: true })
+
+  it('keeps ordinary text of any script, trimmed: emoji, right-to-left words, joiners', () => {
+    for (const value of ['research-agent', 'Zoë’s bot 🤖', 'שלום עולם', 'مرحبا', '👩‍💻 dev', 'a\u200db']) {
+      expect(line.parse(` ${value} `)).toBe(value)
+    }
+    expect(text.parse('first line\n\tsecond\r\nthird')).toBe('first line\n\tsecond\r\nthird')
+  })
+
+  it.each([
+    ['NUL', 'a\u0000b'],
+    ['an escape sequence', 'a\u001b[31mb'],
+    ['DEL', 'a\u007fb'],
+    ['a C1 control', 'a\u0085b'],
+    ['a bidi embedding', 'a\u202ab'],
+    ['a bidi override', 'invoice\u202efdp.exe'],
+    ['a bidi isolate', 'a\u2066b\u2069'],
+    ['a first-strong isolate', 'a\u2068b'],
+    ['a line separator', 'a\u2028b'],
+    ['a lone high surrogate', 'a\ud800b'],
+    ['a lone low surrogate', 'a\udc00'],
+  ])('refuses %s on one line or several', (_name, value) => {
+    for (const schema of [line, text]) {
+      const parsed = schema.safeParse(value)
+      expect(parsed.success).toBe(false)
+    }
+  })
+
+  it('refuses tab and line breaks in single-line text only', () => {
+    for (const value of ['a\nb', 'a\rb', 'a\tb']) {
+      expect(line.safeParse(value).success).toBe(false)
+      expect(text.safeParse(value).success).toBe(true)
+    }
+  })
+
+  it('counts the limit after trimming', () => {
+    expect(displayTextSchema(3).safeParse('  abc  ').success).toBe(true)
+    expect(displayTextSchema(3).safeParse('abcd').success).toBe(false)
   })
 })

@@ -54,13 +54,45 @@ export const durationSchema = z.string().superRefine((value, ctx) => {
 })
 
 /**
- * The `limit` (1…`maxLimit`, default `defaultLimit`) and `offset` (≥ 0, default 0) of a paged list,
- * coerced from query strings; spread into a list's schema.
+ * The `limit` (1…`maxLimit`, default `defaultLimit`) and `offset` (≥ 0, default 0) of a paged list;
+ * spread into a list's schema. (The HTTP edge turns query strings into numbers before validation.)
  * @example z.strictObject({ status: statusSchema.optional(), ...pageFields({ defaultLimit: 50, maxLimit: 200 }) })
  */
 export function pageFields({ defaultLimit, maxLimit }: { defaultLimit: number; maxLimit: number }) {
   return {
-    limit: z.coerce.number().int().min(1).max(maxLimit).default(defaultLimit),
-    offset: z.coerce.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(maxLimit).default(defaultLimit),
+    offset: z.number().int().min(0).default(0),
   }
+}
+
+/**
+ * What could make free text display as something it is not: C0 and C1 control characters (NUL
+ * included), the bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) that reorder
+ * what follows them, the line and paragraph separators, and unpaired surrogates (with the `u` flag a
+ * surrogate range matches only a lone half). Multi-line text keeps tab, line feed and carriage return.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const unsafeSingleLine = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u
+const unsafeMultiLine =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u
+
+/**
+ * Free text a person reads (names, descriptions, reasons: the dashboard shows them): trimmed, at most
+ * `max` characters, and refused (`validation_failed`) when it holds a character that could spoof what
+ * is shown — control characters, bidi overrides and isolates, unpaired surrogates. `multiline` allows
+ * tab and line breaks. Chain `.min(1)` where empty text makes no sense.
+ * @example const agentName = displayTextSchema(100).min(1, 'agentName must not be empty')
+ */
+export function displayTextSchema(max: number, { multiline = false }: { multiline?: boolean } = {}) {
+  const unsafe = multiline ? unsafeMultiLine : unsafeSingleLine
+  return z
+    .string()
+    .trim()
+    .max(max)
+    .refine((value) => !unsafe.test(value), {
+      message: multiline
+        ? 'Text must not contain control characters (other than tab and line breaks), bidirectional controls or unpaired surrogates'
+        : 'Text must not contain control characters, line breaks, bidirectional controls or unpaired surrogates',
+    })
 }

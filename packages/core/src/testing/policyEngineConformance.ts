@@ -1,5 +1,12 @@
-import type { PolicyContext, PolicyEngine, PolicyIntent, PolicyRule, ScopedRule } from '../policy/types.js'
-import type { TestRunner } from './testRunner.js'
+import type {
+  PolicyContext,
+  PolicyEngine,
+  PolicyIntent,
+  PolicyRule,
+  ScopedRule,
+  UsdValuation,
+} from '../policy/types.js'
+import { type TestRunner, testOrSkip } from './testRunner.js'
 
 /** Rule JSON in the engine's own dialect that, for the suite's sample intent, decides as named. */
 export type PolicySampleRules = {
@@ -17,6 +24,13 @@ export type PolicyEngineConformanceOptions = {
   samples?: PolicySampleRules | undefined
   /** The intent the samples are written for; defaults to `sampleIntent`. */
   intent?: PolicyIntent | undefined
+  /**
+   * A rule in the engine's dialect that denies any single intent worth more than 100 US dollars
+   * (judged by `intent.usd`), e.g. `{ type: 'max_per_tx', asset: 'usd', max: '100' }`. Enables the
+   * USD tests; an engine with no dollar rules passes `skipUsd` with its reason instead.
+   */
+  usdCap?: unknown
+  skipUsd?: string | undefined
   /** A rule the engine must refuse in validateRules. Default: an object with an unknown `type`. */
   invalidRule?: unknown
 }
@@ -92,6 +106,48 @@ export const runPolicyEngineConformance = (runner: TestRunner, options: PolicyEn
       expect(options.create().evaluate(intent, context(rules))).toEqual(first)
     })
 
+    it('evaluates intents and history that carry USD values, and needs no prices without rules', () => {
+      const engine = options.create()
+      expect(engine.needsUsd?.([]) ?? false).toBe(false)
+      const valued = deepFreeze({ ...structuredClone(intent), usd: usdOf(50) })
+      const decision = withoutClock(() =>
+        engine.evaluate(
+          valued,
+          deepFreeze({ ...context(), recent: [{ ...context().recent[0]!, usd: usdOf(10) }] }),
+        ),
+      )
+      expect(decision.decision).toBe('allow')
+    })
+
+    const usdSkip = options.usdCap === undefined ? (options.skipUsd ?? 'no usdCap rule given') : undefined
+    testOrSkip(runner, 'asks for USD values when a rule measures in dollars', usdSkip, () => {
+      const engine = options.create()
+      expect(typeof engine.needsUsd).toBe('function')
+      expect(engine.needsUsd!(scoped(engine, [options.usdCap]))).toBe(true)
+    })
+
+    testOrSkip(runner, 'judges a dollar rule by intent.usd, whatever the asset', usdSkip, () => {
+      const engine = options.create()
+      const rules = scoped(engine, [options.usdCap])
+      const decide = (usd: UsdValuation) => engine.evaluate({ ...intent, usd }, context(rules)).decision
+      expect(decide(usdOf(100))).toBe('allow')
+      expect(decide({ value: usdOf(100).value! + 1n })).toBe('deny')
+      const token = { address: sampleToken, symbol: 'TKN', decimals: 6 } as const
+      expect(engine.evaluate({ ...intent, asset: token, usd: usdOf(101) }, context(rules)).decision).toBe(
+        'deny',
+      )
+    })
+
+    testOrSkip(runner, 'denies an intent it cannot value: never counted as zero', usdSkip, () => {
+      const engine = options.create()
+      const rules = scoped(engine, [options.usdCap])
+      const stale: UsdValuation = {
+        error: { code: 'stale_price', asset: 'native', symbol: 'ETH', reason: 'the ETH/USD answer is stale' },
+      }
+      expect(engine.evaluate({ ...intent, usd: stale }, context(rules)).decision).toBe('deny')
+      expect(engine.evaluate({ ...intent, usd: undefined }, context(rules)).decision).toBe('deny')
+    })
+
     const samples = options.samples
     if (!samples) {
       it.skip?.('precedence (skipped: no sample rules given)', () => {})
@@ -147,6 +203,13 @@ export const runPolicyEngineConformance = (runner: TestRunner, options: PolicyEn
       expect(decision).toMatchObject({ decision: 'deny', ruleId: deny!.id })
     })
   })
+}
+
+const sampleToken = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc'
+
+/** A USD valuation of whole dollars (values are 10^-18 USD). */
+function usdOf(dollars: number): UsdValuation {
+  return { value: BigInt(dollars) * 10n ** 18n }
 }
 
 function scoped(engine: PolicyEngine, rules: unknown[]): ScopedRule[] {

@@ -2,7 +2,7 @@ import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import type { SubmitResult } from './submitIntent.js'
 import type { TransactionRecord } from './types.js'
-import { waitForTransaction } from './waitForTransaction.js'
+import { waitForFinalStatus } from './waitForTransaction.js'
 
 /**
  * Waits for a submitted intent to be mined; any final status but `confirmed` is `transaction_failed`
@@ -14,7 +14,7 @@ export async function awaitConfirmed(
   submitted: SubmitResult,
   step: string,
 ): Promise<TransactionRecord> {
-  const done = await waitForTransaction(ctx, submitted.transaction.id)
+  const done = await waitForFinalStatus(ctx, submitted.transaction.id)
   if (done.status === 'confirmed') return done
   throw new BaseError('transaction_failed', `The ${step} transaction did not succeed on chain`, {
     details: { step, transactionId: done.id, hash: done.hash, status: done.status, error: done.error },

@@ -1,19 +1,15 @@
 import { encodeFunctionData, erc20Abi } from 'viem'
-import type { z } from 'zod'
 import { resolveAsset } from '../chain/resolveAsset.js'
 import type { ChainHandle } from '../chain/types.js'
 import { parseAmount } from '../utils/amounts.js'
-import type { sendSchema } from './sendSchema.js'
+import type { SendInput } from './sendSchema.js'
 import type { IntentDraft } from './submitIntent.js'
 
 /**
  * Turns a validated send into an intent draft: amounts to base units (exact, never rounded),
  * an ERC-20 transfer into its calldata with the recipient as the policy's `to`.
  */
-export async function buildDraft(
-  chain: ChainHandle,
-  send: z.output<typeof sendSchema>,
-): Promise<IntentDraft> {
+export async function buildDraft(chain: ChainHandle, send: Omit<SendInput, 'wallet'>): Promise<IntentDraft> {
   const asset = await resolveAsset(chain, send.token)
   const amount = parseAmount(send.value, asset.decimals)
   if (send.token) {

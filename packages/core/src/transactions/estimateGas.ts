@@ -1,37 +1,38 @@
 import { formatUnits } from 'viem'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
+import { out } from '../schemas/out.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { buildDraft } from './buildDraft.js'
-import { sendSchema } from './sendSchema.js'
+import type { SendInput } from './sendSchema.js'
 
-export type EstimateGasParameters = z.input<typeof sendSchema> & { from: string }
-
-export type EstimateGasReturnType = {
-  chain: string
-  gasLimit: string
-  maxFeePerGas: string
-  maxPriorityFeePerGas: string
+const estimateFields = {
+  chain: z.string(),
+  gasLimit: out.baseUnits,
+  maxFeePerGas: out.baseUnits.describe('wei per gas'),
+  maxPriorityFeePerGas: out.baseUnits.describe('wei per gas'),
   /** gasLimit × maxFeePerGas, the most the tx can cost in gas, in ETH and wei. */
-  maxCost: string
-  maxCostWei: string
+  maxCost: out.decimal.describe('The most the transaction can cost in gas, in ETH'),
+  maxCostWei: out.baseUnits,
 }
+
+/** The estimate, and the same figures again under `estimate` (the reference clients read them there). */
+export const estimateGasAnswerSchema = z.object({ ...estimateFields, estimate: z.object(estimateFields) })
+export type EstimateGasReturnType = z.infer<typeof estimateGasAnswerSchema>
 
 /**
  * A dry run of a send: gas limit and EIP-1559 fees, without policy, signing or broadcast.
- * @example await estimateGas(ctx, principal, { from, to, value: '0.1' })
+ * @example await estimateGas(ctx, principal, { wallet, to, value: '0.1' })
  */
 export async function estimateGas(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: EstimateGasParameters,
+  input: SendInput,
 ): Promise<EstimateGasReturnType> {
-  const { from, ...rest } = parameters
-  const send = parseInput(sendSchema, rest)
-  const wallet = await findWallet(ctx, principal, from)
+  const { wallet: address, ...send } = input
+  const wallet = await findWallet(ctx, principal, address)
   const chain = ctx.chains.get(send.chain ?? wallet.chain)
   const draft = await buildDraft(chain, send)
   try {
@@ -45,7 +46,7 @@ export async function estimateGas(
       chain.client.estimateFeesPerGas(),
     ])
     const maxCost = gas * fees.maxFeePerGas
-    return {
+    const estimate = {
       chain: chain.name,
       gasLimit: gas.toString(),
       maxFeePerGas: fees.maxFeePerGas.toString(),
@@ -53,6 +54,7 @@ export async function estimateGas(
       maxCost: formatUnits(maxCost, 18),
       maxCostWei: maxCost.toString(),
     }
+    return { ...estimate, estimate }
   } catch (error) {
     throw toChainError(error, chain.name)
   }

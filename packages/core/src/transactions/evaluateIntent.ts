@@ -2,11 +2,16 @@ import type { AgentWalletContext } from '../context.js'
 import { scopedRules } from '../policy/policyStore.js'
 import type { PolicyDecision, PolicyIntent, SpendEntry } from '../policy/types.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { countedStatuses, type TransactionRecord } from './types.js'
+import { countedStatuses, type StoredUsd, type TransactionRecord } from './types.js'
+import { storedUsdOf, usdOfRecord, usdValuesOf } from './usdValuesOf.js'
+
+/** A decision, with the USD value the intent was judged at when a USD rule was in scope (to store). */
+export type IntentDecision = PolicyDecision & { usd?: StoredUsd | undefined }
 
 /**
  * Loads what the pure engine needs (rules, the wallet's counted spends in the window, whether the
- * recipient is new) and evaluates. Callers that act on the decision hold the wallet lock.
+ * recipient is new; USD values from the price feeds, only when a rule asks for them) and
+ * evaluates. Callers that act on the decision hold the wallet lock.
  * @example const decision = await evaluateIntent(ctx, wallet, intent)
  */
 export async function evaluateIntent(
@@ -14,7 +19,7 @@ export async function evaluateIntent(
   wallet: WalletRecord,
   intent: PolicyIntent,
   options: { excludeTransactionId?: string | undefined } = {},
-): Promise<PolicyDecision> {
+): Promise<IntentDecision> {
   const now = ctx.now()
   const rules = await scopedRules(ctx, wallet.tenantId, wallet.id)
   const lookbackMs = ctx.policy.lookbackMs(rules)
@@ -29,15 +34,24 @@ export async function evaluateIntent(
       where: { walletId: wallet.id, to: intent.to, status: ['submitted', 'confirmed'] },
     }),
   ])
-  const entries: SpendEntry[] = recent
-    .filter((record) => record.id !== options.excludeTransactionId)
-    .map((record) => ({
-      asset: record.asset.address,
-      amount: BigInt(record.amount),
-      at: Date.parse(record.createdAt),
-      to: record.to,
-    }))
-  return ctx.policy.evaluate(intent, { now, rules, recent: entries, isNewRecipient: pastSends === 0 })
+  const counted = recent.filter((record) => record.id !== options.excludeTransactionId)
+  // Valuation happens here, before the pure engine, and only when a rule measures in dollars.
+  const usd = ctx.policy.needsUsd?.(rules) ? await usdValuesOf(ctx, intent, counted) : undefined
+  const entries: SpendEntry[] = counted.map((record, index) => ({
+    asset: record.asset.address,
+    amount: BigInt(record.amount),
+    at: Date.parse(record.createdAt),
+    to: record.to,
+    ...(usd ? { usd: usd.entries[index] } : {}),
+  }))
+  const decision = ctx.policy.evaluate(usd ? { ...intent, usd: usd.intent } : intent, {
+    now,
+    rules,
+    recent: entries,
+    isNewRecipient: pastSends === 0,
+  })
+  const stored = storedUsdOf(usd?.intent)
+  return stored ? { ...decision, usd: stored } : decision
 }
 
 /** The policy intent a stored transaction stands for. */
@@ -51,5 +65,6 @@ export function intentOf(record: TransactionRecord): PolicyIntent {
     amount: BigInt(record.amount),
     data: record.call.data,
     via: record.via,
+    usd: usdOfRecord(record),
   }
 }

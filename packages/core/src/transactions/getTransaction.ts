@@ -6,7 +6,8 @@ import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
 import { canSee } from '../wallets/findWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { type TransactionView, toTransactionView } from './toTransactionView.js'
+import { chainField } from '../wallets/walletSchemas.js'
+import { toTransactionView, transactionViewSchema } from './toTransactionView.js'
 import type { TransactionRecord } from './types.js'
 
 const txHashSchema = z
@@ -14,33 +15,74 @@ const txHashSchema = z
   .regex(/^0x[0-9a-fA-F]{64}$/, 'Transaction hash must be 0x followed by 64 hex characters')
 const idSchema = z.string().regex(/^tx_[0-9a-zA-Z_-]{1,64}$/, 'Transaction id must look like tx_…')
 
-export type GetTransactionReturnType = TransactionView & { confirmations: number }
+/** A hash `0x…` or an id `tx_…`: one field names a transaction everywhere. */
+export const transactionField = z.string().min(1).max(100).describe('Transaction hash (0x…) or id (tx_…)')
+
+export const getTransactionSchema = z.strictObject({
+  transaction: transactionField,
+  chain: chainField.optional().describe('The chain the transaction is on (hashes are per chain)'),
+})
+
+/** A transaction with its block number, confirmations and explorer link, also at the top level. */
+export const transactionAnswerSchema = z.object({
+  hash: transactionViewSchema.shape.hash,
+  status: transactionViewSchema.shape.status,
+  blockNumber: transactionViewSchema.shape.blockNumber,
+  explorer: transactionViewSchema.shape.explorer,
+  confirmations: z.number().int(),
+  transaction: transactionViewSchema.extend({ confirmations: z.number().int() }),
+})
+export type GetTransactionReturnType = z.infer<typeof transactionAnswerSchema>
 
 /**
  * A transaction by hash (or by id `tx_…`) with its block number, confirmations and explorer link.
- * @example const tx = await getTransaction(ctx, principal, hash)
+ * @example const { status } = await getTransaction(ctx, principal, { transaction: hash })
  */
 export async function getTransaction(
   ctx: AgentWalletContext,
   principal: Principal,
-  hashOrId: string,
-  options: { chain?: string | undefined } = {},
+  input: z.output<typeof getTransactionSchema>,
 ): Promise<GetTransactionReturnType> {
-  // A named chain must be configured, and the transaction must be on it (hashes are per chain).
-  const expected = options.chain === undefined ? undefined : ctx.chains.get(options.chain).name
-  const record = await findTransaction(ctx, principal, hashOrId)
+  return transactionAnswer(ctx, await findRequestedTransaction(ctx, principal, input))
+}
+
+/**
+ * The transaction a `{ transaction, chain? }` input names: a named chain must be configured, and the
+ * transaction must be on it (hashes are per chain); else `not_found`.
+ * @example const record = await findRequestedTransaction(ctx, principal, { transaction: hash })
+ */
+export async function findRequestedTransaction(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  input: z.output<typeof getTransactionSchema>,
+): Promise<TransactionRecord> {
+  const expected = input.chain === undefined ? undefined : ctx.chains.get(input.chain).name
+  const record = await findTransaction(ctx, principal, input.transaction)
   if (expected !== undefined && record.chain !== expected) {
-    throw new NotFoundError('Transaction', { details: { hash: hashOrId, chain: expected } })
+    throw new NotFoundError('Transaction', { details: { hash: input.transaction, chain: expected } })
   }
+  return record
+}
+
+/**
+ * The answer about a stored transaction: its view, with confirmations read from the chain's head.
+ * @example return transactionAnswer(ctx, record)
+ */
+export async function transactionAnswer(
+  ctx: AgentWalletContext,
+  record: TransactionRecord,
+): Promise<GetTransactionReturnType> {
   const chain = ctx.chains.get(record.chain)
   let confirmations = 0
   if (record.blockNumber !== undefined) {
     const head = await chain.client.getBlockNumber().catch((error: unknown) => {
-      throw toChainError(error, chain.name)
+      throw toChainError(error, chain.name, { read: true })
     })
     confirmations = Number(head) - record.blockNumber + 1
   }
-  return { ...toTransactionView(record, chain.explorerUrl), confirmations }
+  const transaction = { ...toTransactionView(record, chain.explorerUrl), confirmations }
+  const { hash, status, blockNumber, explorer } = transaction
+  return { hash, status, blockNumber, explorer, confirmations, transaction }
 }
 
 /** The stored transaction, if the principal may see its wallet; else `not_found`. */

@@ -1,28 +1,27 @@
 import { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { pageFields } from '../schemas/primitives.js'
 import { findWallet } from '../wallets/findWallet.js'
+import { walletField } from '../wallets/walletSchemas.js'
 import { type TransactionView, toTransactionView } from './toTransactionView.js'
 import type { TransactionRecord } from './types.js'
 
 export const historyQuerySchema = z.strictObject({
+  wallet: walletField,
   ...pageFields({ defaultLimit: 50, maxLimit: 200 }),
 })
 export type ListHistoryParameters = z.input<typeof historyQuerySchema>
 
 /**
  * A wallet's transactions, newest first, with every status (blocked and paused ones too).
- * @example const { transactions } = await listHistory(ctx, principal, address, { limit: 20 })
+ * @example const { transactions } = await listHistory(ctx, principal, { wallet, limit: 20 })
  */
 export async function listHistory(
   ctx: AgentWalletContext,
   principal: Principal,
-  address: string,
-  parameters: ListHistoryParameters = {},
+  { wallet: address, limit, offset }: z.output<typeof historyQuerySchema>,
 ): Promise<{ count: number; limit: number; offset: number; transactions: TransactionView[] }> {
-  const { limit, offset } = parseInput(historyQuerySchema, parameters)
   const wallet = await findWallet(ctx, principal, address)
   const where = { walletId: wallet.id }
   const [count, records] = await Promise.all([

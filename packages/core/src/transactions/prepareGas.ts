@@ -1,4 +1,4 @@
-import type { Address } from 'viem'
+import { type Address, erc20Abi } from 'viem'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import { BaseError } from '../errors/baseError.js'
@@ -6,28 +6,43 @@ import type { TransactionRecord } from './types.js'
 
 export type GasSettings = NonNullable<TransactionRecord['gas']>
 
+/** ERC-20 base units a call pays out of the sending wallet itself (an ERC-20 send, a swap's input). */
+export type TokenSpend = { token: Address; amount: bigint }
+
 /**
- * Estimates gas and EIP-1559 fees for a call and checks the wallet can pay value + max fee.
- * A failure here means nothing is persisted: the intent is not accepted.
- * @example const gas = await prepareGas(chain, from, { to, value: '0' })
+ * Estimates gas and EIP-1559 fees for a call and checks the wallet can pay: value + max fee in the
+ * native asset and, with `token`, that ERC-20 amount too. A failure here means nothing is signed.
+ * @example const gas = await prepareGas(chain, from, { to, value: '0' }, tokenSpendOf(record))
  */
 export async function prepareGas(
   chain: ChainHandle,
   from: Address,
   call: TransactionRecord['call'],
+  token?: TokenSpend | undefined,
 ): Promise<GasSettings> {
   const value = BigInt(call.value)
   try {
-    const [balance, fees] = await Promise.all([
+    const [balance, fees, held] = await Promise.all([
       chain.client.getBalance({ address: from, blockTag: 'pending' }),
       chain.client.estimateFeesPerGas(),
+      token &&
+        chain.client.readContract({
+          address: token.token,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [from],
+          blockTag: 'pending',
+        }),
     ])
-    if (balance < value) throw insufficientFunds(chain, balance, value)
+    // Before estimating: a transfer of more than the wallet holds would only "revert" in the estimate.
+    if (token && (held ?? 0n) < token.amount)
+      throw insufficientFunds(chain, token.token, held ?? 0n, token.amount)
+    if (balance < value) throw insufficientFunds(chain, 'native', balance, value)
     const estimate = await chain.client.estimateGas({ account: from, to: call.to, value, data: call.data })
     // Contract calls can cost more at execution than at estimation (state moves); plain transfers cannot.
     const limit = call.data && call.data !== '0x' ? (estimate * 12n) / 10n : estimate
     const required = value + limit * fees.maxFeePerGas
-    if (balance < required) throw insufficientFunds(chain, balance, required)
+    if (balance < required) throw insufficientFunds(chain, 'native', balance, required)
     return {
       limit: limit.toString(),
       maxFeePerGas: fees.maxFeePerGas.toString(),
@@ -38,8 +53,34 @@ export async function prepareGas(
   }
 }
 
-function insufficientFunds(chain: ChainHandle, balance: bigint, required: bigint): BaseError {
-  return new BaseError('insufficient_funds', 'The wallet cannot pay the value plus the maximum gas fee', {
-    details: { chain: chain.name, balanceWei: balance.toString(), requiredWei: required.toString() },
+/**
+ * The ERC-20 amount an intent pays out of its own wallet; none for native value (the call's value
+ * covers it) and none for a Safe's payment (`via`: the Safe pays, not the wallet).
+ * @example await prepareGas(chain, record.from, record.call, tokenSpendOf(record))
+ */
+export function tokenSpendOf(intent: {
+  asset: TransactionRecord['asset']
+  amount: bigint | string
+  via?: Address | undefined
+}): TokenSpend | undefined {
+  const amount = BigInt(intent.amount)
+  if (intent.asset.address === 'native' || intent.via || amount === 0n) return undefined
+  return { token: intent.asset.address, amount }
+}
+
+function insufficientFunds(
+  chain: ChainHandle,
+  asset: Address | 'native',
+  balance: bigint,
+  required: bigint,
+): BaseError {
+  const native = asset === 'native'
+  const message = native
+    ? 'The wallet cannot pay the value plus the maximum gas fee'
+    : 'The wallet holds less of the token than the intent pays'
+  return new BaseError('insufficient_funds', message, {
+    details: native
+      ? { chain: chain.name, balanceWei: balance.toString(), requiredWei: required.toString() }
+      : { chain: chain.name, token: asset, balance: balance.toString(), required: required.toString() },
   })
 }

@@ -10,8 +10,8 @@ import type { IntentAsset, PolicyDecision, PolicyIntent } from '../policy/types.
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { evaluateIntent } from './evaluateIntent.js'
-import { prepareGas } from './prepareGas.js'
+import { evaluateIntent, type IntentDecision } from './evaluateIntent.js'
+import { prepareGas, tokenSpendOf } from './prepareGas.js'
 import { signAndBroadcast } from './signAndBroadcast.js'
 import { txPayload } from './transitions.js'
 import type { TransactionRecord } from './types.js'
@@ -43,9 +43,10 @@ export type SubmitOptions = {
 }
 
 /**
- * The money path of DESIGN §4, in one lock on the wallet: window totals → policy → persist the
- * intent and reserve its spend (with its events and idempotency record, in one commit) → for an
- * allowed intent: nonce, sign, persist the signed tx, broadcast. Every value-moving action uses it.
+ * The money path of DESIGN §4, in one lock on the wallet: window totals → policy → funds (unless
+ * blocked; `insufficient_funds` saves nothing) → persist the intent and reserve its spend (with its
+ * events and idempotency record, in one commit) → for an allowed intent: nonce, sign, persist the
+ * signed tx, broadcast. Every value-moving action uses it.
  * A blocked intent is recorded, then thrown as `policy_blocked`.
  */
 export async function submitIntent(
@@ -63,9 +64,12 @@ export async function submitIntent(
     }
     const chain = ctx.chains.get(draft.chain)
     const decision = await evaluateIntent(ctx, wallet, intentOfDraft(draft, chain.name, wallet.address))
-    // Gas and funds are checked before anything is saved: an intent we cannot pay is not accepted.
+    // Gas and funds are checked before anything is saved, for a paused intent too: an intent we
+    // cannot pay is not accepted, nor put before an approver. (A blocked one is recorded as is.)
     const gas =
-      decision.decision === 'allow' ? await prepareGas(chain, wallet.address, callOf(draft)) : undefined
+      decision.decision === 'deny'
+        ? undefined
+        : await prepareGas(chain, wallet.address, callOf(draft), tokenSpendOf(draft))
     const record = newRecord(ctx, principal, wallet, chain.chainId, draft, decision)
     const approval =
       decision.decision === 'require_approval' ? newApproval(ctx, principal, record, decision) : undefined
@@ -187,7 +191,7 @@ function newRecord(
   wallet: WalletRecord,
   chainId: number,
   draft: IntentDraft,
-  decision: PolicyDecision,
+  decision: IntentDecision,
 ): TransactionRecord {
   const now = ctx.now().toISOString()
   const status =
@@ -209,6 +213,7 @@ function newRecord(
     asset: draft.asset,
     amount: draft.amount.toString(),
     ...(draft.via ? { via: draft.via } : {}),
+    ...(decision.usd ? { usd: decision.usd } : {}),
     call: callOf(draft),
     status,
     policy: {

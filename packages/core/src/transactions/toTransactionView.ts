@@ -1,32 +1,65 @@
 import { formatUnits } from 'viem'
+import { z } from 'zod'
+import { out } from '../schemas/out.js'
 import type { TransactionRecord } from './types.js'
 
+/** Every status a transaction passes through (see docs/money-path.md). */
+export const transactionStatuses = [
+  'pending_approval',
+  'rejected',
+  'expired',
+  'blocked',
+  'queued',
+  'submitted',
+  'confirmed',
+  'failed',
+] as const satisfies readonly TransactionRecord['status'][]
+
 /** A transaction as the API shows it: amounts as decimal strings, no raw signed bytes. */
-export type TransactionView = {
-  id: string
-  hash: string | null
-  status: TransactionRecord['status']
-  chain: string
-  kind: TransactionRecord['kind']
-  from: string
-  to: string
-  asset: { address: string; symbol: string; decimals: number }
-  amount: string
-  amountRaw: string
+export const transactionViewSchema = z.object({
+  id: z.string(),
+  hash: out.hash.nullable(),
+  status: z.enum(transactionStatuses),
+  chain: z.string(),
+  kind: z.enum(['transfer', 'contract_call', 'swap', 'stake', 'identity', 'ens', 'multisig']),
+  from: out.address,
+  to: out.address,
+  asset: z.object({
+    address: z.union([out.address, z.literal('native')]),
+    symbol: z.string(),
+    decimals: z.number().int(),
+  }),
+  amount: out.decimal,
+  amountRaw: out.baseUnits,
   /** The Safe the value is paid out of, when not `from` (then `to` is the Safe's recipient). */
-  via?: string | undefined
-  nonce: number | null
+  via: out.address.optional(),
+  /**
+   * What the amount was worth in US dollars when the intent was made (only when a USD rule was in
+   * scope), and the price feed round used (absent for a zero amount).
+   */
+  usd: z
+    .object({
+      value: out.decimal,
+      price: out.decimal.optional(),
+      pair: z.string().optional(),
+      feed: out.address.optional(),
+      roundId: z.string().optional(),
+      updatedAt: out.timestamp.optional(),
+    })
+    .optional(),
+  nonce: z.number().int().nullable(),
   /** Earlier hashes of this tx at the same nonce, replaced with higher fees while it was stuck. */
-  replacedHashes?: string[] | undefined
-  blockNumber: number | null
-  explorer: string | null
-  approvalId: string | null
-  policy: { decision: string; ruleId: string | null; reason: string }
-  error: { code: string; message: string } | null
-  meta?: Record<string, unknown> | undefined
-  createdAt: string
-  updatedAt: string
-}
+  replacedHashes: z.array(out.hash).optional(),
+  blockNumber: z.number().int().nullable(),
+  explorer: z.string().nullable(),
+  approvalId: z.string().nullable(),
+  policy: z.object({ decision: z.string(), ruleId: z.string().nullable(), reason: z.string() }),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+  createdAt: out.timestamp,
+  updatedAt: out.timestamp,
+})
+export type TransactionView = z.infer<typeof transactionViewSchema>
 
 /**
  * The public view of a stored transaction.
@@ -45,6 +78,7 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     amount: formatUnits(BigInt(record.amount), record.asset.decimals),
     amountRaw: record.amount,
     ...(record.via ? { via: record.via } : {}),
+    ...(record.usd ? { usd: record.usd } : {}),
     nonce: record.nonce ?? null,
     ...(record.replaced?.length ? { replacedHashes: record.replaced.map((version) => version.hash) } : {}),
     blockNumber: record.blockNumber ?? null,

@@ -5,7 +5,7 @@ import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import type { Filter } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
-import { prepareGas } from './prepareGas.js'
+import { prepareGas, tokenSpendOf } from './prepareGas.js'
 import { refreshCall } from './refreshCall.js'
 import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from './replaceStuck.js'
 import { broadcastSigned, signAndBroadcast } from './signAndBroadcast.js'
@@ -118,7 +118,7 @@ async function resume(ctx: AgentWalletContext, candidate: TransactionRecord): Pr
     try {
       // Accepted (or approved) before a crash: a signature its call carries may have lapsed since.
       const fresh = await refreshCall(ctx, chain, record)
-      const gas = fresh.gas ?? (await prepareGas(chain, fresh.from, fresh.call))
+      const gas = fresh.gas ?? (await prepareGas(chain, fresh.from, fresh.call, tokenSpendOf(fresh)))
       await signAndBroadcast(ctx, chain, fresh, gas)
     } catch (error) {
       // A definitive answer (e.g. the wallet can no longer pay) ends the intent; a transport error waits.

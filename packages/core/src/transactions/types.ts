@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import type { IntentAsset, PolicyDecisionKind, PolicyIntent } from '../policy/types.js'
+import type { IntentAsset, PolicyDecisionKind, PolicyIntent, UsdPrice } from '../policy/types.js'
 
 /**
  * The lifecycle of an intent. `queued` with a `rawTx` means signed but not yet known to be
@@ -47,6 +47,8 @@ export type TransactionRecord = {
   amount: string
   /** The contract account the value is paid out of, when not `from` (a Safe this wallet executes for). */
   via?: Address | undefined
+  /** What `amount` was worth in US dollars when the intent was made; set when a USD rule was in scope. */
+  usd?: StoredUsd | undefined
   /** What the EVM transaction carries. */
   call: { to: Address; value: string; data?: Hex | undefined }
   status: TransactionStatus
@@ -77,6 +79,13 @@ export type TransactionRecord = {
   submittedAt?: string | undefined
   confirmedAt?: string | undefined
 }
+
+/**
+ * A stored USD value: `value` in dollars, a decimal string exact to 10^-18 (the valuation rounds
+ * up), and the feed round it was priced at (absent for a zero amount, which needs no price).
+ * Window totals in USD add these values as stored: a past intent is never re-valued.
+ */
+export type StoredUsd = { value: string } & Partial<UsdPrice>
 
 /** One signature of an intent: its raw bytes, hash and fees. */
 export type SignedVersion = {

@@ -1,14 +1,57 @@
+import { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
-import { BaseError } from '../errors/baseError.js'
+import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import type { DomainEvent } from '../events/eventBus.js'
+import type { Principal } from '../principals/types.js'
+import {
+  findTransaction,
+  transactionAnswer,
+  transactionAnswerSchema,
+  transactionField,
+} from './getTransaction.js'
 import { finalStatuses, type TransactionRecord } from './types.js'
 
+export const waitForTransactionSchema = z.strictObject({
+  transaction: transactionField,
+  timeoutMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(120_000)
+    .default(60_000)
+    .describe('How long to wait at most, in ms (default 60000, at most 120000)'),
+})
+
+/** The transaction when it settled, or as it stands when the wait ran out (`final: false`). */
+export const waitForTransactionAnswerSchema = transactionAnswerSchema.extend({ final: z.boolean() })
+
 /**
- * Resolves with the transaction once it reaches a final status (confirmed, failed, rejected,
- * expired, blocked), from the tracker's events; rejects with `internal` after `timeoutMs`.
- * @example const done = await waitForTransaction(ctx, transaction.id)
+ * Waits until a transaction the principal may see reaches a final status (confirmed, failed,
+ * rejected, expired, blocked), or `timeoutMs` passes; answers it either way, with `final`.
+ * @example const { status, final } = await waitForTransaction(ctx, principal, { transaction: id })
  */
-export function waitForTransaction(
+export async function waitForTransaction(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  input: z.output<typeof waitForTransactionSchema>,
+): Promise<z.infer<typeof waitForTransactionAnswerSchema>> {
+  const record = await findTransaction(ctx, principal, input.transaction)
+  const settled = await waitForFinalStatus(ctx, record.id, { timeoutMs: input.timeoutMs }).catch(
+    async (error: unknown) => {
+      if (isAgentWalletError(error) && error.details?.waited === true)
+        return (await ctx.storage.get<TransactionRecord>('transactions', record.id)) ?? record
+      throw error
+    },
+  )
+  return { ...(await transactionAnswer(ctx, settled)), final: finalStatuses.includes(settled.status) }
+}
+
+/**
+ * Resolves with the stored transaction once it reaches a final status, from the tracker's events;
+ * rejects with `internal` (`details.waited`) after `timeoutMs`.
+ * @example const done = await waitForFinalStatus(ctx, transaction.id)
+ */
+export function waitForFinalStatus(
   ctx: AgentWalletContext,
   transactionId: string,
   options: { timeoutMs?: number } = {},
@@ -29,7 +72,7 @@ export function waitForTransaction(
       () =>
         fail(
           new BaseError('internal', 'Timed out waiting for the transaction to reach a final status', {
-            details: { transactionId, timeoutMs },
+            details: { transactionId, timeoutMs, waited: true },
           }),
         ),
       timeoutMs,

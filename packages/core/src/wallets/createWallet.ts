@@ -1,53 +1,53 @@
 import type { Address } from 'viem'
+import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import { ConflictError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
+import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import { toWallet, type Wallet, type WalletRecord } from './types.js'
-import {
-  type CreateWalletParameters,
-  createWalletSchema,
-  type ImportWalletParameters,
-  importWalletSchema,
-} from './walletSchemas.js'
+import type { createWalletSchema, importWalletSchema } from './walletSchemas.js'
 
 /**
  * Creates a wallet with a new vault key, owned by the calling principal.
- * @example const wallet = await createWallet(ctx, principal, { agentName: 'trader' })
+ * @example const { wallet } = await createWallet(ctx, principal, { agentName: 'trader' })
  */
 export async function createWallet(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: CreateWalletParameters,
-): Promise<Wallet> {
-  const { agentName, chain } = parseInput(createWalletSchema, parameters)
-  const chainName = ctx.chains.get(chain ?? ctx.chains.defaultChain).name
-  const address = await ctx.vault.createKey()
-  return saveWallet(ctx, principal, { address, agentName, chain: chainName, source: 'created' })
+  input: z.output<typeof createWalletSchema>,
+  options: IdempotencyOptions = {},
+): Promise<{ wallet: Wallet }> {
+  return withIdempotency(ctx, principal, 'wallet.create', input, options, async () => {
+    const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain).name
+    const address = await ctx.vault.createKey()
+    return saveWallet(ctx, principal, { address, agentName: input.agentName, chain, source: 'created' })
+  })
 }
 
 /**
  * Imports an existing private key. Importing an address already managed here is a `conflict`
  * (in any tenant): one key, one wallet record, one nonce sequence.
- * @example await importWallet(ctx, principal, { privateKey, agentName: 'ops' })
+ * @example const { wallet } = await importWallet(ctx, principal, { privateKey, agentName: 'ops' })
  */
 export async function importWallet(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: ImportWalletParameters,
-): Promise<Wallet> {
-  const { privateKey, agentName, chain } = parseInput(importWalletSchema, parameters)
-  const chainName = ctx.chains.get(chain ?? ctx.chains.defaultChain).name
-  const address = await ctx.vault.importKey(privateKey)
-  return saveWallet(ctx, principal, { address, agentName, chain: chainName, source: 'imported' })
+  input: z.output<typeof importWalletSchema>,
+  options: IdempotencyOptions = {},
+): Promise<{ wallet: Wallet }> {
+  return withIdempotency(ctx, principal, 'wallet.import', input, options, async () => {
+    const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain).name
+    const address = await ctx.vault.importKey(input.privateKey)
+    return saveWallet(ctx, principal, { address, agentName: input.agentName, chain, source: 'imported' })
+  })
 }
 
 async function saveWallet(
   ctx: AgentWalletContext,
   principal: Principal,
   fields: Pick<WalletRecord, 'address' | 'agentName' | 'chain' | 'source'>,
-): Promise<Wallet> {
+): Promise<{ wallet: Wallet }> {
   const record: WalletRecord = {
     id: ctx.newId('wal'),
     tenantId: principal.tenantId,
@@ -70,7 +70,7 @@ async function saveWallet(
       agentName: record.agentName,
     })
   })
-  return toWallet(record)
+  return { wallet: toWallet(record) }
 }
 
 function addressLockKey(address: Address): string {

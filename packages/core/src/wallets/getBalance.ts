@@ -1,47 +1,26 @@
 import { type Address, erc20Abi, formatUnits } from 'viem'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { resolveAsset } from '../chain/resolveAsset.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
-import { addressSchema } from '../schemas/primitives.js'
 import { findWallet } from './findWallet.js'
+import type { balanceQuerySchema, balanceSchema } from './walletSchemas.js'
 
-export const balanceQuerySchema = z.strictObject({
-  chain: z.string().min(1).optional(),
-  /** Extra ERC-20 addresses to report beside the chain's known tokens. */
-  tokens: z.array(addressSchema).max(50).optional(),
-})
-export type GetBalanceParameters = z.input<typeof balanceQuerySchema>
-
-export type TokenBalance = {
-  address: Address
-  symbol: string
-  decimals: number
-  balance: string
-  raw: string
-}
-export type GetBalanceReturnType = {
-  address: Address
-  chain: string
-  eth: string
-  wei: string
-  tokens: TokenBalance[]
-}
+export type GetBalanceParameters = z.input<typeof balanceQuerySchema> & { wallet: string }
+export type GetBalanceReturnType = z.infer<typeof balanceSchema>
+export type TokenBalance = GetBalanceReturnType['tokens'][number]
 
 /**
  * Native and ERC-20 balances of a wallet: the chain's known tokens plus any asked for.
- * @example const { eth, tokens } = await getBalance(ctx, principal, address, { chain: 'devnet' })
+ * @example const { eth, tokens } = await getBalance(ctx, principal, { wallet: address, chain: 'devnet' })
  */
 export async function getBalance(
   ctx: AgentWalletContext,
   principal: Principal,
-  address: string,
-  parameters: GetBalanceParameters = {},
+  query: z.output<typeof balanceQuerySchema> & { wallet: Address },
 ): Promise<GetBalanceReturnType> {
-  const query = parseInput(balanceQuerySchema, parameters)
-  const wallet = await findWallet(ctx, principal, address)
+  const wallet = await findWallet(ctx, principal, query.wallet)
   const chain = ctx.chains.get(query.chain ?? wallet.chain)
   const tokenAddresses = dedupe([
     ...(chain.contracts.tokens ?? []).map((token) => token.address),
@@ -69,15 +48,10 @@ export async function getBalance(
         }),
       ),
     ])
-    return {
-      address: wallet.address,
-      chain: chain.name,
-      eth: formatUnits(wei, 18),
-      wei: wei.toString(),
-      tokens,
-    }
+    const balance = { chain: chain.name, eth: formatUnits(wei, 18), wei: wei.toString(), tokens }
+    return { address: wallet.address, ...balance, balance }
   } catch (error) {
-    throw toChainError(error, chain.name)
+    throw toChainError(error, chain.name, { read: true })
   }
 }
 

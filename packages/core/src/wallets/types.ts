@@ -1,4 +1,6 @@
 import type { Address } from 'viem'
+import type { z } from 'zod'
+import type { walletSchema } from './walletSchemas.js'
 
 export type WalletRecord = {
   id: string
@@ -14,7 +16,7 @@ export type WalletRecord = {
 }
 
 /** The wallet as the API shows it. */
-export type Wallet = Pick<WalletRecord, 'id' | 'address' | 'chain' | 'agentName' | 'createdAt'>
+export type Wallet = z.infer<typeof walletSchema>
 
 export function toWallet({ id, address, chain, agentName, createdAt }: WalletRecord): Wallet {
   return { id, address, chain, agentName, createdAt }

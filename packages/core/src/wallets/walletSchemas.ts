@@ -1,10 +1,20 @@
 import { z } from 'zod'
-import { hexDataSchema } from '../schemas/primitives.js'
+import { out } from '../schemas/out.js'
+import { addressSchema, displayTextSchema, hexDataSchema, pageFields } from '../schemas/primitives.js'
 
-const agentName = z.string().trim().min(1, 'agentName must not be empty').max(100)
+const agentName = displayTextSchema(100).min(1, 'agentName must not be empty')
 const chainName = z.string().min(1).max(64)
 
-export const createWalletSchema = z.strictObject({ agentName, chain: chainName.optional() })
+/** The managed wallet that acts or is read: one name in every operation and tool. */
+export const walletField = addressSchema.describe('Address of a managed wallet (0x + 40 hex)')
+
+/** The chain to use instead of the wallet's own (its name in the server's configuration). */
+export const chainField = chainName.describe('Chain name (default: the wallet’s chain)')
+
+export const createWalletSchema = z.strictObject({
+  agentName: agentName.describe('Name of the agent the wallet belongs to, shown to humans'),
+  chain: chainName.optional().describe('Chain name (default: the server’s default chain)'),
+})
 export type CreateWalletParameters = z.input<typeof createWalletSchema>
 
 export const importWalletSchema = z.strictObject({
@@ -13,3 +23,50 @@ export const importWalletSchema = z.strictObject({
   chain: chainName.optional(),
 })
 export type ImportWalletParameters = z.input<typeof importWalletSchema>
+
+/** A page of wallets, oldest first: at most `limit` (default 100, at most 1000) from `offset`. */
+export const walletListQuerySchema = z.strictObject({
+  ...pageFields({ defaultLimit: 100, maxLimit: 1000 }),
+})
+export type ListWalletsParameters = z.input<typeof walletListQuerySchema>
+
+/** The wallet as the API shows it. */
+export const walletSchema = z.object({
+  id: z.string(),
+  address: out.address,
+  chain: z.string(),
+  agentName: z.string(),
+  createdAt: out.timestamp,
+})
+
+export const balanceQuerySchema = z.strictObject({
+  chain: chainField.optional(),
+  tokens: z
+    .array(addressSchema)
+    .max(50)
+    .optional()
+    .describe('ERC-20 addresses to report beside the chain’s known tokens'),
+})
+export type GetBalanceParameters = z.input<typeof balanceQuerySchema>
+
+const tokenBalanceSchema = z.object({
+  address: out.address,
+  symbol: z.string(),
+  decimals: z.number().int(),
+  balance: out.decimal,
+  raw: out.baseUnits,
+})
+
+const balanceFields = {
+  chain: z.string(),
+  eth: out.decimal.describe('Native balance in ETH (the chain’s native coin)'),
+  wei: out.baseUnits,
+  tokens: z.array(tokenBalanceSchema),
+}
+
+/** A wallet's balances; the same figures again under `balance`, as the reference clients read them. */
+export const balanceSchema = z.object({
+  address: out.address,
+  ...balanceFields,
+  balance: z.object(balanceFields),
+})

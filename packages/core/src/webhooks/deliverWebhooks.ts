@@ -2,9 +2,9 @@ import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import { type EventName, toWebhookEventName } from '../events/eventNames.js'
-import { assertPublicTarget } from './assertPublicTarget.js'
 import { attemptDelivery } from './attemptDelivery.js'
 import { computeBackoff, isRetryable } from './computeBackoff.js'
+import { resolveWebhookTarget, type WebhookTarget } from './resolveWebhookTarget.js'
 import { sealLegacyWebhookSecret } from './sealLegacyWebhookSecrets.js'
 import { signWebhook } from './signWebhook.js'
 import type { WebhookAttempt, WebhookDeliveryRecord, WebhookSubscriptionRecord } from './types.js'
@@ -165,17 +165,15 @@ async function attemptOnce(
     // Nothing is sent: a request signed with a wrong key would only teach the receiver to ignore failures.
     return { at: ctx.now().toISOString(), durationMs: 0, statusCode: null, ok: false, error: error.code }
   }
+  let target: WebhookTarget
   try {
-    await assertPublicTarget(delivery.url, { allowPrivate: ctx.options.webhooks.allowPrivateTargets })
+    // Judged again now, not trusted from subscribe: the name may point elsewhere by now.
+    target = await resolveWebhookTarget(delivery.url, ctx.options.webhooks)
   } catch (error) {
     if (!isAgentWalletError(error)) throw error
-    return {
-      at: ctx.now().toISOString(),
-      durationMs: 0,
-      statusCode: null,
-      ok: false,
-      error: 'private_address',
-    }
+    // `private_address` is final; `unresolvable` (a DNS failure) is retried like a network error.
+    const reason = String(error.details?.reason ?? 'private_address')
+    return { at: ctx.now().toISOString(), durationMs: 0, statusCode: null, ok: false, error: reason }
   }
   const [event] = await ctx.storage.readEvents(delivery.tenantId, { after: delivery.seq - 1, limit: 1 })
   const body = JSON.stringify({
@@ -192,7 +190,7 @@ async function attemptOnce(
     body,
   })
   return attemptDelivery({
-    url: delivery.url,
+    target,
     body,
     headers,
     timeoutMs: ctx.options.webhooks.timeoutMs,

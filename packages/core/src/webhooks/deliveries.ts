@@ -1,12 +1,10 @@
+import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
-import { BaseError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
 import type { Filter } from '../storage/types.js'
-import { assertAdmin } from './manageWebhooks.js'
 import type { WebhookDeliveryRecord } from './types.js'
-import { type ListDeliveriesParameters, listDeliveriesSchema } from './webhookSchemas.js'
+import type { listDeliveriesSchema } from './webhookSchemas.js'
 
 /**
  * The delivery log, newest first, every attempt with its status, duration and response excerpt.
@@ -15,10 +13,8 @@ import { type ListDeliveriesParameters, listDeliveriesSchema } from './webhookSc
 export async function listWebhookDeliveries(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: ListDeliveriesParameters = {},
+  { subscriptionId, status, limit, offset }: z.output<typeof listDeliveriesSchema>,
 ): Promise<{ count: number; deliveries: WebhookDeliveryRecord[] }> {
-  assertAdmin(principal)
-  const { subscriptionId, status, limit, offset } = parseInput(listDeliveriesSchema, parameters)
   const where: Filter = { tenantId: principal.tenantId }
   if (subscriptionId) where.subscriptionId = subscriptionId
   if (status) where.status = status
@@ -36,16 +32,17 @@ export async function listWebhookDeliveries(
 }
 
 /**
- * Sends a delivery again (a dead-lettered or already delivered one): it goes back to pending and
- * is attempted at once, out of the subscription's order since the receiver asked for it.
- * @example await retryWebhookDelivery(ctx, admin, deliveryId)
+ * "Attempt it now". A dead-lettered or delivered delivery goes back to pending with a fresh attempt
+ * budget and is attempted at once, out of the subscription's order since the receiver asked for it.
+ * A pending one keeps its place: the subscription's head (the earliest pending delivery, the only
+ * one attempted while it fails) has its next attempt moved to now, so the order stays as it was.
+ * @example await retryWebhookDelivery(ctx, admin, { deliveryId })
  */
 export async function retryWebhookDelivery(
   ctx: AgentWalletContext,
   principal: Principal,
-  deliveryId: string,
-): Promise<WebhookDeliveryRecord> {
-  assertAdmin(principal)
+  { deliveryId }: { deliveryId: string },
+): Promise<{ delivery: WebhookDeliveryRecord }> {
   const existing = await ctx.storage.get<WebhookDeliveryRecord>('webhook_deliveries', deliveryId)
   if (!existing || existing.tenantId !== principal.tenantId) {
     throw new NotFoundError('Webhook delivery', { details: { deliveryId } })
@@ -53,20 +50,27 @@ export async function retryWebhookDelivery(
   return ctx.storage.transaction([`webhook:${existing.subscriptionId}`], async (tx) => {
     const delivery = await tx.get<WebhookDeliveryRecord>('webhook_deliveries', deliveryId)
     if (!delivery) throw new NotFoundError('Webhook delivery', { details: { deliveryId } })
+    const now = ctx.now().toISOString()
     if (delivery.status === 'pending') {
-      throw new BaseError('conflict', 'The delivery is still pending; it will be attempted again', {
-        details: { deliveryId, nextAttemptAt: delivery.nextAttemptAt },
+      const [head] = await tx.query<WebhookDeliveryRecord>('webhook_deliveries', {
+        where: { subscriptionId: delivery.subscriptionId, status: 'pending' },
+        orderBy: 'seq',
+        limit: 1,
       })
+      if (!head || head.nextAttemptAt <= now) return { delivery }
+      const due: WebhookDeliveryRecord = { ...head, nextAttemptAt: now, updatedAt: now }
+      await tx.put('webhook_deliveries', due)
+      return { delivery: head.id === delivery.id ? due : delivery }
     }
     const retried: WebhookDeliveryRecord = {
       ...delivery,
       status: 'pending',
-      nextAttemptAt: ctx.now().toISOString(),
-      updatedAt: ctx.now().toISOString(),
+      nextAttemptAt: now,
+      updatedAt: now,
       // A manual retry gets a fresh attempt budget; earlier attempts stay in the log.
       attemptBase: delivery.attempts.length,
     }
     await tx.put('webhook_deliveries', retried)
-    return retried
+    return { delivery: retried }
   })
 }

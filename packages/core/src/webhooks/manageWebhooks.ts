@@ -1,12 +1,12 @@
+import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
-import { ForbiddenError, NotFoundError } from '../errors/errors.js'
+import { NotFoundError } from '../errors/errors.js'
 import { type EventName, toCanonicalEventName } from '../events/eventNames.js'
 import type { Principal } from '../principals/types.js'
-import { parseInput } from '../schemas/parseInput.js'
-import { assertPublicTarget } from './assertPublicTarget.js'
+import { resolveWebhookTarget } from './resolveWebhookTarget.js'
 import { newWebhookSecret } from './signWebhook.js'
 import type { WebhookSubscriptionRecord } from './types.js'
-import { type SubscribeWebhookParameters, subscribeWebhookSchema } from './webhookSchemas.js'
+import type { subscribeWebhookSchema } from './webhookSchemas.js'
 import { sealWebhookSecret } from './webhookSecret.js'
 
 /** A subscription as the API shows it: never the secret. */
@@ -27,17 +27,16 @@ export function toWebhookSubscription({
 
 /**
  * Subscribes a URL to the tenant's events. Deliveries start with events after this moment. The
- * signing secret is in this answer only (storage keeps it sealed with the master key). Admins only: tenant events carry every agent's activity.
+ * signing secret is in this answer only (storage keeps it sealed with the master key). Admins are
+ * declared for it: tenant events carry every agent's activity.
  * @example const { subscription, secret } = await subscribeWebhook(ctx, admin, { url, events: ['tx_confirmed'] })
  */
 export async function subscribeWebhook(
   ctx: AgentWalletContext,
   principal: Principal,
-  parameters: SubscribeWebhookParameters,
+  input: z.output<typeof subscribeWebhookSchema>,
 ): Promise<{ subscription: WebhookSubscription; secret: string }> {
-  assertAdmin(principal)
-  const input = parseInput(subscribeWebhookSchema, parameters)
-  await assertPublicTarget(input.url, { allowPrivate: ctx.options.webhooks.allowPrivateTargets })
+  await resolveWebhookTarget(input.url, ctx.options.webhooks)
   const events = input.events.includes('*')
     ? (['*'] as const)
     : [...new Set(input.events.map((name) => toCanonicalEventName(name) as EventName))]
@@ -63,36 +62,37 @@ export async function subscribeWebhook(
   return { subscription: toWebhookSubscription(record), secret }
 }
 
-/** The tenant's subscriptions, without secrets. */
+/**
+ * The tenant's subscriptions, without secrets.
+ * @example const { subscriptions } = await listWebhooks(ctx, admin)
+ */
 export async function listWebhooks(
   ctx: AgentWalletContext,
   principal: Principal,
-): Promise<WebhookSubscription[]> {
-  assertAdmin(principal)
+): Promise<{ count: number; subscriptions: WebhookSubscription[] }> {
   const records = await ctx.storage.query<WebhookSubscriptionRecord>('webhook_subscriptions', {
     where: { tenantId: principal.tenantId },
     orderBy: 'createdAt',
   })
-  return records.map(toWebhookSubscription)
+  return { count: records.length, subscriptions: records.map(toWebhookSubscription) }
 }
 
-/** Deletes a subscription; its pending deliveries stop. */
+/**
+ * Deletes a subscription; its pending deliveries stop.
+ * @example await deleteWebhook(ctx, admin, { subscriptionId: 'whk_…' })
+ */
 export async function deleteWebhook(
   ctx: AgentWalletContext,
   principal: Principal,
-  id: string,
-): Promise<void> {
-  assertAdmin(principal)
+  { subscriptionId: id }: { subscriptionId: string },
+): Promise<{ deleted: string }> {
   const deleted = await ctx.storage.transaction([`webhook:${id}`], async (tx) => {
     const record = await tx.get<WebhookSubscriptionRecord>('webhook_subscriptions', id)
     if (!record || record.tenantId !== principal.tenantId) return false
     return tx.delete('webhook_subscriptions', id)
   })
   if (!deleted) throw new NotFoundError('Webhook subscription', { details: { id } })
-}
-
-export function assertAdmin(principal: Principal): void {
-  if (principal.role !== 'admin') throw new ForbiddenError('Only admin keys manage webhooks')
+  return { deleted: id }
 }
 
 /** The tenant's newest event seq, so a new subscription starts after it (the port has no "last"). */

@@ -37,7 +37,13 @@ export type WebhookAttempt = {
   statusCode: number | null
   ok: boolean
   error?: string | undefined
-  /** The first bytes of the response body, for debugging receivers. */
+  /** Bytes of the response body (counted up to 1 MiB, where reading stops). */
+  responseBytes?: number | undefined
+  /**
+   * The first 500 characters of the response body, for debugging receivers: public targets only.
+   * A target the operator allowed on a private address never has one (it would let a tenant admin
+   * read an internal service's replies).
+   */
   responseExcerpt?: string | undefined
 }
 

@@ -1,17 +1,30 @@
 import { useState } from 'preact/hooks'
+import type { Api } from '../api.js'
+import { reverseName } from '../ensNames.js'
 import { useReloadOn, useSignedIn } from '../events.js'
-import { dateTime, formatUnits, timeLeft } from '../format.js'
-import type { Approval, Transaction, Wallet } from '../types.js'
+import { compareDecimals, dateTime, formatUnits, timeLeft } from '../format.js'
+import type { Approval, ApprovalFunds, KeyName, PolicyRule, Transaction, Wallet } from '../types.js'
 import { Address, ErrorNote, messageOf, StatusBadge, TxHash, useLoader, useNow } from './common.js'
 
-/** `ensName` is the recipient's primary ENS name, where its reverse record resolves (checked forward). */
+/**
+ * `ensName` is the recipient's primary ENS name where its reverse record resolves (checked forward),
+ * `null` when it has none; `rule` the rule that paused it; `funds` whether the wallet still covers it.
+ */
 type Row = {
   approval: Approval
   wallet: Wallet | undefined
   tx: Transaction | undefined
-  ensName?: string | undefined
+  ensName?: string | null | undefined
+  rule?: PolicyRule | undefined
+  funds?: ApprovalFunds | undefined
 }
-type Loaded = { pending: Row[]; resolved: Row[]; byAddress: Map<string, Wallet> }
+type Loaded = {
+  pending: Row[]
+  resolved: Row[]
+  byAddress: Map<string, Wallet>
+  /** Key names by key id: who asked, who decided. */
+  people: Map<string, KeyName>
+}
 
 const liveTypes = ['policy.hitl', 'approval.resolved', 'tx.'] as const
 
@@ -34,24 +47,40 @@ export function Approvals() {
           .catch(() => undefined),
       ),
     )
-    const names = await Promise.all(
-      txs.map((tx) =>
-        tx
-          ? api<{ name: string }>('GET', `/ens/reverse/${tx.to}`)
-              .then((body) => body.name)
-              .catch(() => undefined)
-          : undefined,
-      ),
-    )
     const byId = new Map(wallets.map((wallet) => [wallet.id, wallet]))
     const byAddress = new Map(wallets.map((wallet) => [wallet.address.toLowerCase(), wallet]))
+    const [names, rules, people, funds] = await Promise.all([
+      // Only pending cards show the recipient's name.
+      Promise.all(txs.slice(0, pending.length).map((tx) => (tx ? reverseName(api, tx.to) : undefined))),
+      rulesOf(
+        api,
+        all.map((approval) => byId.get(approval.walletId)).filter((wallet) => wallet !== undefined),
+      ),
+      api<{ keys: KeyName[] }>('GET', '/api-keys/names')
+        .then((body) => new Map(body.keys.map((key) => [key.id, key])))
+        .catch(() => new Map<string, KeyName>()),
+      Promise.all(
+        pending.map((approval) =>
+          api<ApprovalFunds>('GET', `/policy/approvals/${encodeURIComponent(approval.id)}/funds`).catch(
+            () => undefined,
+          ),
+        ),
+      ),
+    ])
     const rows = all.map((approval, index) => ({
       approval,
       wallet: byId.get(approval.walletId),
       tx: txs[index],
       ensName: names[index],
+      rule: approval.ruleId ? rules.get(approval.walletId)?.get(approval.ruleId) : undefined,
+      funds: funds[index],
     }))
-    return { pending: rows.slice(0, pending.length), resolved: rows.slice(pending.length), byAddress }
+    return {
+      pending: rows.slice(0, pending.length),
+      resolved: rows.slice(pending.length),
+      byAddress,
+      people,
+    }
   })
   useReloadOn(liveTypes, reload)
   const now = useNow()
@@ -68,22 +97,35 @@ export function Approvals() {
       )}
       <ul class="cards" aria-label="Pending approvals">
         {data?.pending.map((row) => (
-          <PendingCard key={row.approval.id} row={row} now={now} byAddress={data.byAddress} onDone={reload} />
+          <PendingCard
+            key={row.approval.id}
+            row={row}
+            now={now}
+            byAddress={data.byAddress}
+            people={data.people}
+            onDone={reload}
+          />
         ))}
       </ul>
       <h2>Recently resolved</h2>
       {data && data.resolved.length === 0 && <p class="muted">No decisions yet.</p>}
       <ul class="cards" aria-label="Recently resolved approvals">
         {data?.resolved.map((row) => (
-          <ResolvedCard key={row.approval.id} row={row} />
+          <ResolvedCard key={row.approval.id} row={row} people={data.people} />
         ))}
       </ul>
     </section>
   )
 }
 
-function PendingCard(props: { row: Row; now: number; byAddress: Map<string, Wallet>; onDone(): void }) {
-  const { approval, wallet, tx } = props.row
+function PendingCard(props: {
+  row: Row
+  now: number
+  byAddress: Map<string, Wallet>
+  people: Map<string, KeyName>
+  onDone(): void
+}) {
+  const { approval, wallet, tx, rule, funds } = props.row
   const { api, announce } = useSignedIn()
   const [rejecting, setRejecting] = useState(false)
   const [reason, setReason] = useState('')
@@ -132,9 +174,9 @@ function PendingCard(props: { row: Row; now: number; byAddress: Map<string, Wall
             approval.walletId
           )}
         </dd>
-        <dt>Agent</dt>
-        <dd>
-          {wallet?.agentName ?? '—'} <span class="muted">(key {approval.requestedBy})</span>
+        <dt>Asked by</dt>
+        <dd data-testid="requested-by">
+          <Person id={approval.requestedBy} people={props.people} />
         </dd>
         {swap && (
           <>
@@ -159,10 +201,20 @@ function PendingCard(props: { row: Row; now: number; byAddress: Map<string, Wall
         )}
         <dt>{swap ? 'Router' : allowance ? 'Token' : 'Recipient'}</dt>
         <dd>
-          {props.row.ensName && (
+          {props.row.ensName ? (
             <>
               <strong data-testid="recipient-ens">{props.row.ensName}</strong>{' '}
             </>
+          ) : (
+            props.row.ensName === null &&
+            !swap &&
+            !allowance && (
+              <>
+                <span class="muted" data-testid="recipient-no-ens">
+                  no name
+                </span>{' '}
+              </>
+            )
           )}
           {tx ? <Address value={tx.to} /> : '—'}
           {recipientWallet && <span class="muted"> (managed wallet “{recipientWallet.agentName}”)</span>}
@@ -170,7 +222,12 @@ function PendingCard(props: { row: Row; now: number; byAddress: Map<string, Wall
         <dt>Amount</dt>
         <dd class="amount">{tx ? `${tx.amount} ${tx.asset.symbol}` : '—'}</dd>
         <dt>Paused by</dt>
-        <dd>
+        <dd data-testid="paused-by">
+          {typeof rule?.description === 'string' && (
+            <>
+              <strong data-testid="rule-description">{rule.description}</strong>{' '}
+            </>
+          )}
           <span class="rule">{approval.ruleId ?? 'policy'}</span>: {approval.reason}
           <RuleNumbers details={approval.details} />
         </dd>
@@ -181,6 +238,7 @@ function PendingCard(props: { row: Row; now: number; byAddress: Map<string, Wall
           </time>
         </dd>
       </dl>
+      {funds && !funds.covered && <FundsWarning funds={funds} />}
       {failure && <ErrorNote>{failure}</ErrorNote>}
       {!rejecting ? (
         <div class="actions">
@@ -244,7 +302,7 @@ function RuleNumbers({ details }: { details: Record<string, unknown> | undefined
   )
 }
 
-function ResolvedCard({ row }: { row: Row }) {
+function ResolvedCard({ row, people }: { row: Row; people: Map<string, KeyName> }) {
   const { approval, wallet, tx } = row
   return (
     <li class="card resolved" data-approval-id={approval.id}>
@@ -258,7 +316,12 @@ function ResolvedCard({ row }: { row: Row }) {
         <dt>Decided</dt>
         <dd>
           {approval.resolvedAt ? dateTime(approval.resolvedAt) : '—'}
-          {approval.resolvedBy && <span class="muted"> by key {approval.resolvedBy}</span>}
+          {approval.resolvedBy && (
+            <span data-testid="resolved-by">
+              {' '}
+              by <Person id={approval.resolvedBy} people={people} />
+            </span>
+          )}
         </dd>
         {approval.resolutionReason && (
           <>
@@ -279,6 +342,56 @@ function ResolvedCard({ row }: { row: Row }) {
       </dl>
     </li>
   )
+}
+
+/** A key as a person: its name and role; the id only for a key this caller cannot name. */
+function Person({ id, people }: { id: string; people: Map<string, KeyName> }) {
+  const key = people.get(id)
+  if (!key) return <span class="muted">key {id}</span>
+  return (
+    <span title={id}>
+      <strong>{key.name}</strong>{' '}
+      <span class="muted">
+        ({key.role}
+        {key.revoked ? ', revoked' : ''})
+      </span>
+    </span>
+  )
+}
+
+/** Approving now would fail with insufficient_funds: say so before anyone clicks. */
+function FundsWarning({ funds }: { funds: ApprovalFunds }) {
+  const short = funds.token && compareDecimals(funds.token.balance, funds.token.required) < 0
+  return (
+    <p class="warning" role="note" data-testid="funds-warning">
+      The wallet cannot cover this any more:{' '}
+      {short && funds.token
+        ? `it holds ${funds.token.balance} ${funds.token.symbol} of the ${funds.token.required} ${funds.token.symbol} it sends.`
+        : `it holds ${funds.native.balance} ETH and needs ${neededEth(funds.native)}.`}{' '}
+      Approving it now would fail.
+    </p>
+  )
+}
+
+function neededEth({ required, gasIncluded }: ApprovalFunds['native']): string {
+  if (!required) return 'more'
+  return gasIncluded ? `${required} ETH (amount + gas)` : `${required} ETH before gas`
+}
+
+/** The rules that apply to each wallet (its own over the tenant's), by wallet id and rule id. */
+async function rulesOf(api: Api, wallets: Wallet[]): Promise<Map<string, Map<string, PolicyRule>>> {
+  const unique = [...new Map(wallets.map((wallet) => [wallet.id, wallet])).values()]
+  const entries = await Promise.all(
+    unique.map(async (wallet) => {
+      const rules = await api<{ tenant: PolicyRule[]; wallet?: { rules: PolicyRule[] } }>(
+        'GET',
+        `/policy/rules?wallet=${wallet.address}`,
+      ).catch(() => ({ tenant: [] as PolicyRule[], wallet: undefined }))
+      const byId = new Map([...rules.tenant, ...(rules.wallet?.rules ?? [])].map((rule) => [rule.id, rule]))
+      return [wallet.id, byId] as const
+    }),
+  )
+  return new Map(entries)
 }
 
 type SwapMeta = {

@@ -113,7 +113,7 @@ function Limits({ item }: { item: WalletData }) {
       return [
         <LimitBar
           key={rule.id}
-          label={`Spent in the last ${rule.window as string} (${rule.id})`}
+          label={`Spent in the last ${rule.window as string} (${ruleName(rule)})`}
           used={text('spent')!}
           limit={text('limit')!}
           unit={symbol}
@@ -125,7 +125,7 @@ function Limits({ item }: { item: WalletData }) {
       return [
         <LimitBar
           key={rule.id}
-          label={`Largest recent send vs per-transaction cap (${rule.id})`}
+          label={`Largest recent send vs per-transaction cap (${ruleName(rule)})`}
           used={largest}
           limit={text('limit')!}
           unit={symbol}
@@ -137,7 +137,7 @@ function Limits({ item }: { item: WalletData }) {
       return [
         <LimitBar
           key={rule.id}
-          label={`Transactions in the last ${rule.window as string} (${rule.id})`}
+          label={`Transactions in the last ${rule.window as string} (${ruleName(rule)})`}
           used={String(details.count)}
           limit={String(rule.max)}
           unit="txs"
@@ -159,6 +159,7 @@ function Limits({ item }: { item: WalletData }) {
         <ul class="other-rules">
           {others.map((rule) => (
             <li key={rule.id}>
+              {typeof rule.description === 'string' && <strong>{rule.description}</strong>}{' '}
               <span class="rule">{rule.id}</span> {describeRule(rule)}
             </li>
           ))}
@@ -178,15 +179,20 @@ function largestRecent(history: Transaction[], symbol: string): string {
   return best?.amount ?? '0'
 }
 
+/** A rule as people named it: its description, else its id. */
+function ruleName(rule: PolicyRule): string {
+  return typeof rule.description === 'string' ? `${rule.description}, ${rule.id}` : rule.id
+}
+
 function describeRule(rule: PolicyRule): string {
-  const { id: _id, type, enabled: _enabled, description, ...fields } = rule
+  const { id: _id, type, enabled: _enabled, description: _description, ...fields } = rule
   const shown = Object.entries(fields)
     .map(
       ([name, value]) =>
         `${name} ${Array.isArray(value) ? `${value.length} entries` : JSON.stringify(value)}`,
     )
     .join(', ')
-  return `${type.replace(/_/g, ' ')}${shown ? `: ${shown}` : ''}${description ? ` — ${String(description)}` : ''}`
+  return `${type.replace(/_/g, ' ')}${shown ? `: ${shown}` : ''}`
 }
 
 function History({ item }: { item: WalletData }) {

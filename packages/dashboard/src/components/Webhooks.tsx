@@ -95,7 +95,7 @@ function Delivery({ delivery, onChange }: { delivery: WebhookDelivery; onChange(
     setFailure(undefined)
     try {
       await api('POST', `/webhooks/logs/${encodeURIComponent(delivery.id)}/retry`)
-      announce(`Delivery of ${delivery.webhookEvent} queued again.`)
+      announce(`Delivery of ${delivery.webhookEvent} will be attempted now.`)
       onChange()
     } catch (error) {
       setFailure(messageOf(error))
@@ -113,7 +113,8 @@ function Delivery({ delivery, onChange }: { delivery: WebhookDelivery; onChange(
           <strong>{delivery.webhookEvent}</strong> <span class="muted">#{delivery.seq}</span>
         </span>
         <StatusBadge status={delivery.status} />
-        {delivery.status !== 'pending' && (
+        {/* A pending delivery that failed waits out a backoff: Retry attempts it now. */}
+        {(delivery.status !== 'pending' || failed) && (
           <button
             type="button"
             class={failed ? '' : 'secondary'}
@@ -121,7 +122,7 @@ function Delivery({ delivery, onChange }: { delivery: WebhookDelivery; onChange(
             onClick={retry}
             aria-label={`Retry delivery of ${delivery.webhookEvent} #${delivery.seq}`}
           >
-            Retry
+            {delivery.status === 'pending' ? 'Retry now' : 'Retry'}
           </button>
         )}
       </div>

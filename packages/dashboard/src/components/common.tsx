@@ -70,11 +70,26 @@ export function Address({ value }: { value: string }) {
   )
 }
 
-/** A tx hash, linked to the chain's explorer where the server knows one. */
+/** An explorer link that is this dashboard's own transaction page (the devnet's explorer). */
+const ownTransactionPage = /\/dashboard\/#\/tx\/(0x[0-9a-fA-F]{64})$/
+
+/**
+ * A tx hash, linked to the chain's explorer where the server knows one. A link to this dashboard's
+ * transaction page opens here, in this tab (a new tab would not have the key, which lives in this
+ * tab's sessionStorage), whatever host name the server put in it.
+ */
 export function TxHash(props: { hash: string | null; explorer: string | null; status?: string }) {
   const { hash, explorer, status } = props
   const never = status === 'rejected' || status === 'expired' || status === 'blocked'
   if (!hash) return <span class="muted">{never ? 'never signed' : 'not signed yet'}</span>
+  const own = explorer ? ownTransactionPage.exec(explorer) : null
+  if (own)
+    return (
+      <a href={`#/tx/${own[1]}`} class="hash">
+        <Address value={hash} />
+        <span class="sr-only"> (transaction details)</span>
+      </a>
+    )
   return explorer ? (
     <a href={explorer} target="_blank" rel="noopener noreferrer" class="hash">
       <Address value={hash} />

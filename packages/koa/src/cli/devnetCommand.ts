@@ -1,24 +1,35 @@
 import { join } from 'node:path'
-import { createDevnet } from '@agentwallet/devnet'
+import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { holdDataDir } from './holdDataDir.js'
 import type { ServerConfig } from './loadConfig.js'
 import type { Print } from './serve.js'
 
 /**
- * `agentwallet devnet`: the embedded chain (persisted in `<data-dir>/devnet`) as JSON-RPC on
- * 127.0.0.1, for wallets, scripts and several server replicas to share.
+ * `agentwallet devnet`: the embedded chain (persisted in `<data-dir>/devnet`, which it holds) as JSON-RPC
+ * on 127.0.0.1, for wallets, scripts and several server replicas to share.
  * @example await devnetCommand({ ...config, port: 8545 }, console.log)
  */
 export async function devnetCommand(config: ServerConfig, print: Print): Promise<{ close(): Promise<void> }> {
-  const devnet = await createDevnet({
-    dataDir: config.storage === 'memory' ? undefined : join(config.dataDir, 'devnet'),
-  })
-  const server = await devnet.serve({ port: config.port, host: config.host })
-  print(`Devnet JSON-RPC (chain id ${devnet.chain.id}) on ${server.url}`)
-  print(`Serve with it: agentwallet serve --chain devnet=${server.url}`)
-  return {
-    async close() {
-      await server.close()
-      await devnet.close()
-    },
+  const dataDir = config.storage === 'memory' ? undefined : join(config.dataDir, 'devnet')
+  // Only the chain's own dir: a server on this data dir may use the chain over RPC.
+  const lock = dataDir ? holdDataDir(dataDir, 'devnet') : { release() {} }
+  let devnet: Devnet | undefined
+  try {
+    devnet = await createDevnet({ dataDir })
+    const server = await devnet.serve({ port: config.port, host: config.host })
+    print(`Devnet JSON-RPC (chain id ${devnet.chain.id}) on ${server.url}`)
+    print(`Serve with it: agentwallet serve --chain devnet=${server.url}`)
+    const opened = devnet
+    return {
+      async close() {
+        await server.close()
+        await opened.close()
+        lock.release()
+      },
+    }
+  } catch (error) {
+    await devnet?.close()
+    lock.release()
+    throw error
   }
 }

@@ -1,11 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { assertCidrList, isAgentWalletError } from '@agentwallet/core'
 import { CliError } from './cliError.js'
 
 export type ServerConfig = {
   port: number
   host: string
+  /**
+   * The server's address as browsers and API clients reach it (`--public-url`), for the links it
+   * hands out (the devnet's explorer links to the dashboard); default: from host and the bound port.
+   */
+  publicUrl: string | undefined
   dataDir: string
   storage: 'sqlite' | 'memory' | 'postgres'
   /** Postgres connection URL (storage `postgres`); every replica points at the same one. */
@@ -16,14 +22,16 @@ export type ServerConfig = {
   chains: Record<string, string>
   logLevel: string
   adminKey: string | undefined
-  /** Deliver webhooks to private/loopback addresses (refused by default: SSRF). */
-  allowPrivateWebhooks: boolean
+  /** CIDRs of private/loopback/special-purpose addresses webhooks may target (none by default: SSRF). */
+  allowPrivateWebhooks: string[]
   /** Per API key, shared by replicas on Postgres: burst and sustained rate; `false` turns it off. */
   rateLimit: { capacity: number; refillPerSecond: number } | false
   /** A 0x Swap API v2 source for swaps, enabled by `AGENTWALLET_0X_API_KEY` (the key only from env). */
   zeroEx: { apiKey: string; baseUrl: string | undefined } | undefined
   /** Enables `GET /metrics` for `Authorization: Bearer <token>` (`AGENTWALLET_METRICS_TOKEN`, env only). */
   metricsToken: string | undefined
+  /** Chains `/health/ready` needs (`AGENTWALLET_READY_CHAINS`); undefined: every configured chain. */
+  readyChains: string[] | undefined
 }
 
 export type Env = Record<string, string | undefined>
@@ -31,6 +39,7 @@ export type Env = Record<string, string | undefined>
 const options = {
   port: { type: 'string' },
   host: { type: 'string' },
+  'public-url': { type: 'string' },
   'data-dir': { type: 'string' },
   storage: { type: 'string' },
   'database-url': { type: 'string' },
@@ -86,6 +95,7 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
   return {
     port,
     host: String(values.host ?? env.AGENTWALLET_HOST ?? file.host ?? '127.0.0.1'),
+    publicUrl: parsePublicUrl(values['public-url'] ?? env.AGENTWALLET_PUBLIC_URL ?? file.publicUrl),
     dataDir,
     storage,
     databaseUrl,
@@ -97,8 +107,9 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
       : ((file.chains as Record<string, string> | undefined) ?? {}),
     logLevel: String(values['log-level'] ?? env.AGENTWALLET_LOG_LEVEL ?? file.logLevel ?? 'info'),
     adminKey: env.AGENTWALLET_ADMIN_KEY || undefined,
-    allowPrivateWebhooks:
-      (env.AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS ?? String(file.allowPrivateWebhooks ?? false)) === 'true',
+    allowPrivateWebhooks: parseWebhookAllowance(
+      env.AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS ?? file.allowPrivateWebhooks,
+    ),
     rateLimit: parseRateLimit(env.AGENTWALLET_RATE_LIMIT ?? file.rateLimit),
     zeroEx: env.AGENTWALLET_0X_API_KEY
       ? {
@@ -107,6 +118,68 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
         }
       : undefined,
     metricsToken: parseMetricsToken(env.AGENTWALLET_METRICS_TOKEN),
+    readyChains: parseReadyChains(env.AGENTWALLET_READY_CHAINS ?? file.readyChains),
+  }
+}
+
+/**
+ * An absolute http(s) URL with no query or fragment; a trailing slash is dropped.
+ * @example parsePublicUrl('https://wallet.example.com/') // 'https://wallet.example.com'
+ */
+function parsePublicUrl(value: unknown): string | undefined {
+  if (value === undefined || value === '') return undefined
+  let url: URL | undefined
+  try {
+    url = new URL(String(value))
+  } catch {
+    url = undefined
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password)
+    throw new CliError(
+      `--public-url must be an absolute http(s) URL without query, fragment or credentials (e.g. https://wallet.example.com), not "${String(value)}"`,
+    )
+  return url.href.replace(/\/+$/, '')
+}
+
+/**
+ * Chain names, comma-separated (or a JSON array in the config file); `none` for storage only. Names
+ * are checked against the configured chains when the server starts.
+ * @example parseReadyChains('mainnet,base') // ['mainnet', 'base']
+ */
+function parseReadyChains(value: unknown): string[] | undefined {
+  if (value === undefined || value === '') return undefined
+  if (value === 'none') return []
+  const names = (Array.isArray(value) ? value.map(String) : String(value).split(','))
+    .map((name) => name.trim())
+    .filter(Boolean)
+  if (names.length === 0 || names.some((name) => !/^[a-z0-9_-]{1,64}$/i.test(name)))
+    throw new CliError(
+      `AGENTWALLET_READY_CHAINS must be chain names, comma-separated (e.g. "mainnet,base"), or "none", not "${String(value)}"`,
+    )
+  return names
+}
+
+/**
+ * A comma-separated list of CIDRs (or a JSON array of them in the config file). The old `true`
+ * ("allow every private address") is refused, so an operator who set it learns the new form instead
+ * of silently keeping, or silently losing, private targets.
+ * @example parseWebhookAllowance('127.0.0.0/8,::1/128') // ['127.0.0.0/8', '::1/128']
+ */
+function parseWebhookAllowance(value: unknown): string[] {
+  const form = 'a comma-separated list of CIDRs, e.g. AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS=127.0.0.0/8,::1/128'
+  if (value === undefined || value === '' || value === false || value === 'false') return []
+  if (value === true || value === 'true')
+    throw new CliError(
+      `AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS no longer takes "true": name the ranges webhooks may reach, as ${form}`,
+    )
+  const cidrs = (Array.isArray(value) ? value.map(String) : String(value).split(','))
+    .map((cidr) => cidr.trim())
+    .filter(Boolean)
+  try {
+    return [...assertCidrList(cidrs)]
+  } catch (error) {
+    if (!isAgentWalletError(error)) throw error
+    throw new CliError(`AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS must be ${form}: ${error.shortMessage}`)
   }
 }
 

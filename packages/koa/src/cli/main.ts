@@ -30,8 +30,9 @@ Flags:
   --chain name=rpcUrl   repeatable; default the embedded devnet  env AGENTWALLET_CHAINS (comma-separated)
   --config <file>       JSON with the same settings (default <data-dir>/config.json if present)
   --log-level <level>   default info                          env AGENTWALLET_LOG_LEVEL
-Secrets (env only): AGENTWALLET_ADMIN_KEY fixes the root admin key; AGENTWALLET_MASTER_KEY the key-encryption key.
-AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS=true lets webhooks target private/loopback addresses (refused by default).`
+Secrets (env only): AGENTWALLET_ADMIN_KEY is the root admin key (a new value revokes the previous one);
+AGENTWALLET_MASTER_KEY the key-encryption key. One process holds a data dir at a time.
+AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS=127.0.0.0/8,::1/128 lets webhooks target those private/loopback ranges (all refused by default).`
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const print = (line: string): void => {

@@ -32,7 +32,7 @@ export async function mcpCommand(config: ServerConfig, env: Env): Promise<Runnin
       backend = remoteBackend({ url: settings.url, apiKey: settings.apiKey, approvals })
       await checkKey(backend)
     } else {
-      runtime = await openAgentWallet(config, env)
+      runtime = await openAgentWallet(config, env, 'mcp')
       const principal = await runtime.agentWallet.authenticate(settings.apiKey)
       backend = inProcessBackend({ session: runtime.agentWallet.as(principal), approvals })
     }
@@ -53,15 +53,16 @@ export async function mcpCommand(config: ServerConfig, env: Env): Promise<Runnin
     }
   } catch (error) {
     await runtime?.close()
-    if (toToolError(error).code === 'unauthorized')
-      throw new CliError(`AGENTWALLET_API_KEY is not a valid key here: ${keyHint}`)
+    const { code } = toToolError(error)
+    if (code === 'unauthorized') throw new CliError(`AGENTWALLET_API_KEY is not a valid key here: ${keyHint}`)
+    if (code === 'forbidden') throw new CliError(`AGENTWALLET_API_KEY must be an agent key: ${keyHint}`)
     throw error
   }
 }
 
-/** A wrong key fails at start, not at the agent's first tool call; an unreachable server may come up later. */
+/** A wrong key (or not an agent's) fails at start, not at the agent's first tool call; an unreachable server may come up later. */
 async function checkKey(backend: AgentWalletBackend): Promise<void> {
-  await backend.listWallets().catch((error: unknown) => {
+  await backend.ready().catch((error: unknown) => {
     if (toToolError(error).code === 'server_unavailable') {
       process.stderr.write(
         'agentwallet mcp: the AgentWallet server does not answer yet; tools will retry per call\n',

@@ -5,25 +5,49 @@ import {
   createAgentWallet,
   loadOrCreateMasterKey,
   masterKeyFromEnv,
+  publicChains,
   zeroExQuoteSource,
 } from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
 import { CliError } from './cliError.js'
+import { holdDataDirs } from './holdDataDir.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { openStorage } from './openStorage.js'
 import { resolveChains } from './resolveChains.js'
 
 export type Runtime = { agentWallet: AgentWallet; devnet: Devnet | undefined; close(): Promise<void> }
 
+export type OpenAgentWalletOptions = {
+  /**
+   * The explorer of chains that have none of their own (the devnet, a node that is no known public
+   * chain): read at each link, since a server learns its address only once it listens.
+   */
+  localExplorerUrl?: (() => string | undefined) | undefined
+}
+
 /**
  * The composition root of the CLI: storage, master key (env or a 0600 file in the data dir),
  * chains (configured RPC URLs, or the persistent embedded devnet) and the AgentWallet over them.
- * @example const { agentWallet } = await openAgentWallet(config, process.env)
+ * `agentwallet <command>` holds the data dir (and the embedded chain's) first, until `close()`.
+ * @example const { agentWallet } = await openAgentWallet(config, process.env, 'serve')
  */
-export async function openAgentWallet(config: ServerConfig, env: Env): Promise<Runtime> {
+export async function openAgentWallet(
+  config: ServerConfig,
+  env: Env,
+  command: string,
+  options: OpenAgentWalletOptions = {},
+): Promise<Runtime> {
   const named = Object.entries(config.chains)
   if (config.storage === 'postgres') assertReplicaReady(named.length, env)
-  const storage = await openStorage(config)
+  const durable = config.storage !== 'memory'
+  // `agentwallet devnet` holds only the chain's dir: it may serve the chain to a server on this data dir.
+  const dirs =
+    durable && named.length === 0 ? [config.dataDir, join(config.dataDir, 'devnet')] : [config.dataDir]
+  const lock = holdDataDirs(dirs, command, { create: durable })
+  const storage = await openStorage(config).catch((error: unknown) => {
+    lock.release()
+    throw error
+  })
   try {
     const masterKey =
       config.storage === 'memory'
@@ -42,9 +66,10 @@ export async function openAgentWallet(config: ServerConfig, env: Env): Promise<R
             chainId: devnet.chain.id,
             contracts: devnet.addressBook,
             pollingIntervalMs: 50,
+            explorerUrl: options.localExplorerUrl,
           },
         }
-      : await resolveChains(config.chains)
+      : withLocalExplorer(await resolveChains(config.chains), options.localExplorerUrl)
     const agentWallet = await createAgentWallet({
       chains,
       storage,
@@ -59,12 +84,28 @@ export async function openAgentWallet(config: ServerConfig, env: Env): Promise<R
         await agentWallet.close()
         await devnet?.close()
         await storage.close()
+        lock.release()
       },
     }
   } catch (error) {
     await storage.close()
+    lock.release()
     throw error
   }
+}
+
+/** Public chains keep their explorers; the others get the local one, where there is one. */
+function withLocalExplorer(
+  chains: Record<string, ChainConfig>,
+  explorerUrl: OpenAgentWalletOptions['localExplorerUrl'],
+): Record<string, ChainConfig> {
+  if (!explorerUrl) return chains
+  return Object.fromEntries(
+    Object.entries(chains).map(([name, chain]) => [
+      name,
+      publicChains[name] || chain.explorerUrl ? chain : { ...chain, explorerUrl },
+    ]),
+  )
 }
 
 /**

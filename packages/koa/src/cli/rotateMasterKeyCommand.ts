@@ -10,6 +10,7 @@ import {
   type Storage,
 } from '@agentwallet/core'
 import { CliError } from './cliError.js'
+import { holdDataDir } from './holdDataDir.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { describeUrl, openStorage } from './openStorage.js'
 import type { Print } from './serve.js'
@@ -36,7 +37,12 @@ export async function rotateMasterKeyCommand(config: ServerConfig, env: Env, pri
   const keyFile = join(config.dataDir, 'master.key')
   const newKeyFile = join(config.dataDir, 'master.key.new')
   const from = oldFromEnv ?? readKeyFile(keyFile)
-  const storage = await openForRotation(config)
+  // Key files are written into the data dir (on Postgres too, without AGENTWALLET_NEW_MASTER_KEY).
+  const lock = holdDataDir(config.dataDir, 'rotate-master-key')
+  const storage = await openForRotation(config).catch((error: unknown) => {
+    lock.release()
+    throw error
+  })
   try {
     const newFromEnv = masterKeyFromEnv({ AGENTWALLET_MASTER_KEY: env[newMasterKeyEnvVar] })
     // The new key is on disk before the first record moves to it: a crash never strands records
@@ -73,6 +79,7 @@ export async function rotateMasterKeyCommand(config: ServerConfig, env: Env, pri
     reportFailures(result)
   } finally {
     await storage.close()
+    lock.release()
   }
 }
 

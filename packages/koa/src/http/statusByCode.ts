@@ -1,7 +1,13 @@
 import type { ErrorCode } from '@agentwallet/core'
 
 /** Codes only the HTTP edge raises (transport-level problems core never sees). */
-export type EdgeErrorCode = 'payload_too_large' | 'unsupported_media_type' | 'method_not_allowed'
+export type EdgeErrorCode =
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'method_not_allowed'
+  | 'request_timeout'
+  | 'header_too_large'
+  | 'not_ready'
 
 export type HttpErrorCode = ErrorCode | EdgeErrorCode
 
@@ -18,6 +24,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   policy_blocked: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   idempotency_conflict: 409,
   approval_not_pending: 409,
@@ -25,6 +32,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   approval_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  header_too_large: 431,
   insufficient_funds: 422,
   transaction_failed: 422,
   slippage_exceeded: 422,
@@ -37,6 +45,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   not_implemented: 501,
   quote_source_unavailable: 502,
   chain_unavailable: 503,
+  not_ready: 503,
 }
 
 /** Codes whose message is safe to show: a 5xx from the vault or an unknown fault says only "internal". */

@@ -1,5 +1,6 @@
 import type { AgentWalletSession, Principal } from '@agentwallet/core'
 import type { z } from 'zod'
+import type { HttpErrorCode } from '../http/statusByCode.js'
 
 export type HttpMethod = 'get' | 'post' | 'delete'
 
@@ -35,6 +36,13 @@ export type RouteSpec = {
   roles?: string | undefined
   body?: z.ZodType | undefined
   query?: z.ZodType | undefined
+  /** What a success answers beside `success: true` (for the OpenAPI document). */
+  output?: z.ZodType | undefined
+  /**
+   * An error envelope that still carries fields beside `error` (a failed readiness check keeps its
+   * report): its code, and those fields (for the OpenAPI document).
+   */
+  errorAnswer?: { code: HttpErrorCode; output: z.ZodType } | undefined
   idempotent?: boolean | undefined
   /** Status of a success (default 200). */
   status?: number | undefined

@@ -1,15 +1,11 @@
-import { type AgentWallet, BaseError, parseInput } from '@agentwallet/core'
+import { BaseError, parseInput } from '@agentwallet/core'
 import type Router from '@koa/router'
 import type Koa from 'koa'
-import type { RateLimiter } from '../http/sharedTokenBucket.js'
 import type { AppState } from '../http/types.js'
+import { type AuthOptions, authenticateRequest, rateLimited } from './authenticate.js'
 import type { RouteSpec } from './defineRoute.js'
 
-export type MountOptions = {
-  agentWallet: AgentWallet
-  /** Per-key buckets for authenticated calls; per-IP buckets slow down failed authentication. */
-  rateLimit?: { byKey: RateLimiter; failedAuthByIp: RateLimiter } | undefined
-}
+export type MountOptions = AuthOptions
 
 /**
  * Registers each spec on the router with the shared steps: authenticate → rate limit → parse
@@ -52,21 +48,6 @@ export function mountRoutes(
   }
 }
 
-async function authenticateRequest(ctx: Koa.ParameterizedContext<AppState>, options: MountOptions) {
-  try {
-    const principal = await options.agentWallet.authenticate(ctx.get('x-api-key') || undefined)
-    const verdict = await options.rateLimit?.byKey.take(principal.id)
-    if (verdict && !verdict.ok) throw rateLimited(verdict.retryAfterSeconds)
-    return principal
-  } catch (error) {
-    if (error instanceof BaseError && error.code === 'unauthorized') {
-      const verdict = await options.rateLimit?.failedAuthByIp.take(ctx.ip)
-      if (verdict && !verdict.ok) throw rateLimited(verdict.retryAfterSeconds)
-    }
-    throw error
-  }
-}
-
 /** A `bearer` route's own token; failures draw from the same per-IP bucket as bad API keys. */
 async function authenticateBearer(
   ctx: Koa.ParameterizedContext<AppState>,
@@ -79,12 +60,6 @@ async function authenticateBearer(
   if (verdict && !verdict.ok) throw rateLimited(verdict.retryAfterSeconds)
   ctx.set('www-authenticate', 'Bearer')
   throw new BaseError('unauthorized', 'This endpoint takes its own bearer token (Authorization: Bearer …)')
-}
-
-function rateLimited(retryAfterSeconds: number): BaseError {
-  return new BaseError('rate_limited', 'Too many requests; retry after the Retry-After delay', {
-    details: { retryAfterSeconds },
-  })
 }
 
 /** Strictness where a route declares no shape: unexpected input is refused, not ignored. */

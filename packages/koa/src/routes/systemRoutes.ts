@@ -3,34 +3,17 @@ import { defineRoute, type RouteSpec } from './defineRoute.js'
 
 export type SystemRouteOptions = {
   agentWallet: AgentWallet
-  startedAt: Date
-  version: string
   /** Where the operator finds the admin key (shown by /onboarding), e.g. the key file's path. */
   adminKeyHint?: string | undefined
   /** Builds the OpenAPI document (lazily, once). */
   openApi: () => Record<string, unknown>
 }
 
-/** Public endpoints: health, onboarding and the OpenAPI document (no API key). */
+/** Public endpoints: onboarding and the OpenAPI document (no API key); health is `healthRoutes`. */
 export function systemRoutes(options: SystemRouteOptions): RouteSpec[] {
   const chains = () =>
     options.agentWallet.context.chains.list().map(({ name, chainId }) => ({ name, chainId }))
   return [
-    defineRoute({
-      method: 'get',
-      path: '/health',
-      summary: 'Liveness: the process answers (no API key)',
-      auth: 'public',
-      handler: async () => ({
-        body: {
-          success: true,
-          status: 'ok',
-          version: options.version,
-          uptimeSeconds: Math.floor((Date.now() - options.startedAt.getTime()) / 1000),
-          chains: chains(),
-        },
-      }),
-    }),
     defineRoute({
       method: 'get',
       path: '/onboarding',

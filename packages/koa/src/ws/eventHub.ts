@@ -1,9 +1,15 @@
-import type { DomainEvent, EventBus, Principal, StoredEvent } from '@agentwallet/core'
+import {
+  type DomainEvent,
+  type EventBus,
+  isAdminOnlyEvent,
+  type Principal,
+  type StoredEvent,
+} from '@agentwallet/core'
 import type { WebSocket } from 'ws'
 
 /** Close codes of `/ws` (4000–4999 is the application range of RFC 6455). */
 export const wsCloseCodes = {
-  /** No key, a bad key, or no auth message within the deadline. */
+  /** No key, a bad key, no auth message within the deadline, or the key was revoked. */
   unauthorized: 4401,
   /** `?since=` is not a non-negative integer. */
   badRequest: 4400,
@@ -24,6 +30,12 @@ export type EventHubOptions = {
   ownerOf?: ((walletId: string) => Promise<string | undefined>) | undefined
   /** A client whose unsent bytes exceed this is closed with 4408 rather than buffering without end (default 1 MiB). */
   maxBufferedBytes?: number | undefined
+  /**
+   * Whether a principal's key is still unrevoked, asked once a socket is registered: a revocation
+   * that committed between authentication and registration is caught here, later ones arrive as
+   * `key.revoked`. Without it only `key.revoked` closes sockets.
+   */
+  isActive?: ((principal: Principal) => Promise<boolean>) | undefined
 }
 
 /** Where a resuming client starts: events with seq > `since`, read from the tenant's event log. */
@@ -40,7 +52,7 @@ export type EventHub = {
 }
 
 type Envelope = { id: string; type: string; seq: number; timestamp: string; data: unknown }
-/** `backlog` holds live events that arrive while a client replays; undefined once it is live. */
+/** `backlog` holds live events that arrive while a client is checked and replays; undefined once it is live. */
 type Client = {
   socket: WebSocket
   principal: Principal
@@ -92,8 +104,12 @@ export function eventHub(options: EventHubOptions): EventHub {
     client.socket.close(wsCloseCodes.slowConsumer, 'slow consumer')
   }
 
-  /** Sends an event the client may see: any of its tenant's, or for an agent only its own wallets'. */
+  /**
+   * Sends an event the client may see: any of its tenant's (admin-only ones to admins), or for an
+   * agent only its own wallets'.
+   */
   const send = (client: Client, envelope: Envelope) => {
+    if (isAdminOnlyEvent(envelope.type) && client.principal.role !== 'admin') return
     if (client.principal.role !== 'agent' || !options.ownerOf) return deliver(client, envelope)
     if (++client.queued > maxBacklog) return dropSlow(client)
     client.queue = client.queue.then(async () => {
@@ -104,8 +120,19 @@ export function eventHub(options: EventHubOptions): EventHub {
     })
   }
 
+  const unauthorized = (client: Client) => {
+    clients.delete(client)
+    client.socket.close(wsCloseCodes.unauthorized, 'api key revoked')
+  }
+
   const onEvent = (event: DomainEvent) => {
     lastSeq.set(event.tenantId, Math.max(lastSeq.get(event.tenantId) ?? 0, event.seq))
+    if (event.type === 'key.revoked') {
+      const { keyId } = event.data as DomainEvent<'key.revoked'>['data']
+      for (const client of clients)
+        if (client.principal.id === keyId && client.principal.tenantId === event.tenantId)
+          unauthorized(client)
+    }
     const { id, type, seq, timestamp, data } = event
     for (const client of clients) {
       if (client.principal.tenantId !== event.tenantId) continue
@@ -121,40 +148,65 @@ export function eventHub(options: EventHubOptions): EventHub {
   const timer = setInterval(() => {
     beat++
     const timestamp = new Date().toISOString()
+    const count = connectedCounts()
     for (const client of clients) {
+      // Not before a client is live: a heartbeat's seq mid-replay would claim it had caught up.
+      if (client.backlog) continue
       deliver(client, {
         id: `hb_${beat}`,
         type: 'agent.activity',
         // Heartbeats are not logged events: they carry the tenant's latest seq so a client knows where it is.
         seq: lastSeq.get(client.principal.tenantId) ?? 0,
         timestamp,
-        data: { kind: 'heartbeat', connectedClients: clients.size },
+        data: { kind: 'heartbeat', connectedClients: count(client.principal) },
       })
     }
   }, options.heartbeatMs ?? 30_000)
   timer.unref()
 
+  /**
+   * The sockets a heartbeat may tell a client about: its tenant's for admins and approvers, its own
+   * key's for an agent (which sees nothing else of its tenant's other keys either).
+   */
+  function connectedCounts(): (principal: Principal) => number {
+    const byTenant = new Map<string, number>()
+    const byKey = new Map<string, number>()
+    for (const { principal } of clients) {
+      byTenant.set(principal.tenantId, (byTenant.get(principal.tenantId) ?? 0) + 1)
+      const key = `${principal.tenantId}\u0000${principal.id}`
+      byKey.set(key, (byKey.get(key) ?? 0) + 1)
+    }
+    return (principal) =>
+      principal.role === 'agent'
+        ? (byKey.get(`${principal.tenantId}\u0000${principal.id}`) ?? 0)
+        : (byTenant.get(principal.tenantId) ?? 0)
+  }
+
+  /** Sends the logged events after `since`, page by page; resolves with the last seq sent. */
+  async function replayLog(client: Client, replay: Replay): Promise<number> {
+    let last = replay.since
+    for (;;) {
+      const page = await replay.read(last)
+      for (const { id, type, seq, timestamp, data } of page) send(client, { id, type, seq, timestamp, data })
+      if (page.length === 0 || !clients.has(client)) return last
+      last = page.at(-1)!.seq
+    }
+  }
+
   return {
     async add(socket, principal, replay) {
-      const client: Client = {
-        socket,
-        principal,
-        backlog: replay ? [] : undefined,
-        queue: Promise.resolve(),
-        queued: 0,
-      }
+      // Live events are held until the key is known to be unrevoked and the log (if any) is read.
+      const client: Client = { socket, principal, backlog: [], queue: Promise.resolve(), queued: 0 }
       clients.add(client)
       socket.on('close', () => clients.delete(client))
-      if (!replay) return
-      // Live events are held while the log is read, then sent after it, skipping what the log had.
-      let last = replay.since
-      for (;;) {
-        const page = await replay.read(last)
-        for (const { id, type, seq, timestamp, data } of page)
-          send(client, { id, type, seq, timestamp, data })
-        if (page.length === 0 || !clients.has(client)) break
-        last = page.at(-1)!.seq
+      // Registered first, checked second: a revocation committed after this read arrives as key.revoked.
+      if (options.isActive && !(await options.isActive(principal))) {
+        if (clients.has(client)) unauthorized(client)
+        return
       }
+      if (!clients.has(client)) return
+      // Then the log, then what was held, skipping what the log had (seqs start at 1).
+      const last = replay ? await replayLog(client, replay) : 0
       const held = client.backlog ?? []
       client.backlog = undefined
       for (const event of held) if (event.seq > last) send(client, event)

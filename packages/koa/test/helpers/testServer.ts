@@ -33,6 +33,7 @@ export async function startTestServer(
     storage: memoryStorage(),
     defaultTenantRules: [],
     trackerIntervalMs: 20,
+    checkOperations: true,
   })
   await agentWallet.bootstrapAdmin({ adminKey: testAdminKey })
   const logs: string[] = []

@@ -1,5 +1,5 @@
 import type { AgentWalletBackend } from '../backend/agentWalletBackend.js'
-import { agentWalletTools } from '../tools/agentWalletTools.js'
+import { agentTools } from '../tools/agentTools.js'
 import { createMcpServer } from './createMcpServer.js'
 import { serveStdio } from './serveStdio.js'
 import { serveStreamableHttp } from './serveStreamableHttp.js'
@@ -28,7 +28,7 @@ export type RunningMcpServer = {
  */
 export async function runMcpServer(options: RunMcpServerOptions): Promise<RunningMcpServer> {
   const log = options.log ?? ((line: string) => process.stderr.write(`agentwallet mcp: ${line}\n`))
-  const tools = agentWalletTools(options.backend)
+  const tools = agentTools(options.backend)
   if (options.transport === 'stdio') {
     const running = await serveStdio(createMcpServer(tools, { log }))
     log(`serving ${tools.length} tools over stdio (${options.backend.kind} backend)`)

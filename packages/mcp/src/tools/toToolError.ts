@@ -1,6 +1,9 @@
 import { AgentWalletHttpError } from '@agentwallet/client'
 import { isAgentWalletError } from '@agentwallet/core'
 
+/** The client's codes for a request no server answered. */
+const unanswered = new Set(['timeout', 'network_error'])
+
 /** A failed tool call as the model sees it: a stable `code` to act on, a message, and the facts. */
 export type ToolError = { code: string; message: string; details?: Record<string, unknown> | undefined }
 
@@ -11,8 +14,9 @@ export type ToolError = { code: string; message: string; details?: Record<string
  */
 export function toToolError(error: unknown): ToolError {
   if (isAgentWalletError(error)) return withDetails(error.code, error.shortMessage, error.details)
-  if (error instanceof AgentWalletHttpError) return withDetails(error.code, error.message, error.details)
-  if (isUnreachable(error)) {
+  if (error instanceof AgentWalletHttpError && !unanswered.has(error.code))
+    return withDetails(error.code, error.message, error.details)
+  if (error instanceof AgentWalletHttpError || isUnreachable(error)) {
     return { code: 'server_unavailable', message: 'The AgentWallet server did not answer; try again later' }
   }
   // Unknown errors may carry internals (paths, URLs with credentials): the model gets none of it.

@@ -2,6 +2,7 @@ import { type AgentWallet, createAgentWallet, memoryStorage, type Principal } fr
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
@@ -46,7 +47,7 @@ export async function withAgent(
 ): Promise<Fixture> {
   const { key: agentKey } = await aw.createApiKey({ name: 'mcp-agent', role: 'agent' })
   const agent = await aw.authenticate(agentKey)
-  const wallet = await aw.as(agent).createWallet({ agentName: 'mcp-agent' })
+  const { wallet } = await aw.as(agent).createWallet({ agentName: 'mcp-agent' })
   await devnet.faucet(wallet.address, parseEther('10'))
   await aw.updatePolicyRules({
     wallet: wallet.address,
@@ -63,14 +64,57 @@ export function freshAddress(): `0x${string}` {
   return privateKeyToAccount(generatePrivateKey()).address
 }
 
-/** Calls a tool and returns its structured content, with `isError` beside it. */
+/** Calls a tool and returns its answer (the JSON text), with `isError` beside it. A success's
+ * `structuredContent` must equal the text and validate against the tool's `outputSchema`. */
 export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}) {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult
   // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON the tools return
   const data = JSON.parse((result.content[0] as { text: string }).text) as any
-  expect(result.structuredContent ?? data).toEqual(data)
-  return { isError: result.isError === true, data }
+  const isError = result.isError === true
+  if (!isError) {
+    expect(result.structuredContent).toEqual(data)
+    const validate = (await outputValidators(client)).get(name)!
+    expect(validate(result.structuredContent).errorMessage).toBeUndefined()
+  }
+  return { isError, data }
 }
 
-/** What no agent tool may do: approve, reject, change policy, manage keys, export or import keys. */
-export const forbiddenToolName = /approve|reject|polic|key|export|import|private|mnemonic|tenant|admin/i
+const validators = new WeakMap<Client, Promise<Map<string, (value: unknown) => { errorMessage?: string }>>>()
+
+/** The stock SDK validator (Ajv with formats) of each listed tool's `outputSchema`. */
+function outputValidators(client: Client) {
+  let cached = validators.get(client)
+  if (!cached) {
+    const ajv = new AjvJsonSchemaValidator()
+    cached = client.listTools().then(({ tools }) => {
+      const byName = new Map<string, (value: unknown) => { errorMessage?: string }>()
+      for (const tool of tools)
+        if (tool.outputSchema) byName.set(tool.name, ajv.getValidator(tool.outputSchema))
+      return byName
+    })
+    validators.set(client, cached)
+  }
+  return cached
+}
+
+/** Operations no agent tool may reach: approving, rejecting, policy changes, keys, tenants, webhooks, key import. */
+export const forbiddenOperations = [
+  'approve',
+  'reject',
+  'updatePolicyRules',
+  'createApiKey',
+  'listApiKeys',
+  'listKeyNames',
+  'revokeApiKey',
+  'createTenant',
+  'importWallet',
+  'subscribeWebhook',
+  'listWebhooks',
+  'listWebhookDeliveries',
+  'retryWebhookDelivery',
+  'deleteWebhook',
+]
+
+/** Tool names that would say a tool approves, changes policy, manages keys or webhooks, or exports keys. */
+export const forbiddenToolName =
+  /approve|reject|update_polic|api_key|tenant|webhook|export|import|private|mnemonic/i

@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
@@ -15,19 +16,39 @@ export type SpawnedMcp = {
 }
 
 /**
- * `agentwallet mcp` as a child process over real stdio (tsx runs the sources; the repo's tsconfig
- * paths resolve the workspace packages), with an SDK client connected to it.
+ * Runs an `agentwallet` CLI command to completion and answers its stdout; a failure rejects with
+ * the exit `code`, `stdout` and `stderr`. Asynchronous: a server in this process must keep answering.
  */
-/** Runs an `agentwallet` CLI command to completion and returns its stdout. */
-export function runCli(args: string[], env: Record<string, string>): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', cli, ...args], {
+export async function runCli(args: string[], env: Record<string, string>): Promise<string> {
+  const run = promisify(execFile)(process.execPath, ['--import', 'tsx', cli, ...args], {
     cwd: root,
     env: { ...inheritedEnv(), ...env },
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
   })
+  // No input: a command that would wait on stdin (`mcp` serving) sees it end at once.
+  run.child.stdin?.end()
+  return (await run).stdout
 }
 
+/** How a CLI command ended: its exit code (0 for success) and what it printed. */
+export async function cliOutcome(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCli(args, env).then(
+    (stdout) => ({ code: 0, stdout, stderr: '' }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: error.code ?? -1,
+      stdout: error.stdout ?? '',
+      stderr: error.stderr ?? '',
+    }),
+  )
+}
+
+/**
+ * `agentwallet mcp` as a child process over real stdio (tsx runs the sources; the repo's tsconfig
+ * paths resolve the workspace packages), with an SDK client connected to it.
+ */
 export async function spawnMcp(env: Record<string, string>): Promise<SpawnedMcp> {
   const transport = new StdioClientTransport({
     command: process.execPath,

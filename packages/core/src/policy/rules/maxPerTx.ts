@@ -1,21 +1,26 @@
 import { amountDetails } from '../amountDetails.js'
 import { limitToBaseUnits } from '../limitToBaseUnits.js'
-import { matchesAsset } from '../matchesAsset.js'
 import type { MaxPerTxRule } from '../ruleSchemas.js'
+import { isVerdict, ruleFigures } from './ruleFigures.js'
 import type { RuleEvaluator } from './ruleVerdict.js'
 
-/** Denies a single intent whose amount is above `max` (inclusive limit) in the rule's asset. */
+/**
+ * Denies a single intent whose amount is above `max` (inclusive limit) in the rule's asset; for
+ * `asset: "usd"`, any intent whose USD value is above `max` dollars.
+ */
 export const maxPerTx: RuleEvaluator<MaxPerTxRule> = (rule, intent) => {
-  if (!matchesAsset(rule.asset, intent.asset)) return undefined
-  const { decimals, symbol } = intent.asset
+  const figures = ruleFigures(rule.asset, intent)
+  if (!figures || isVerdict(figures)) return figures
+  const { amount, decimals, symbol, usd } = figures
   const limit = limitToBaseUnits(rule.max, decimals)
   const details = {
     asset: rule.asset,
     symbol,
     ...amountDetails('limit', limit, decimals),
-    ...amountDetails('requested', intent.amount, decimals),
+    ...amountDetails('requested', amount, decimals),
+    ...(usd ? { usd } : {}),
   }
-  if (intent.amount > limit) {
+  if (amount > limit) {
     return {
       decision: 'deny',
       reason: `Amount ${details.requested} ${symbol} is above the per-transaction limit of ${details.limit} ${symbol}`,

@@ -1,15 +1,21 @@
 import { amountDetails } from '../amountDetails.js'
 import { limitToBaseUnits } from '../limitToBaseUnits.js'
-import { matchesAsset } from '../matchesAsset.js'
 import type { RequireApprovalRule } from '../ruleSchemas.js'
+import { isVerdict, ruleFigures } from './ruleFigures.js'
 import type { RuleEvaluator } from './ruleVerdict.js'
 
-/** Pauses an intent for a human: always, for a new recipient, or above an amount (exclusive). */
+/**
+ * Pauses an intent for a human: always, for a new recipient, or above an amount (exclusive). With
+ * `asset: "usd"`, `above` is in US dollars and the rule covers every asset; an intent that cannot be
+ * valued is denied, not paused.
+ */
 export const requireApproval: RuleEvaluator<RequireApprovalRule> = (rule, intent, context) => {
   // An amount threshold needs units; without an explicit asset it speaks about the native coin.
   const asset = rule.asset ?? (rule.above !== undefined ? 'native' : undefined)
-  if (asset !== undefined && !matchesAsset(asset, intent.asset)) return undefined
-  const { decimals, symbol } = intent.asset
+  const figures = asset === undefined ? undefined : ruleFigures(asset, intent)
+  if (asset !== undefined && !figures) return undefined
+  if (figures && isVerdict(figures)) return figures
+  const { decimals, symbol } = figures ?? intent.asset
   const triggers: string[] = []
   let details: Record<string, unknown> = { asset: asset ?? 'any', symbol }
   if (rule.always) triggers.push('always')
@@ -17,14 +23,15 @@ export const requireApproval: RuleEvaluator<RequireApprovalRule> = (rule, intent
     triggers.push('new_recipient')
     details.recipient = intent.to
   }
-  if (rule.above !== undefined) {
+  if (rule.above !== undefined && figures) {
     const threshold = limitToBaseUnits(rule.above, decimals)
     details = {
       ...details,
       ...amountDetails('threshold', threshold, decimals),
-      ...amountDetails('requested', intent.amount, decimals),
+      ...amountDetails('requested', figures.amount, decimals),
+      ...(figures.usd ? { usd: figures.usd } : {}),
     }
-    if (intent.amount > threshold) triggers.push('above')
+    if (figures.amount > threshold) triggers.push('above')
   }
   if (triggers.length === 0) return { decision: 'allow', reason: 'No approval trigger matched', details }
   details.triggers = triggers

@@ -1,0 +1,1 @@
+export { aiSdkTools } from './aiSdkTools.js'

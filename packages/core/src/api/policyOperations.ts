@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import { evaluatePolicy } from '../policy/evaluatePolicy.js'
+import { getPolicyRules, updatePolicyRules } from '../policy/managePolicy.js'
+import {
+  policyDecisionSchema,
+  policyRulesQuerySchema,
+  policyRulesSchema,
+  updatePolicySchema,
+} from '../policy/policySchemas.js'
+import { sendSchema } from '../transactions/sendSchema.js'
+import { chainErrors, defineOperation } from './defineOperation.js'
+
+/** Policy: read, replace (admins), dry-run evaluate. */
+export const policyOperations = [
+  defineOperation({
+    name: 'getPolicyRules',
+    summary: 'The tenant rules, and with ?wallet= that wallet’s own rules too',
+    description:
+      'The policy rules that apply to this caller’s sends: the tenant’s rules, and with `wallet` that wallet’s own rules too (limits, allowlists, approval thresholds). Read them to know what a send may do before trying it.',
+    input: policyRulesQuerySchema,
+    output: policyRulesSchema,
+    roles: ['agent', 'approver', 'admin'],
+    idempotent: false,
+    movesValue: false,
+    http: { method: 'get', path: '/policy/rules', status: 200 },
+    errors: ['not_found'],
+    tool: true,
+    action: getPolicyRules,
+  }),
+  defineOperation({
+    name: 'updatePolicyRules',
+    summary: 'Replace the rule set of the tenant, or of one wallet (admin keys only)',
+    description:
+      'Replace the whole rule set of the tenant, or of one wallet. Admin keys only: an agent cannot loosen its own policy.',
+    input: updatePolicySchema,
+    output: policyRulesSchema,
+    roles: ['admin'],
+    idempotent: false,
+    movesValue: false,
+    http: { method: 'post', path: '/policy/update', status: 200 },
+    errors: ['not_found'],
+    tool: false,
+    action: updatePolicyRules,
+  }),
+  defineOperation({
+    name: 'evaluatePolicy',
+    summary: 'Dry run of the policy for a send: the decision and the rule that made it; nothing is stored',
+    description:
+      'Dry run of the policy for a send, without sending: allow, deny or require_approval, the rule that decided and every rule’s outcome. Nothing is stored or reserved.',
+    input: sendSchema,
+    output: z.object({ decision: policyDecisionSchema }),
+    // A dry run changes nothing: approvers read it too (the dashboard draws spend against limits with it).
+    roles: ['agent', 'approver', 'admin'],
+    idempotent: false,
+    movesValue: false,
+    http: { method: 'post', path: '/policy/evaluate', status: 200, renamedFields: { from: 'wallet' } },
+    errors: ['not_found', ...chainErrors],
+    tool: true,
+    action: evaluatePolicy,
+  }),
+] as const

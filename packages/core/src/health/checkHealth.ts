@@ -1,0 +1,114 @@
+import { z } from 'zod'
+import type { AgentWalletContext } from '../context.js'
+import { isAgentWalletError } from '../errors/baseError.js'
+
+/** Why a probe failed: a code, never an error's text (an RPC URL in a message may carry its API key). */
+const probeError = z.enum(['timeout', 'unreachable', 'chain_unavailable', 'internal'])
+export type ProbeError = z.infer<typeof probeError>
+
+const storageHealthSchema = z.object({
+  name: z.string(),
+  reachable: z.boolean(),
+  latencyMs: z.number(),
+  error: probeError.optional(),
+})
+
+const chainHealthSchema = z.object({
+  name: z.string(),
+  chainId: z.number().int(),
+  /** Whether readiness needs this chain (every chain unless the operator named a set). */
+  required: z.boolean(),
+  reachable: z.boolean(),
+  /** The latest block the node reported, null when it did not answer. */
+  headBlock: z.number().int().nullable(),
+  /** Seconds since that block's timestamp (0 when it is ahead of this clock), null when unknown. */
+  headAgeSeconds: z.number().int().nullable(),
+  latencyMs: z.number(),
+  error: probeError.optional(),
+})
+
+/** What `checkHealth` reports: storage and every chain, and whether every required part is up. */
+export const healthReportSchema = z.object({
+  ready: z.boolean(),
+  storage: storageHealthSchema,
+  chains: z.array(chainHealthSchema),
+})
+export type HealthReport = z.infer<typeof healthReportSchema>
+
+export type CheckHealthOptions = {
+  /** Each probe's bound, ms (default 2000): a hung RPC or database answers `timeout`, not never. */
+  timeoutMs?: number | undefined
+  /** Chains readiness needs (default: every configured chain); the others are reported only. */
+  requiredChains?: readonly string[] | undefined
+}
+
+/**
+ * Probes the storage (one read) and each chain (its latest block) at once, each bounded by a
+ * timeout, and says whether every required part answered.
+ * @example const { ready, chains } = await checkHealth(ctx, { timeoutMs: 1000 })
+ */
+export async function checkHealth(
+  ctx: AgentWalletContext,
+  options: CheckHealthOptions = {},
+): Promise<HealthReport> {
+  const timeoutMs = options.timeoutMs ?? 2_000
+  const required = new Set(options.requiredChains ?? ctx.chains.list().map((chain) => chain.name))
+  const storageProbe = probe(timeoutMs, () => ctx.storage.get('tenants', 'health-probe'))
+  const chainProbes = ctx.chains.list().map(async (info) => {
+    const outcome = await probe(timeoutMs, () => ctx.chains.get(info.name).client.getBlock())
+    const head = outcome.value
+    const nowSeconds = Math.floor(ctx.now().getTime() / 1000)
+    return {
+      name: info.name,
+      chainId: info.chainId,
+      required: required.has(info.name),
+      reachable: outcome.error === undefined,
+      headBlock: head ? Number(head.number) : null,
+      headAgeSeconds: head ? Math.max(0, nowSeconds - Number(head.timestamp)) : null,
+      latencyMs: outcome.latencyMs,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    }
+  })
+  const [storageOutcome, chains] = await Promise.all([storageProbe, Promise.all(chainProbes)])
+  const storage = {
+    name: ctx.storage.name,
+    reachable: storageOutcome.error === undefined,
+    latencyMs: storageOutcome.latencyMs,
+    ...(storageOutcome.error ? { error: storageOutcome.error } : {}),
+  }
+  const ready = storage.reachable && chains.every((chain) => chain.reachable || !chain.required)
+  return { ready, storage, chains }
+}
+
+type Outcome<T> = { value?: T | undefined; error?: ProbeError | undefined; latencyMs: number }
+
+/** Runs `read`, answering within `timeoutMs` whatever it does; the late answer of a hung call is dropped. */
+async function probe<T>(timeoutMs: number, read: () => Promise<T>): Promise<Outcome<T>> {
+  const started = performance.now()
+  const latencyMs = () => Math.round((performance.now() - started) * 10) / 10
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs)
+  })
+  try {
+    const settled = await Promise.race([
+      Promise.resolve()
+        .then(read)
+        .then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error: classify(error) }),
+        ),
+      timedOut,
+    ])
+    if (settled === 'timeout') return { error: 'timeout', latencyMs: latencyMs() }
+    return { ...settled, latencyMs: latencyMs() }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function classify(error: unknown): ProbeError {
+  if (isAgentWalletError(error, 'chain_unavailable')) return 'chain_unavailable'
+  if (isAgentWalletError(error)) return 'internal'
+  return 'unreachable'
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod'
+import { out } from '../schemas/out.js'
+import { addressSchema } from '../schemas/primitives.js'
+
+/** A stored rule: an id, a type and the type's own fields (the policy engine defines the kinds). */
+export const policyRuleSchema = z.looseObject({ id: z.string(), type: z.string() })
+
+const decisionKind = z.enum(['allow', 'deny', 'require_approval'])
+
+/** A policy decision: what decided, and every rule's outcome with its numbers. */
+export const policyDecisionSchema = z.object({
+  decision: decisionKind,
+  ruleId: z.string().optional(),
+  ruleType: z.string().optional(),
+  reason: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  outcomes: z.array(
+    z.object({
+      ruleId: z.string(),
+      type: z.string(),
+      scope: z.enum(['tenant', 'wallet']),
+      decision: decisionKind,
+      reason: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
+})
+
+export const policyRulesQuerySchema = z.strictObject({
+  wallet: addressSchema.optional().describe('Also answer this wallet’s own rules'),
+})
+
+export const updatePolicySchema = z.strictObject({
+  wallet: addressSchema.optional().describe('Replace this wallet’s rules (default: the tenant’s)'),
+  rules: z.array(z.unknown()).max(200).describe('The whole new rule set of that scope'),
+})
+export type UpdatePolicyParameters = z.input<typeof updatePolicySchema>
+
+/** The tenant's rules, and a wallet's own rules when one was named. */
+export const policyRulesSchema = z.object({
+  tenant: z.array(policyRuleSchema),
+  wallet: z.object({ address: out.address, rules: z.array(policyRuleSchema) }).optional(),
+})
+export type PolicyRulesReturnType = z.infer<typeof policyRulesSchema>

@@ -1,0 +1,37 @@
+import { z } from 'zod'
+import { type ApiKeyRecord, apiKeysCollection } from './apiKeyTypes.js'
+import type { PrincipalsContext } from './principalsContext.js'
+import { type Principal, roles } from './types.js'
+
+/** Who a key id is, as approvals and history show people: a name and a role, nothing else. */
+export const keyNameSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(roles),
+  revoked: z.boolean(),
+})
+export type KeyName = z.infer<typeof keyNameSchema>
+
+/**
+ * Names of the API keys of the caller's tenant (revoked ones too: history names them), so the ids
+ * approvals carry (`requestedBy`, `resolvedBy`) can be shown as people. Approvers and admins only:
+ * an agent never learns other keys' names.
+ * @example const { keys } = await listKeyNames(ctx, approver)
+ */
+export async function listKeyNames(
+  ctx: PrincipalsContext,
+  principal: Principal,
+): Promise<{ keys: KeyName[] }> {
+  const records = await ctx.storage.query<ApiKeyRecord>(apiKeysCollection, {
+    where: { tenantId: principal.tenantId },
+    orderBy: 'createdAt',
+  })
+  return {
+    keys: records.map(({ id, name, role, revokedAt }) => ({
+      id,
+      name,
+      role,
+      revoked: revokedAt !== undefined,
+    })),
+  }
+}

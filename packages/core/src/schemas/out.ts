@@ -1,0 +1,28 @@
+import type { Address, Hex } from 'viem'
+import { z } from 'zod'
+
+/**
+ * Field schemas of what operations answer (their output schemas). They validate without
+ * transforming, so the JSON Schema of an answer says exactly what a client receives.
+ * @example const walletSchema = z.object({ address: out.address, createdAt: out.timestamp })
+ */
+export const out = {
+  /** A checksummed EVM address. */
+  address: z
+    .custom<Address>((value) => typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value))
+    .meta({ type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', description: 'EVM address (EIP-55)' }),
+  /** A 32-byte hash (transaction hash, SafeTx hash). */
+  hash: z
+    .custom<Hex>((value) => typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value))
+    .meta({ type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' }),
+  /** `0x`-prefixed bytes (calldata, signatures). */
+  hex: z
+    .custom<Hex>((value) => typeof value === 'string' && /^0x[0-9a-fA-F]*$/.test(value))
+    .meta({ type: 'string', pattern: '^0x[0-9a-fA-F]*$' }),
+  /** An ISO 8601 instant. */
+  timestamp: z.string().meta({ format: 'date-time' }),
+  /** A decimal amount in an asset's units ("0.1"). */
+  decimal: z.string().meta({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'Decimal amount' }),
+  /** An integer amount in base units (wei), as a string. */
+  baseUnits: z.string().meta({ pattern: '^[0-9]+$', description: 'Integer amount in base units' }),
+}

@@ -1,0 +1,1 @@
+export { langchainTools } from './langchainTools.js'

@@ -1,0 +1,17 @@
+import type { OperationDeclaration } from '@agentwallet/core'
+import { z } from 'zod'
+import { idempotencyKeySchema } from './idempotencyKeySchema.js'
+
+/**
+ * What a tool takes: the operation's own input (strict: a typo must not move money), plus
+ * `idempotencyKey` when the operation takes one.
+ * @example toolInputSchema(operations.send).parse({ wallet, to, value: '0.1', idempotencyKey: 'pay-1' })
+ */
+export function toolInputSchema(operation: OperationDeclaration): z.ZodType<Record<string, unknown>> {
+  const { input } = operation
+  if (!(input instanceof z.ZodObject)) {
+    throw new TypeError(`Operation ${operation.name} must take an object to be offered as a tool`)
+  }
+  // safeExtend keeps the input's refinements (send refuses `token` together with `data`).
+  return operation.idempotent ? input.safeExtend({ idempotencyKey: idempotencyKeySchema }) : input
+}

@@ -1,0 +1,1 @@
+export { openAiAgentsTools } from './openAiAgentsTools.js'
