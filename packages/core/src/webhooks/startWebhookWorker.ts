@@ -7,8 +7,9 @@ export type WebhookWorker = {
 }
 
 /**
- * Runs `deliverWebhooks` every `webhooks.intervalMs`, and soon after any committed event, off the
- * request path. Passes never overlap; a failed pass is reported and the next one runs anyway.
+ * Runs `deliverWebhooks` every `webhooks.intervalMs`, soon after any committed event, and again at
+ * once after a pass that used up its budget, off the request path. Passes never overlap; a failed
+ * pass is reported and the next one runs anyway.
  * @example const worker = startWebhookWorker(ctx, { onError: console.error })
  */
 export function startWebhookWorker(
@@ -30,7 +31,7 @@ export function startWebhookWorker(
       do {
         again = false
         try {
-          await deliverWebhooks(ctx)
+          if (await deliverWebhooks(ctx)) again = true
         } catch (error) {
           hooks.onError?.(error)
         }
