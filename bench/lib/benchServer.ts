@@ -110,3 +110,7 @@ export function quantile(samples: number[], q: number): number {
   const sorted = [...samples].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
 }
+
+export function median(samples: number[]): number {
+  return quantile(samples, 0.5)
+}
