@@ -1,7 +1,7 @@
-import type { Storage } from '@agentwallet/core'
-import { memoryStorage, vaultKeysCollection } from '@agentwallet/core'
+import { vaultKeysCollection } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { countingStorage } from '../helpers/countingStorage.js'
 import { agentWalletOn, startDevnet } from '../helpers/devnetAgentWallet.js'
 
 let devnet: Devnet
@@ -12,35 +12,26 @@ afterAll(async () => {
   await devnet.close()
 })
 
-/** Memory storage whose transactions are counted, and whose wallet commits fail while `failWallets` is set. */
+/** Counted storage whose wallet commits fail while `failing.wallets` is set. */
 function instrumentedStorage() {
-  const inner = memoryStorage()
-  const state = { transactions: 0, failWallets: false }
-  const storage = new Proxy(inner, {
-    get(target, property, receiver) {
-      if (property !== 'transaction') return Reflect.get(target, property, receiver)
-      return (keys: readonly string[], fn: Parameters<Storage['transaction']>[1]) => {
-        state.transactions++
-        const failing = state.failWallets && keys.some((key) => key.startsWith('wallet-address:'))
-        return target.transaction(keys, async (tx) => {
-          const result = await fn(tx)
-          if (failing) throw new Error('the disk is full')
-          return result
-        })
-      }
-    },
+  const failing = { wallets: false }
+  const { storage, counts } = countingStorage(async (keys, work) => {
+    const result = await work()
+    if (failing.wallets && keys.some((key) => key.startsWith('wallet-address:')))
+      throw new Error('the disk is full')
+    return result
   })
-  return { storage, state }
+  return { storage, counts, failing }
 }
 
 describe('createWallet', () => {
   it('commits the vault key and the wallet together, in one transaction', async () => {
-    const { storage, state } = instrumentedStorage()
+    const { storage, counts } = instrumentedStorage()
     const aw = await agentWalletOn(devnet, { storage })
     try {
-      const before = state.transactions
+      const before = counts.all
       const { wallet } = await aw.createWallet({ agentName: 'one-commit' })
-      expect(state.transactions - before).toBe(1)
+      expect(counts.all - before).toBe(1)
       expect(await storage.get(vaultKeysCollection, wallet.address.toLowerCase())).toBeDefined()
       // The key stored in that commit signs for the wallet.
       await devnet.faucet(wallet.address, 10n ** 18n)
@@ -52,10 +43,10 @@ describe('createWallet', () => {
   })
 
   it('leaves no vault key behind when the wallet’s commit fails', async () => {
-    const { storage, state } = instrumentedStorage()
+    const { storage, failing } = instrumentedStorage()
     const aw = await agentWalletOn(devnet, { storage })
     try {
-      state.failWallets = true
+      failing.wallets = true
       await expect(aw.createWallet({ agentName: 'doomed' })).rejects.toMatchObject({ code: 'internal' })
       expect(await storage.count(vaultKeysCollection)).toBe(0)
       expect(await storage.count('wallets')).toBe(0)

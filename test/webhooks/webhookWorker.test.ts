@@ -1,8 +1,9 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { type AgentWallet, memoryStorage, type Storage } from '@agentwallet/core'
+import type { AgentWallet, Storage } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { countingStorage } from '../helpers/countingStorage.js'
 import { agentWalletOn, startDevnet } from '../helpers/devnetAgentWallet.js'
 import { startReceiver } from '../helpers/webhookReceiver.js'
 
@@ -16,22 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await devnet.close()
 })
-
-/** Memory storage that counts the transactions opened without a lock (the worker's commits). */
-function countingStorage(): { storage: Storage; commits: () => number } {
-  const inner = memoryStorage()
-  let commits = 0
-  const storage = new Proxy(inner, {
-    get(target, property, receiver) {
-      if (property !== 'transaction') return Reflect.get(target, property, receiver)
-      return (keys: readonly string[], fn: Parameters<Storage['transaction']>[1]) => {
-        if (keys.length === 0) commits++
-        return target.transaction(keys, fn)
-      }
-    },
-  })
-  return { storage, commits: () => commits }
-}
 
 /** Appends `n` wallet.created events to the default tenant's log in one commit. */
 async function appendEvents(storage: Storage, n: number): Promise<void> {
@@ -52,12 +37,12 @@ async function appendEvents(storage: Storage, n: number): Promise<void> {
 
 describe('webhook worker', () => {
   it('runs again at once after a pass that used up its budget, committing once per batch, in order', async () => {
-    const { storage, commits } = countingStorage()
+    const { storage, counts } = countingStorage()
     const aw: AgentWallet = await agentWalletOn(devnet, { storage, webhooks })
     const receiver = await startReceiver()
     try {
       const { subscription } = await aw.subscribeWebhook({ url: receiver.url, events: ['wallet.created'] })
-      const before = commits()
+      const before = counts.unlocked
       // More than one pass's budget (500), committed at once: one wake-up, then only the budget's rerun.
       await appendEvents(storage, 650)
       await expect
@@ -67,7 +52,7 @@ describe('webhook worker', () => {
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
       expect(new Set(seqs).size).toBe(650)
       // The append, then a commit per batch of at most 100 (7 at least), not one per delivery.
-      expect(commits() - before).toBeLessThan(20)
+      expect(counts.unlocked - before).toBeLessThan(20)
       const delivered = await storage.count('webhook_deliveries', {
         where: { subscriptionId: subscription.id, status: 'delivered' },
       })

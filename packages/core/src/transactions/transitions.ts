@@ -2,6 +2,7 @@ import type { AgentWalletContext } from '../context.js'
 import type { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
+import { queueSubmitted } from './submittedBatch.js'
 import type { NonceRecord, TransactionRecord } from './types.js'
 
 /** The event payload every tx event carries. */
@@ -20,17 +21,14 @@ export function txPayload(record: TransactionRecord) {
   }
 }
 
-/** queued (signed) → submitted: the node accepted the raw transaction. */
-export async function markSubmitted(
-  ctx: AgentWalletContext,
-  record: TransactionRecord,
-): Promise<TransactionRecord> {
+/**
+ * queued (signed) → submitted: the node accepted the raw transaction. Answers at once; the change is
+ * saved in the next batch (`queueSubmitted`), off the send's critical path.
+ */
+export function markSubmitted(ctx: AgentWalletContext, record: TransactionRecord): TransactionRecord {
   const now = ctx.now().toISOString()
   const next: TransactionRecord = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
-  await ctx.storage.transaction([], async (tx) => {
-    await tx.put('transactions', next)
-    appendEvent(ctx, tx, next.tenantId, 'tx.submitted', txPayload(next))
-  })
+  queueSubmitted(ctx, next)
   return next
 }
 
