@@ -13,6 +13,8 @@ import { createApp, createLogger, type RunningServer } from '@agentwallet/koa'
 import { sqliteStorage } from '@agentwallet/sqlite'
 
 export type BenchServer = {
+  /** The temp dir holding the database (an fsync probe may write beside it). */
+  dir: string
   devnet: Devnet
   agentWallet: AgentWallet
   storage: ReturnType<typeof sqliteStorage>
@@ -51,6 +53,7 @@ export async function startBenchServer(config: Partial<AgentWalletConfig> = {}):
     port: 0,
   })
   return {
+    dir,
     devnet,
     agentWallet,
     storage,
