@@ -36,7 +36,7 @@ async function appendEvents(storage: Storage, n: number): Promise<void> {
 }
 
 describe('webhook worker', () => {
-  it('runs again at once after a pass that used up its budget, committing once per batch, in order', async () => {
+  it('runs again at once after a pass that used up its budget, committing once per batch, in order, on kept-alive sockets', async () => {
     const { storage, counts } = countingStorage()
     const aw: AgentWallet = await agentWalletOn(devnet, { storage, webhooks })
     const receiver = await startReceiver()
@@ -51,6 +51,8 @@ describe('webhook worker', () => {
       const seqs = receiver.received.map((entry) => entry.json.seq)
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
       expect(new Set(seqs).size).toBe(650)
+      // Over kept-alive sockets, not a connection per delivery.
+      expect(receiver.connections()).toBeLessThan(10)
       // The append, then a commit per batch of at most 100 (7 at least), not one per delivery.
       expect(counts.unlocked - before).toBeLessThan(20)
       const delivered = await storage.count('webhook_deliveries', {

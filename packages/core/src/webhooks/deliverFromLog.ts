@@ -1,4 +1,5 @@
 import type { AgentWalletContext } from '../context.js'
+import type { WebhookConnections } from './attemptDelivery.js'
 import { newDelivery, wants } from './newDelivery.js'
 import { type Settled, saveSubscriptionOutcome, settleAttempt } from './settleAttempt.js'
 import { signAndAttempt } from './signAndAttempt.js'
@@ -15,6 +16,7 @@ export async function deliverFromLog(
   ctx: AgentWalletContext,
   subscription: WebhookSubscriptionRecord,
   limit: number,
+  connections?: WebhookConnections,
 ): Promise<{ attempted: number; subscription: WebhookSubscriptionRecord }> {
   const events = await ctx.storage.readEvents(subscription.tenantId, { after: subscription.cursor, limit })
   if (events.length === 0) return { attempted: 0, subscription }
@@ -25,7 +27,7 @@ export async function deliverFromLog(
     cursor = event.seq
     if (!wants(subscription, event)) continue
     const delivery = newDelivery(subscription, event, ctx.now().toISOString())
-    const attempt = await signAndAttempt(ctx, subscription, delivery, event)
+    const attempt = await signAndAttempt(ctx, subscription, delivery, event, connections)
     const outcome = settleAttempt(ctx, { consecutiveDeadLetters: deadInARow }, delivery, attempt)
     settled.push(outcome)
     deadInARow = outcome.deadInARow

@@ -1,4 +1,5 @@
 import type { AgentWalletContext } from '../context.js'
+import type { WebhookConnections } from './attemptDelivery.js'
 import { deliverFromLog } from './deliverFromLog.js'
 import { newDelivery, wants } from './newDelivery.js'
 import { sealLegacyWebhookSecret } from './sealLegacyWebhookSecrets.js'
@@ -16,18 +17,26 @@ const passBudget = 500
  *   outbox, so nothing committed is missed), a batch at a time, with one commit per batch;
  * - a delivery failing: it is the head, retried on its backoff, and later events wait behind it as
  *   pending records (listed, retryable) until it is delivered or dead-lettered.
- * Resolves `true` when a subscription used up its budget, so the worker runs again at once.
+ * Resolves `true` when a subscription used up its budget, so the worker runs again at once. The
+ * worker passes its keep-alive `connections`; without them each attempt opens its own.
  */
-export async function deliverWebhooks(ctx: AgentWalletContext): Promise<boolean> {
+export async function deliverWebhooks(
+  ctx: AgentWalletContext,
+  connections?: WebhookConnections,
+): Promise<boolean> {
   const subscriptions = await ctx.storage.query<WebhookSubscriptionRecord>('webhook_subscriptions', {
     where: { status: 'active' },
     limit: 1000,
   })
-  const more = await Promise.all(subscriptions.map((subscription) => work(ctx, subscription.id)))
+  const more = await Promise.all(subscriptions.map((subscription) => work(ctx, subscription.id, connections)))
   return more.includes(true)
 }
 
-async function work(ctx: AgentWalletContext, subscriptionId: string): Promise<boolean> {
+async function work(
+  ctx: AgentWalletContext,
+  subscriptionId: string,
+  connections: WebhookConnections | undefined,
+): Promise<boolean> {
   return ctx.storage.transaction([`webhook:${subscriptionId}`], async () => {
     const stored = await ctx.storage.get<WebhookSubscriptionRecord>('webhook_subscriptions', subscriptionId)
     if (stored?.status !== 'active') return false
@@ -44,8 +53,8 @@ async function work(ctx: AgentWalletContext, subscriptionId: string): Promise<bo
         return false
       }
       const step = head
-        ? await deliverHead(ctx, subscription, head)
-        : await deliverFromLog(ctx, subscription, Math.min(budget, 100))
+        ? await deliverHead(ctx, subscription, head, connections)
+        : await deliverFromLog(ctx, subscription, Math.min(budget, 100), connections)
       if (step.attempted === 0 || step.subscription.status !== 'active') return false
       subscription = step.subscription
       budget -= step.attempted
@@ -59,9 +68,10 @@ async function deliverHead(
   ctx: AgentWalletContext,
   subscription: WebhookSubscriptionRecord,
   head: WebhookDeliveryRecord,
+  connections: WebhookConnections | undefined,
 ): Promise<{ attempted: number; subscription: WebhookSubscriptionRecord }> {
   const [event] = await ctx.storage.readEvents(head.tenantId, { after: head.seq - 1, limit: 1 })
-  const attempt = await signAndAttempt(ctx, subscription, head, event)
+  const attempt = await signAndAttempt(ctx, subscription, head, event, connections)
   const settled = settleAttempt(ctx, subscription, head, attempt)
   await ctx.storage.transaction([], async (tx) => {
     await tx.put('webhook_deliveries', settled.delivery)

@@ -1,7 +1,7 @@
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import type { StoredEvent } from '../storage/types.js'
-import { attemptDelivery } from './attemptDelivery.js'
+import { attemptDelivery, type WebhookConnections } from './attemptDelivery.js'
 import { resolveWebhookTarget, type WebhookTarget } from './resolveWebhookTarget.js'
 import { signWebhook } from './signWebhook.js'
 import type { WebhookAttempt, WebhookDeliveryRecord, WebhookSubscriptionRecord } from './types.js'
@@ -18,6 +18,7 @@ export async function signAndAttempt(
   subscription: WebhookSubscriptionRecord,
   delivery: Pick<WebhookDeliveryRecord, 'eventId' | 'webhookEvent' | 'seq' | 'url'>,
   event: StoredEvent | undefined,
+  connections?: WebhookConnections,
 ): Promise<WebhookAttempt> {
   let secret: string
   try {
@@ -50,5 +51,12 @@ export async function signAndAttempt(
     timestamp: Math.floor(ctx.now().getTime() / 1000),
     body,
   })
-  return attemptDelivery({ target, body, headers, timeoutMs: ctx.options.webhooks.timeoutMs, now: ctx.now })
+  return attemptDelivery({
+    target,
+    body,
+    headers,
+    timeoutMs: ctx.options.webhooks.timeoutMs,
+    now: ctx.now,
+    connections,
+  })
 }

@@ -1,4 +1,5 @@
 import type { AgentWalletContext } from '../context.js'
+import { closeWebhookConnections, openWebhookConnections } from './attemptDelivery.js'
 import { deliverWebhooks } from './deliverWebhooks.js'
 
 export type WebhookWorker = {
@@ -20,6 +21,7 @@ export function startWebhookWorker(
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined
   let again = false
+  const connections = openWebhookConnections()
 
   const run = (): Promise<void> => {
     if (running) {
@@ -31,7 +33,7 @@ export function startWebhookWorker(
       do {
         again = false
         try {
-          if (await deliverWebhooks(ctx)) again = true
+          if (await deliverWebhooks(ctx, connections)) again = true
         } catch (error) {
           hooks.onError?.(error)
         }
@@ -53,6 +55,7 @@ export function startWebhookWorker(
       unsubscribe()
       clearTimeout(timer)
       await running
+      closeWebhookConnections(connections)
     },
   }
 }
