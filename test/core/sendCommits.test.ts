@@ -1,4 +1,4 @@
-import type { TransactionRecord } from '@agentwallet/core'
+import { type TransactionRecord, trackTransactions } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,7 +14,7 @@ afterAll(async () => {
 })
 
 describe('send commits', () => {
-  it('makes one commit before the broadcast (intent, raw tx and nonce), and saves submitted statuses in batches', async () => {
+  it('makes one commit before the broadcast (intent, raw tx and nonce), and saves submitted and mined statuses in batches', async () => {
     const { storage, counts } = countingStorage()
     // The commits made by the time each raw tx reaches the node.
     const commitsAtBroadcast: number[] = []
@@ -76,6 +76,12 @@ describe('send commits', () => {
         )
         .toBe(5)
       expect(counts.unlocked - start).toBeLessThan(8)
+
+      // One tracker pass confirms all five in one commit, not one per receipt.
+      const beforePass = counts.all
+      await trackTransactions(aw.context)
+      expect(await storage.count('transactions', { where: { status: 'confirmed' } })).toBe(5)
+      expect(counts.all - beforePass).toBe(1)
     } finally {
       await aw.close()
     }
