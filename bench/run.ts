@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [-- --only send,burst] [--budget 30] [--tx 1000000] [--seed-budget 90] [--creates-at 10000]`:
+ * `pnpm bench [-- --only send,burst] [--budget 30] [--tx 1000000] [--seed-budget 90] [--creates-at 100000]`:
  * every sub-bench in this one process, one after another, each bounded by its time budget (seconds;
  * seeding the history bench by --seed-budget). Each figure with a goal stands beside a floor or
  * baseline measured in the same run (`floor`, `ratio`, `goal` in the JSON). Prints a table and writes
@@ -38,7 +38,7 @@ const { values } = parseArgs({
     budget: { type: 'string', default: '30' },
     tx: { type: 'string', default: '1000000' },
     'seed-budget': { type: 'string', default: '90' },
-    'creates-at': { type: 'string', default: '10000' },
+    'creates-at': { type: 'string', default: '100000' },
   },
 })
 const selected = values.only ? values.only.split(',') : Object.keys(benches)
