@@ -67,13 +67,14 @@ export async function signAndBroadcast(
 
 /**
  * Sends a persisted raw tx. A transport failure leaves it signed for the tracker to retry; an
- * answer from the node that it does not know the tx fails it (and, for the newest nonce, frees it).
+ * answer from the node that it does not know the tx fails it (and, for the newest nonce, frees it),
+ * unless the refusal came from a lower nonce we still owe the node: those go first, then this again.
  */
 export async function broadcastSigned(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   record: TransactionRecord,
-  options: { releaseNonce?: { nonceId: string } | undefined } = {},
+  options: { releaseNonce?: { nonceId: string } | undefined; owedSent?: boolean } = {},
 ): Promise<TransactionRecord> {
   if (!record.rawTx || !record.hash) throw new Error('broadcastSigned needs a signed transaction')
   try {
@@ -87,6 +88,29 @@ export async function broadcastSigned(
       () => false,
     )
     if (known) return markSubmitted(ctx, record)
+    if (!options.owedSent && (await sendOwed(ctx, chain, record)))
+      return broadcastSigned(ctx, chain, record, { ...options, owedSent: true })
     return markFailed(ctx, record, toChainError(error, chain.name), options)
   }
+}
+
+/**
+ * Broadcasts, lowest nonce first, the signed txs of the same wallet and chain below `record`'s
+ * nonce that the node has not been given: signed by a replica that died before broadcasting, or
+ * met a transport error. A node that does not queue future nonces (an automining devnet) refuses
+ * `record` until they are in. True when there were any. The caller holds the wallet lock.
+ */
+async function sendOwed(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  record: TransactionRecord,
+): Promise<boolean> {
+  const queued = await ctx.storage.query<TransactionRecord>('transactions', {
+    where: { walletId: record.walletId, status: 'queued' },
+  })
+  const owed = queued
+    .filter((other) => other.chain === record.chain && other.rawTx && other.nonce! < record.nonce!)
+    .sort((x, y) => x.nonce! - y.nonce!)
+  for (const other of owed) await broadcastSigned(ctx, chain, other, { owedSent: true })
+  return owed.length > 0
 }
