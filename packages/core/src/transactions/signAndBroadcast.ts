@@ -5,7 +5,8 @@ import type { AgentWalletContext } from '../context.js'
 import type { StorageTx } from '../storage/types.js'
 import { allocateNonce } from './allocateNonce.js'
 import type { GasSettings } from './prepareGas.js'
-import { markFailed, markSubmitted } from './transitions.js'
+import { markSubmitted } from './submittedBatch.js'
+import { markFailed } from './transitions.js'
 import type { TransactionRecord } from './types.js'
 
 /** A tx signed in memory, with the nonce slot it takes: durable only once `saveSigned` commits. */

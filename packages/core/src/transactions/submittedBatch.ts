@@ -4,6 +4,18 @@ import type { Storage } from '../storage/types.js'
 import { txPayload } from './transitions.js'
 import type { TransactionRecord } from './types.js'
 
+/**
+ * queued (signed) → submitted: the node accepted the raw transaction. Answers at once; the change is
+ * saved in the next batch (`queueSubmitted`), off the send's critical path.
+ * @example return markSubmitted(ctx, record)
+ */
+export function markSubmitted(ctx: AgentWalletContext, record: TransactionRecord): TransactionRecord {
+  const now = ctx.now().toISOString()
+  const next: TransactionRecord = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
+  queueSubmitted(ctx, next)
+  return next
+}
+
 type Batches = { open: TransactionRecord[] | undefined; inFlight: Set<Promise<void>> }
 
 /** Per storage, so two AgentWallets in one process (tests, replicas) never share a batch. */

@@ -2,7 +2,6 @@ import type { AgentWalletContext } from '../context.js'
 import type { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
-import { queueSubmitted } from './submittedBatch.js'
 import type { NonceRecord, TransactionRecord } from './types.js'
 
 /** The event payload every tx event carries. */
@@ -19,17 +18,6 @@ export function txPayload(record: TransactionRecord) {
     asset: record.asset.symbol,
     amount: record.amount,
   }
-}
-
-/**
- * queued (signed) → submitted: the node accepted the raw transaction. Answers at once; the change is
- * saved in the next batch (`queueSubmitted`), off the send's critical path.
- */
-export function markSubmitted(ctx: AgentWalletContext, record: TransactionRecord): TransactionRecord {
-  const now = ctx.now().toISOString()
-  const next: TransactionRecord = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
-  queueSubmitted(ctx, next)
-  return next
 }
 
 /**
