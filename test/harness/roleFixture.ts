@@ -124,6 +124,8 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
     getWallet: resource(async () => ({ wallet: w1 })),
     getBalance: resource(async () => ({ wallet: w1 })),
     send: resource(async () => ({ wallet: w1, to: dead, value: '0.001' })),
+    // The receiver answers 200: no 402, nothing paid; the matrix checks who may ask.
+    payAndFetch: resource(async () => ({ wallet: w1, url: receiverUrl, method: 'POST', body: '{}' })),
     estimateGas: resource(async () => ({ wallet: w1, to: dead, value: '0.001' })),
     getTransaction: resource(async () => ({ transaction: sent.transaction.id })),
     getTransactionDetails: resource(async () => ({ transaction: sent.transaction.id })),

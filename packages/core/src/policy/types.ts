@@ -11,7 +11,16 @@ export type IntentAsset = { address: Address | 'native'; symbol: string; decimal
 
 /** What the agent wants to do, in base units. The engine sees only this and the context. */
 export type PolicyIntent = {
-  kind: 'transfer' | 'contract_call' | 'swap' | 'stake' | 'identity' | 'ens' | 'multisig'
+  kind:
+    | 'transfer'
+    | 'contract_call'
+    | 'swap'
+    | 'stake'
+    | 'identity'
+    | 'ens'
+    | 'multisig'
+    /** A payment an x402 resource server asks for: `to` is the payee, settled off the wallet's nonces. */
+    | 'x402_payment'
   chain: string
   from: Address
   /** The recipient of value (transfers) or the contract called. */

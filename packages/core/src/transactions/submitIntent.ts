@@ -8,13 +8,14 @@ import { type IdempotencyRecord, idempotencyRecordId } from '../idempotency/type
 import { assertSameRequest, assertValidKey } from '../idempotency/withIdempotency.js'
 import type { IntentAsset, PolicyDecision, PolicyIntent } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
+import type { StorageTx } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { evaluateIntent, type IntentDecision } from './evaluateIntent.js'
-import { prepareGas, tokenSpendOf } from './prepareGas.js'
+import { type GasSettings, prepareFunds } from './prepareGas.js'
 import { signAndBroadcast } from './signAndBroadcast.js'
 import { txPayload } from './transitions.js'
-import type { TransactionRecord } from './types.js'
+import { isSettledOffchain, type TransactionRecord } from './types.js'
 
 /** What a higher-level action wants done: the policy view plus the EVM call that does it. */
 export type IntentDraft = {
@@ -29,9 +30,10 @@ export type IntentDraft = {
   meta?: Record<string, unknown> | undefined
 }
 
+/** `replayed`: the answer of an earlier request with the same idempotency key. */
 export type SubmitResult =
-  | { status: 'pending_approval'; transaction: TransactionRecord; approval: ApprovalRecord }
-  | { status: SettledStatus; transaction: TransactionRecord; approval?: undefined }
+  | { status: 'pending_approval'; transaction: TransactionRecord; approval: ApprovalRecord; replayed?: true }
+  | { status: SettledStatus; transaction: TransactionRecord; approval?: undefined; replayed?: true }
 
 /** Every status but `pending_approval`, which always comes with its approval. */
 type SettledStatus = Exclude<TransactionRecord['status'], 'pending_approval'>
@@ -40,6 +42,8 @@ export type SubmitOptions = {
   idempotencyKey?: string | undefined
   /** The request as the caller sent it, hashed to detect a key reused for another request. */
   request?: unknown
+  /** Saves what the caller keeps beside the intent, in the intent's own commit. */
+  beforeCommit?: ((tx: StorageTx, record: TransactionRecord) => Promise<void>) | undefined
 }
 
 /**
@@ -69,7 +73,7 @@ export async function submitIntent(
     const gas =
       decision.decision === 'deny'
         ? undefined
-        : await prepareGas(chain, wallet.address, callOf(draft), tokenSpendOf(draft))
+        : await prepareFunds(chain, wallet.address, callOf(draft), draft)
     const record = newRecord(ctx, principal, wallet, chain.chainId, draft, decision)
     const approval =
       decision.decision === 'require_approval' ? newApproval(ctx, principal, record, decision) : undefined
@@ -77,6 +81,7 @@ export async function submitIntent(
 
     await ctx.storage.transaction([], async (tx) => {
       await tx.insert('transactions', record)
+      await options.beforeCommit?.(tx, record)
       if (approval) await tx.insert('approvals', approval)
       if (idempotency) {
         const saved: IdempotencyRecord = {
@@ -114,10 +119,12 @@ async function finish(
   chain: ReturnType<AgentWalletContext['chains']['get']>,
   record: TransactionRecord,
   approval: ApprovalRecord | undefined,
-  gas: Awaited<ReturnType<typeof prepareGas>> | undefined,
+  gas: GasSettings | undefined,
 ): Promise<SubmitResult> {
   if (record.status === 'blocked') throw blockedError(record)
   if (approval) return { status: 'pending_approval', transaction: record, approval }
+  // Accepted and reserved; its caller has it settled (the x402 payee), outside the wallet lock.
+  if (isSettledOffchain(record)) return { status: 'queued', transaction: record }
   const sent = await signAndBroadcast(ctx, chain, record, gas!)
   return { status: sent.status as SettledStatus, transaction: sent }
 }
@@ -177,8 +184,8 @@ async function replay(ctx: AgentWalletContext, idempotency: Idempotency): Promis
     ? await ctx.storage.get<ApprovalRecord>('approvals', record.approvalId)
     : undefined
   if (record.status === 'pending_approval' && approval)
-    return { status: 'pending_approval', transaction: record, approval }
-  return { status: record.status as SettledStatus, transaction: record }
+    return { status: 'pending_approval', transaction: record, approval, replayed: true }
+  return { status: record.status as SettledStatus, transaction: record, replayed: true }
 }
 
 function callOf(draft: IntentDraft): TransactionRecord['call'] {

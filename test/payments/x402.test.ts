@@ -1,0 +1,226 @@
+import { Writable } from 'node:stream'
+import type { AgentWallet } from '@agentwallet/core'
+import { type Devnet, fiatTokenAbi } from '@agentwallet/devnet'
+import { createApp, createLogger, type RunningServer } from '@agentwallet/koa'
+import { type Address, erc20Abi, type Hex, type PublicClient, parseEventLogs, parseUnits } from 'viem'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import {
+  approver,
+  eventsOf,
+  freshAddress,
+  publicClientOf,
+  useDevnetAgentWallet,
+  withStatus,
+} from '../helpers/devnetAgentWallet.js'
+import { startX402ResourceServer, type X402ResourceServer } from '../helpers/x402ResourceServer.js'
+
+let devnet: Devnet
+let aw: AgentWallet
+useDevnetAgentWallet((started) => ({ devnet, aw } = started))
+
+const price = 10_000n // 0.01 USDC
+const adminKey = 'aw_x402_test_admin_key_0123456789abcdef'
+let usdc: Address
+let payee: Address
+let client: PublicClient
+let resources: X402ResourceServer
+let http: RunningServer
+
+beforeAll(async () => {
+  usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
+  payee = freshAddress()
+  client = publicClientOf(devnet)
+  resources = await startX402ResourceServer(devnet, usdc, [
+    { path: '/paid', amount: price, payTo: payee },
+    { path: '/dear', amount: parseUnits('5', 6), payTo: payee },
+    { path: '/approved', amount: price, payTo: payee },
+    { path: '/over-http', amount: price, payTo: payee },
+  ])
+  await aw.bootstrapAdmin({ adminKey })
+  const quiet = new Writable({ write: (_chunk, _encoding, done) => done() })
+  http = await createApp({
+    agentWallet: aw,
+    logger: createLogger({ destination: quiet }),
+    rateLimit: false,
+  }).listen({
+    port: 0,
+  })
+})
+afterAll(async () => {
+  await http?.close()
+  await resources?.close()
+})
+
+/** A wallet holding USDC and no ETH at all: the payee's facilitator pays the gas of settlement. */
+async function payingWallet(rules: unknown[] = []): Promise<Address> {
+  const { wallet } = await aw.createWallet({ agentName: 'x402-payer' })
+  await devnet.mintToken(usdc, wallet.address, parseUnits('10', 6))
+  await aw.updatePolicyRules({ wallet: wallet.address, rules })
+  return wallet.address
+}
+
+function balanceOf(address: Address): Promise<bigint> {
+  return client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+}
+
+/** The EIP-3009 nonce a settlement transaction used, from its AuthorizationUsed log. */
+async function nonceOf(hash: Hex): Promise<Hex> {
+  const receipt = await client.getTransactionReceipt({ hash })
+  expect(receipt.status).toBe('success')
+  const [used] = parseEventLogs({ abi: fiatTokenAbi, logs: receipt.logs, eventName: 'AuthorizationUsed' })
+  if (!used) throw new Error(`settlement ${hash} used no EIP-3009 authorization`)
+  return used.args.nonce
+}
+
+describe('x402 payments', () => {
+  it('pays a 402 resource end to end: the token moves on chain, settled, recorded and announced', async () => {
+    const wallet = await payingWallet()
+    const before = { payer: await balanceOf(wallet), payee: await balanceOf(payee) }
+    const settledEvents = eventsOf(aw, 'payment.settled')
+    const paid = withStatus(
+      await aw.fetch(`${resources.url}/paid`, {}, { wallet, maxAmount: '0.05' }),
+      'completed',
+    )
+    expect(paid.response.status).toBe(200)
+    expect(JSON.parse(paid.response.body)).toEqual({ resource: '/paid', served: 1 })
+    const payment = paid.payment!
+    expect(payment).toMatchObject({
+      payee,
+      resource: `${resources.url}/paid`,
+      network: resources.network,
+      amount: '0.01',
+      amountRaw: price.toString(),
+      asset: { address: usdc, symbol: 'USDC' },
+    })
+    expect(payment.transaction).toMatchObject({ kind: 'x402_payment', status: 'confirmed', to: payee })
+    expect(payment.transaction.hash).toBe(payment.settlementTx)
+    await nonceOf(payment.settlementTx as Hex)
+    expect(await balanceOf(wallet)).toBe(before.payer - price)
+    expect(await balanceOf(payee)).toBe(before.payee + price)
+
+    const settled = settledEvents.find(
+      (event) => (event.data as { transactionId?: string }).transactionId === payment.transaction.id,
+    )
+    expect(settled?.data).toMatchObject({
+      payee,
+      resource: `${resources.url}/paid`,
+      amount: price.toString(),
+      asset: 'USDC',
+      hash: payment.settlementTx,
+      status: 'confirmed',
+    })
+    const { transactions } = await aw.listHistory({ wallet })
+    expect(transactions.map((tx) => [tx.kind, tx.status])).toEqual([['x402_payment', 'confirmed']])
+  })
+
+  it('pays a second request again, with a new nonce', async () => {
+    const wallet = await payingWallet()
+    const first = withStatus(await aw.fetch(`${resources.url}/paid`, {}, { wallet }), 'completed')
+    const second = withStatus(await aw.fetch(`${resources.url}/paid`, {}, { wallet }), 'completed')
+    expect(second.payment!.transaction.id).not.toBe(first.payment!.transaction.id)
+    expect(second.payment!.settlementTx).not.toBe(first.payment!.settlementTx)
+    expect(await nonceOf(second.payment!.settlementTx as Hex)).not.toBe(
+      await nonceOf(first.payment!.settlementTx as Hex),
+    )
+    expect(await balanceOf(wallet)).toBe(parseUnits('10', 6) - 2n * price)
+  })
+
+  it('refuses a 402 asking more than maxAmount before anything is signed or recorded', async () => {
+    const wallet = await payingWallet()
+    const getSigner = vi.spyOn(aw.context.vault, 'getSigner')
+    try {
+      await expect(aw.fetch(`${resources.url}/dear`, {}, { wallet, maxAmount: '1' })).rejects.toMatchObject({
+        code: 'payment_not_payable',
+        details: { maxAmount: '1' },
+      })
+      expect(getSigner).not.toHaveBeenCalled()
+    } finally {
+      getSigner.mockRestore()
+    }
+    expect(resources.served['/dear']).toBe(0)
+    expect((await aw.listHistory({ wallet })).transactions).toEqual([])
+    expect(await balanceOf(wallet)).toBe(parseUnits('10', 6))
+  })
+
+  it('refuses a payee the policy does not allow (policy_blocked), unsigned', async () => {
+    const wallet = await payingWallet([
+      { id: 'known-payees', type: 'allow_recipients', addresses: [freshAddress()] },
+    ])
+    await expect(aw.fetch(`${resources.url}/paid`, {}, { wallet })).rejects.toMatchObject({
+      code: 'policy_blocked',
+      details: { ruleId: 'known-payees' },
+    })
+    const { transactions } = await aw.listHistory({ wallet })
+    expect(transactions.map((tx) => [tx.kind, tx.status])).toEqual([['x402_payment', 'blocked']])
+    expect(await balanceOf(wallet)).toBe(parseUnits('10', 6))
+  })
+
+  it('pauses a payment for approval (valued in USD), then completes the request once approved', async () => {
+    const wallet = await payingWallet([
+      { id: 'usd-hitl', type: 'require_approval', asset: 'usd', above: '0.005' },
+    ])
+    const paused = withStatus(
+      await aw.fetch(`${resources.url}/approved`, {}, { wallet, idempotencyKey: 'x402-approved-1' }),
+      'pending_approval',
+    )
+    expect(paused.transaction).toMatchObject({
+      kind: 'x402_payment',
+      status: 'pending_approval',
+      usd: { value: '0.01' },
+    })
+    expect(resources.served['/approved']).toBe(0)
+    expect(await balanceOf(wallet)).toBe(parseUnits('10', 6))
+
+    const { transaction } = await aw.as(approver).approve({ approvalId: paused.approval.id })
+    expect(transaction).toMatchObject({
+      id: paused.transaction.id,
+      status: 'confirmed',
+      kind: 'x402_payment',
+    })
+    await nonceOf(transaction.hash!)
+    expect(resources.served['/approved']).toBe(1)
+    expect(await balanceOf(wallet)).toBe(parseUnits('10', 6) - price)
+
+    // The same key answers the resource the approval paid for, without paying again.
+    const replayed = withStatus(
+      await aw.fetch(`${resources.url}/approved`, {}, { wallet, idempotencyKey: 'x402-approved-1' }),
+      'completed',
+    )
+    expect(JSON.parse(replayed.response.body)).toEqual({ resource: '/approved', served: 1 })
+    expect(replayed.payment!.settlementTx).toBe(transaction.hash)
+    expect(resources.served['/approved']).toBe(1)
+  })
+
+  it('pays over HTTP: POST /x402/fetch answers the resource and the payment', async () => {
+    const wallet = await payingWallet()
+    const answer = await fetch(`${http.url}/x402/fetch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': adminKey },
+      body: JSON.stringify({ wallet, url: `${resources.url}/over-http`, maxAmount: '0.02' }),
+    })
+    const body = await answer.json()
+    expect(answer.status, JSON.stringify(body)).toBe(200)
+    expect(body).toMatchObject({
+      success: true,
+      status: 'completed',
+      response: { status: 200 },
+      payment: { payee, amountRaw: price.toString(), transaction: { status: 'confirmed' } },
+    })
+    expect(await balanceOf(payee)).toBeGreaterThanOrEqual(price)
+
+    const refused = await fetch(`${http.url}/x402/fetch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': adminKey },
+      body: JSON.stringify({ wallet, url: `${resources.url}/dear`, maxAmount: '0.02' }),
+    })
+    expect(refused.status).toBe(422)
+    expect(await refused.json()).toMatchObject({ success: false, error: { code: 'payment_not_payable' } })
+  })
+
+  it('answers a resource that asks for no payment as it is, paying nothing', async () => {
+    const wallet = await payingWallet()
+    const free = withStatus(await aw.fetch(`${resources.url}/free`, {}, { wallet }), 'completed')
+    expect(free).toMatchObject({ response: { status: 200 }, payment: null })
+    expect(JSON.parse(free.response.body)).toEqual({ free: true })
+  })
+})
