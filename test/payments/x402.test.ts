@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import type { AgentWallet } from '@agentwallet/core'
 import { type Devnet, fiatTokenAbi } from '@agentwallet/devnet'
@@ -217,6 +219,38 @@ describe('x402 payments', () => {
     expect(await refused.json()).toMatchObject({ success: false, error: { code: 'payment_not_payable' } })
   })
 
+  it('refuses, before signing, a requirement for another network (422) or an expired one (502)', async () => {
+    const wallet = await payingWallet()
+    const requirement = {
+      scheme: 'exact',
+      network: resources.network,
+      asset: usdc,
+      amount: price.toString(),
+      payTo: payee,
+      maxTimeoutSeconds: 60,
+      extra: { name: 'USD Coin (devnet)', version: '2' },
+    }
+    const crafted = await answering402({
+      '/mainnet': [{ ...requirement, network: 'eip155:1' }],
+      '/expired': [{ ...requirement, maxTimeoutSeconds: 0 }],
+    })
+    const getSigner = vi.spyOn(aw.context.vault, 'getSigner')
+    try {
+      await expect(aw.fetch(`${crafted.url}/mainnet`, {}, { wallet })).rejects.toMatchObject({
+        code: 'payment_not_payable',
+        details: { requirements: [{ network: 'eip155:1' }] },
+      })
+      await expect(aw.fetch(`${crafted.url}/expired`, {}, { wallet })).rejects.toMatchObject({
+        code: 'payment_requirements_invalid',
+      })
+      expect(getSigner).not.toHaveBeenCalled()
+    } finally {
+      getSigner.mockRestore()
+      await crafted.close()
+    }
+    expect((await aw.listHistory({ wallet })).transactions).toEqual([])
+  })
+
   it('answers a resource that asks for no payment as it is, paying nothing', async () => {
     const wallet = await payingWallet()
     const free = withStatus(await aw.fetch(`${resources.url}/free`, {}, { wallet }), 'completed')
@@ -224,3 +258,28 @@ describe('x402 payments', () => {
     expect(JSON.parse(free.response.body)).toEqual({ free: true })
   })
 })
+
+/** A server on 127.0.0.1 answering 402 with these v2 requirements per path (hand-written headers). */
+async function answering402(
+  accepts: Record<string, unknown[]>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    const paymentRequired = {
+      x402Version: 2,
+      resource: { url: `http://${request.headers.host}${request.url}` },
+      accepts: accepts[request.url ?? ''] ?? [],
+    }
+    response.writeHead(402, {
+      'content-type': 'application/json',
+      'PAYMENT-REQUIRED': Buffer.from(JSON.stringify(paymentRequired)).toString('base64'),
+    })
+    response.end('{}')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  }
+}
