@@ -10,7 +10,14 @@ import express from 'express'
 import { type Address, createWalletClient, custom, erc20Abi, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
-export type PaidRoute = { path: string; amount: bigint; payTo: Address; maxTimeoutSeconds?: number }
+export type PaidRoute = {
+  path: string
+  amount: bigint
+  payTo: Address
+  maxTimeoutSeconds?: number
+  /** More of the requirement's `extra` (e.g. the payee's ERC-8004 `agentId`). */
+  extra?: Record<string, unknown>
+}
 
 export type X402ResourceServer = {
   url: string
@@ -70,7 +77,11 @@ export async function startX402ResourceServer(
               scheme: 'exact',
               network,
               payTo: route.payTo,
-              price: { amount: route.amount.toString(), asset: token, extra: { name, version: '2' } },
+              price: {
+                amount: route.amount.toString(),
+                asset: token,
+                extra: { name, version: '2', ...route.extra },
+              },
               maxTimeoutSeconds: route.maxTimeoutSeconds ?? 120,
             },
             description: `paid ${route.path}`,

@@ -72,8 +72,16 @@ function draftOf(chain: string, chosen: ChosenRequirement, url: string) {
       resource: chosen.paymentRequired.resource?.url ?? url,
       network: chosen.requirement.network,
       scheme: chosen.requirement.scheme,
+      ...claimedAgentId(chosen.requirement.extra?.agentId),
     },
   }
+}
+
+/** The ERC-8004 agent id a requirement's `extra.agentId` claims for its payee (checked by the identity rule). */
+function claimedAgentId(agentId: unknown): { payeeAgentId?: string } {
+  if (typeof agentId === 'string' || (typeof agentId === 'number' && Number.isSafeInteger(agentId)))
+    return { payeeAgentId: String(agentId) }
+  return {}
 }
 
 /** Answers a submitted (or replayed) payment: paid now, paused, finished earlier, or under way. */

@@ -1,4 +1,5 @@
 import type { AgentWalletContext } from '../context.js'
+import { counterpartyFacts } from '../identity/counterpartyFacts.js'
 import { scopedRules } from '../policy/policyStore.js'
 import type { PolicyDecision, PolicyIntent, SpendEntry } from '../policy/types.js'
 import type { WalletRecord } from '../wallets/types.js'
@@ -37,6 +38,9 @@ export async function evaluateIntent(
   const counted = recent.filter((record) => record.id !== options.excludeTransactionId)
   // Valuation happens here, before the pure engine, and only when a rule measures in dollars.
   const usd = ctx.policy.needsUsd?.(rules) ? await usdValuesOf(ctx, intent, counted) : undefined
+  // The payee's ERC-8004 identity and reputation, only for a payment a rule asks about.
+  const queries = intent.kind === 'x402_payment' ? ctx.policy.counterpartyQueries?.(rules) : undefined
+  const counterparty = queries ? await counterpartyFacts(ctx, intent, queries) : undefined
   const entries: SpendEntry[] = counted.map((record, index) => ({
     asset: record.asset.address,
     amount: BigInt(record.amount),
@@ -44,7 +48,8 @@ export async function evaluateIntent(
     to: record.to,
     ...(usd ? { usd: usd.entries[index] } : {}),
   }))
-  const decision = ctx.policy.evaluate(usd ? { ...intent, usd: usd.intent } : intent, {
+  const judged = { ...intent, ...(usd ? { usd: usd.intent } : {}), ...(counterparty ? { counterparty } : {}) }
+  const decision = ctx.policy.evaluate(judged, {
     now,
     rules,
     recent: entries,
@@ -66,5 +71,15 @@ export function intentOf(record: TransactionRecord): PolicyIntent {
     data: record.call.data,
     via: record.via,
     usd: usdOfRecord(record),
+    payeeAgentId: agentIdOf(record.meta),
   }
+}
+
+/**
+ * The agent id a payee claimed for itself (kept in an x402 intent's meta), for the identity rule.
+ * @example agentIdOf(record.meta) // '42'
+ */
+export function agentIdOf(meta: Record<string, unknown> | undefined): string | undefined {
+  const claimed = meta?.payeeAgentId
+  return typeof claimed === 'string' ? claimed : undefined
 }

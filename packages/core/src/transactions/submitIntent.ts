@@ -11,7 +11,7 @@ import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { evaluateIntent, type IntentDecision } from './evaluateIntent.js'
+import { agentIdOf, evaluateIntent, type IntentDecision } from './evaluateIntent.js'
 import { type GasSettings, prepareFunds } from './prepareGas.js'
 import { signAndBroadcast } from './signAndBroadcast.js'
 import { txPayload } from './transitions.js'
@@ -140,6 +140,7 @@ export function intentOfDraft(draft: IntentDraft, chain: string, from: Address):
     amount: draft.amount,
     data: draft.call.data,
     via: draft.via,
+    payeeAgentId: agentIdOf(draft.meta),
   }
 }
 
