@@ -22,6 +22,7 @@ const h = await startHarnessServer({ devnet: { ensMinCommitmentAge: 1 } })
 const receiver = await startReceiver()
 const f = await createRoleFixture(h, receiver.url)
 afterAll(async () => {
+  await f.close()
   await h.close()
   await receiver.close()
 })

@@ -1,9 +1,24 @@
 import type { AgentWallet } from '@agentwallet/core'
 import { type Devnet, reputationRegistryAbi } from '@agentwallet/devnet'
-import { type Address, createWalletClient, custom, parseEther, parseUnits, zeroHash } from 'viem'
+import {
+  type Address,
+  createWalletClient,
+  custom,
+  keccak256,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+  stringToBytes,
+  zeroHash,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freshAddress, useDevnetAgentWallet, withStatus } from '../helpers/devnetAgentWallet.js'
+import {
+  freshAddress,
+  publicClientOf,
+  useDevnetAgentWallet,
+  withStatus,
+} from '../helpers/devnetAgentWallet.js'
 import { startX402ResourceServer, type X402ResourceServer } from '../helpers/x402ResourceServer.js'
 
 let devnet: Devnet
@@ -108,5 +123,57 @@ describe('require_agent_identity: payees checked against ERC-8004', () => {
     await review(5, 1005n, 1) // 100.5: the listed reviewer's average is now 70.25
     const paid = withStatus(await aw.fetch(`${resources.url}/agent`, {}, { wallet }), 'completed')
     expect(paid.payment!.transaction.status).toBe('confirmed')
+  })
+
+  it('rates the agent a settled payment paid, with the payment as proofOfPayment', async () => {
+    const wallet = await payingWallet([])
+    await devnet.faucet(wallet, parseEther('1')) // the feedback is a transaction of the buyer's
+    const paid = withStatus(await aw.fetch(`${resources.url}/agent`, {}, { wallet }), 'completed')
+    const payment = paid.payment!
+    const rated = await aw.rateCounterparty({ wallet, payment: payment.transaction.id, score: '92.5' })
+    expect(rated.feedback).toMatchObject({
+      agentId: agent.agentId,
+      proofOfPayment: { fromAddress: wallet, toAddress: agent.address, txHash: payment.settlementTx },
+    })
+    const { transaction } = await aw.waitForTransaction({
+      transaction: rated.transaction.id,
+      timeoutMs: 10_000,
+    })
+    expect(transaction.status).toBe('confirmed')
+
+    const client = publicClientOf(devnet)
+    const reputation = {
+      address: devnet.addressBook.erc8004.reputationRegistry,
+      abi: reputationRegistryAbi,
+    } as const
+    expect(
+      await client.readContract({
+        ...reputation,
+        functionName: 'getSummary',
+        args: [BigInt(agent.agentId), [wallet], 'x402', ''],
+      }),
+    ).toEqual([1n, 925n, 1])
+    const receipt = await client.getTransactionReceipt({ hash: transaction.hash! })
+    const [posted] = parseEventLogs({
+      abi: reputationRegistryAbi,
+      logs: receipt.logs,
+      eventName: 'NewFeedback',
+    })
+    const file = Buffer.from(posted!.args.feedbackURI.split(',')[1]!, 'base64').toString()
+    expect(keccak256(stringToBytes(file))).toBe(posted!.args.feedbackHash)
+    expect(JSON.parse(file)).toMatchObject({
+      agentId: Number(agent.agentId),
+      value: '925',
+      valueDecimals: 1,
+      endpoint: `${resources.url}/agent`,
+      proofOfPayment: { fromAddress: wallet, toAddress: agent.address, txHash: payment.settlementTx },
+    })
+
+    const sent = await aw.send({ wallet, to: freshAddress(), value: '0.001' })
+    await expect(
+      aw.rateCounterparty({ wallet, payment: sent.transaction.id, score: '1' }),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+    })
   })
 })

@@ -1,5 +1,10 @@
 import { payAndFetch } from '../payments/payAndFetch.js'
 import { payAndFetchAnswerSchema, payAndFetchSchema } from '../payments/payAndFetchSchema.js'
+import {
+  rateCounterparty,
+  rateCounterpartyAnswerSchema,
+  rateCounterpartySchema,
+} from '../payments/rateCounterparty.js'
 import { chainErrors, defineOperation } from './defineOperation.js'
 
 /** Payments for what agents use over HTTP: x402. */
@@ -29,5 +34,30 @@ export const paymentOperations = [
     ],
     tool: true,
     action: payAndFetch,
+  }),
+  defineOperation({
+    name: 'rateCounterparty',
+    summary:
+      'Post feedback on the ERC-8004 agent a settled x402 payment paid, with the payment as proofOfPayment (202 when paused)',
+    description:
+      'After paying a resource with pay_and_fetch, rate the agent that was paid: the score goes to the chain’s ERC-8004 Reputation Registry from the wallet that paid, with a feedback file carrying the payment (payer, payee, chain, settlement tx) as proofOfPayment. The payee must be a registered ERC-8004 agent. It is a contract call that costs gas and passes the wallet’s policy like a send.',
+    input: rateCounterpartySchema,
+    output: rateCounterpartyAnswerSchema,
+    roles: ['agent', 'admin'],
+    idempotent: true,
+    movesValue: true,
+    http: { method: 'post', path: '/x402/feedback', status: 200, whenPaused: 202 },
+    errors: [
+      'not_found',
+      'validation_failed',
+      'unsupported_protocol',
+      'policy_blocked',
+      'insufficient_funds',
+      'idempotency_conflict',
+      'transaction_failed',
+      ...chainErrors,
+    ],
+    tool: true,
+    action: rateCounterparty,
   }),
 ]
