@@ -17,6 +17,8 @@ export type PaidRoute = {
   maxTimeoutSeconds?: number
   /** More of the requirement's `extra` (e.g. the payee's ERC-8004 `agentId`). */
   extra?: Record<string, unknown>
+  /** The handler's status once paid (default 200); at 400 or more the middleware settles nothing. */
+  status?: number
 }
 
 export type X402ResourceServer = {
@@ -96,7 +98,7 @@ export async function startX402ResourceServer(
     served[route.path] = 0
     app.get(route.path, (_request, response) => {
       served[route.path] = (served[route.path] ?? 0) + 1
-      response.json({ resource: route.path, served: served[route.path] })
+      response.status(route.status ?? 200).json({ resource: route.path, served: served[route.path] })
     })
   }
   app.get('/free', (_request, response) => {

@@ -37,6 +37,7 @@ beforeAll(async () => {
     { path: '/dear', amount: parseUnits('5', 6), payTo: payee },
     { path: '/approved', amount: price, payTo: payee },
     { path: '/over-http', amount: price, payTo: payee },
+    { path: '/broken', amount: price, payTo: payee, status: 500 },
   ])
   await aw.bootstrapAdmin({ adminKey })
   const quiet = new Writable({ write: (_chunk, _encoding, done) => done() })
@@ -191,6 +192,29 @@ describe('x402 payments', () => {
     expect(JSON.parse(replayed.response.body)).toEqual({ resource: '/approved', served: 1 })
     expect(replayed.payment!.settlementTx).toBe(transaction.hash)
     expect(resources.served['/approved']).toBe(1)
+  })
+
+  it('a paused payment needs only its token to be approved (no ETH), and a refused one ends failed', async () => {
+    const wallet = await payingWallet([{ type: 'require_approval', asset: 'usd', above: '0.005' }])
+    const paused = withStatus(await aw.fetch(`${resources.url}/broken`, {}, { wallet }), 'pending_approval')
+    const funds = await aw.as(approver).checkApprovalFunds({ approvalId: paused.approval.id })
+    expect(funds).toMatchObject({
+      covered: true,
+      native: { balance: '0', required: '0', gasIncluded: false },
+      token: { symbol: 'USDC', balance: '10', required: '0.01' },
+    })
+    // The resource fails after payment is verified: the middleware settles nothing.
+    const { transaction } = await aw.as(approver).approve({ approvalId: paused.approval.id })
+    expect(transaction).toMatchObject({ status: 'failed', error: { code: 'payment_failed' }, hash: null })
+    expect(resources.served['/broken']).toBe(1)
+    expect(await balanceOf(wallet)).toBe(parseUnits('10', 6))
+
+    await expect(
+      aw.fetch(`${resources.url}/broken`, {}, { wallet: await payingWallet() }),
+    ).rejects.toMatchObject({
+      code: 'payment_failed',
+      details: { status: 500 },
+    })
   })
 
   it('pays over HTTP: POST /x402/fetch answers the resource and the payment', async () => {

@@ -94,7 +94,15 @@ export async function approveApproval(
     return { approval: resolved, transaction: viewOf(ctx, sent) }
   })
   if (!approved.offchain) return { approval: approved.approval, transaction: approved.transaction }
-  const { transaction } = await settlePayment(ctx, approved.offchain)
+  // The approval stands whatever the payee answers: a refused payment is answered as `failed`.
+  const transaction = await settlePayment(ctx, approved.offchain).then(
+    (settled) => settled.transaction,
+    async (error: unknown) => {
+      const failed = await ctx.storage.get<TransactionRecord>('transactions', approved.offchain.id)
+      if (!isAgentWalletError(error) || failed?.status !== 'failed') throw error
+      return failed
+    },
+  )
   return { approval: approved.approval, transaction: viewOf(ctx, transaction) }
 }
 
