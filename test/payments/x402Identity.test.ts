@@ -82,6 +82,11 @@ describe('require_agent_identity: payees checked against ERC-8004', () => {
     expect(paid.payment).toMatchObject({ payee: agent.address, transaction: { status: 'confirmed' } })
     const { transaction } = await aw.getTransaction({ transaction: paid.payment!.transaction.id })
     expect(transaction.policy).toMatchObject({ decision: 'allow' })
+    // The verified agent is kept on the intent (the dashboard shows it beside the payee).
+    expect(transaction.meta?.payeeAgent).toEqual({
+      agentId: agent.agentId,
+      registry: devnet.addressBook.erc8004.identityRegistry,
+    })
 
     await expect(aw.fetch(`${resources.url}/stranger`, {}, { wallet })).rejects.toMatchObject({
       code: 'policy_blocked',

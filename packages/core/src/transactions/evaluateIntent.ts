@@ -6,8 +6,14 @@ import type { WalletRecord } from '../wallets/types.js'
 import { countedStatuses, type StoredUsd, type TransactionRecord } from './types.js'
 import { storedUsdOf, usdOfRecord, usdValuesOf } from './usdValuesOf.js'
 
-/** A decision, with the USD value the intent was judged at when a USD rule was in scope (to store). */
-export type IntentDecision = PolicyDecision & { usd?: StoredUsd | undefined }
+/**
+ * A decision, with the USD value the intent was judged at when a USD rule was in scope, and the
+ * payee's verified ERC-8004 agent when an identity rule looked it up (both to store).
+ */
+export type IntentDecision = PolicyDecision & {
+  usd?: StoredUsd | undefined
+  payeeAgent?: { agentId: string; registry: string } | undefined
+}
 
 /**
  * Loads what the pure engine needs (rules, the wallet's counted spends in the window, whether the
@@ -56,7 +62,13 @@ export async function evaluateIntent(
     isNewRecipient: pastSends === 0,
   })
   const stored = storedUsdOf(usd?.intent)
-  return stored ? { ...decision, usd: stored } : decision
+  return {
+    ...decision,
+    ...(stored ? { usd: stored } : {}),
+    ...(counterparty?.agentId && counterparty.registry
+      ? { payeeAgent: { agentId: counterparty.agentId, registry: counterparty.registry } }
+      : {}),
+  }
 }
 
 /** The policy intent a stored transaction stands for. */

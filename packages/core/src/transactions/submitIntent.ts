@@ -231,7 +231,7 @@ function newRecord(
       reason: decision.reason,
       details: decision.details,
     },
-    meta: draft.meta,
+    meta: decision.payeeAgent ? { ...draft.meta, payeeAgent: decision.payeeAgent } : draft.meta,
     createdAt: now,
     updatedAt: now,
   }
