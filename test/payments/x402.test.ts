@@ -18,7 +18,10 @@ import { startX402ResourceServer, type X402ResourceServer } from '../helpers/x40
 
 let devnet: Devnet
 let aw: AgentWallet
-useDevnetAgentWallet((started) => ({ devnet, aw } = started))
+// The resource servers listen on loopback, which outbound requests may reach only when allowed.
+useDevnetAgentWallet((started) => ({ devnet, aw } = started), {
+  webhooks: { allowPrivateTargets: ['127.0.0.0/8'] },
+})
 
 const price = 10_000n // 0.01 USDC
 const adminKey = 'aw_x402_test_admin_key_0123456789abcdef'
@@ -273,6 +276,18 @@ describe('x402 payments', () => {
       await crafted.close()
     }
     expect((await aw.listHistory({ wallet })).transactions).toEqual([])
+  })
+
+  it('refuses a resource on a special-purpose address the operator did not allow (SSRF), before any request', async () => {
+    const wallet = await payingWallet()
+    await expect(aw.fetch('http://[::1]:9/paid', {}, { wallet })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: { reason: 'private_address' },
+    })
+    await expect(aw.fetch('http://169.254.169.254/latest/meta-data', {}, { wallet })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: { reason: 'private_address' },
+    })
   })
 
   it('answers a resource that asks for no payment as it is, paying nothing', async () => {

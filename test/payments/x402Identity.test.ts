@@ -23,7 +23,9 @@ import { startX402ResourceServer, type X402ResourceServer } from '../helpers/x40
 
 let devnet: Devnet
 let aw: AgentWallet
-useDevnetAgentWallet((started) => ({ devnet, aw } = started))
+useDevnetAgentWallet((started) => ({ devnet, aw } = started), {
+  webhooks: { allowPrivateTargets: ['127.0.0.0/8'] },
+})
 
 const price = 10_000n
 let usdc: Address

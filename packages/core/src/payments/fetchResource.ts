@@ -1,4 +1,7 @@
-import { BaseError } from '../errors/baseError.js'
+import { BaseError, isAgentWalletError } from '../errors/baseError.js'
+import { ValidationError } from '../errors/errors.js'
+import { resolveWebhookTarget } from '../webhooks/resolveWebhookTarget.js'
+import type { WebhookOptions } from '../webhooks/webhookOptions.js'
 import type { ResourceResponse } from './payAndFetchSchema.js'
 
 /** The request as stored with a payment, to send again with the payment header. */
@@ -19,13 +22,27 @@ export type FetchedResource = { response: ResourceResponse; header: (name: strin
 
 /**
  * Sends the request (with `extraHeaders`, the payment) and reads the answer, its body cut at
- * {@link maxResponseBodyBytes}. An unreachable resource is `resource_unavailable`.
- * @example const { response, header } = await fetchResource({ url, method: 'GET' })
+ * {@link maxResponseBodyBytes}. Like a webhook, the host must not resolve to a loopback, private or
+ * other special-purpose address unless the operator allows its range (`webhooks.allowPrivateTargets`):
+ * `validation_failed` with `details.reason` `private_address` (SSRF). An unreachable resource is
+ * `resource_unavailable`.
+ * @example const { response, header } = await fetchResource({ url, method: 'GET' }, ctx.options.webhooks)
  */
 export async function fetchResource(
   request: ResourceRequest,
+  targets: Pick<WebhookOptions, 'allowPrivateTargets' | 'lookup'>,
   extraHeaders: Record<string, string> = {},
 ): Promise<FetchedResource> {
+  await resolveWebhookTarget(request.url, targets).catch((error: unknown) => {
+    if (!isAgentWalletError(error, 'validation_failed')) throw error
+    const reason = (error.details as { reason?: string } | undefined)?.reason
+    throw new ValidationError(
+      reason === 'unresolvable'
+        ? 'The resource host does not resolve'
+        : 'Resources on loopback, private or other special-purpose addresses are refused (the operator can allow ranges)',
+      { details: { origin: originOf(request.url), reason } },
+    )
+  })
   let answer: Response
   try {
     answer = await fetch(request.url, {

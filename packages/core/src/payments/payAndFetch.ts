@@ -30,7 +30,7 @@ export async function payAndFetch(
   const { wallet: address, maxAmount, chain: chainName, ...request } = input
   const wallet = await findWallet(ctx, principal, address)
   const chain = ctx.chains.get(chainName ?? wallet.chain)
-  const first = await fetchResource(request)
+  const first = await fetchResource(request, ctx.options.webhooks)
   if (first.response.status !== 402) return { status: 'completed', response: first.response, payment: null }
   const chosen = chooseRequirement(chain, first.header, maxAmount)
   const result = await submitIntent(ctx, principal, wallet, draftOf(chain.name, chosen, request.url), {

@@ -32,7 +32,7 @@ export async function settlePayment(
   let fetched: FetchedResource
   try {
     const headers = x402Http.encodePaymentSignatureHeader(await signPayment(ctx, record, stored))
-    fetched = await fetchResource(stored.request, headers)
+    fetched = await fetchResource(stored.request, ctx.options.webhooks, headers)
   } catch (error) {
     const failure = isAgentWalletError(error)
       ? error
