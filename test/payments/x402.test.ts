@@ -1,10 +1,19 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
-import type { AgentWallet } from '@agentwallet/core'
+import { type AgentWallet, findWallet, submitIntent } from '@agentwallet/core'
 import { type Devnet, fiatTokenAbi } from '@agentwallet/devnet'
 import { createApp, createLogger, type RunningServer } from '@agentwallet/koa'
-import { type Address, erc20Abi, type Hex, type PublicClient, parseEventLogs, parseUnits } from 'viem'
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  type PublicClient,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   approver,
@@ -288,6 +297,31 @@ describe('x402 payments', () => {
       code: 'validation_failed',
       details: { reason: 'private_address' },
     })
+  })
+
+  it('never lets the tracker sign an x402 payment left queued (a crash mid-payment): it stays reserved, unsigned', async () => {
+    const wallet = await payingWallet()
+    await devnet.faucet(wallet, parseEther('1')) // gas it could sign the transfer with, were it resumed
+    const draft = {
+      kind: 'x402_payment' as const,
+      chain: 'devnet',
+      to: payee,
+      asset: { address: usdc, symbol: 'USDC', decimals: 6 },
+      amount: price,
+      call: {
+        to: usdc,
+        value: 0n,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [payee, price] }),
+      },
+    }
+    // Accepted and reserved, then the process "stops" before signing and sending the request.
+    const record = await findWallet(aw.context, aw.principal, wallet)
+    const accepted = await submitIntent(aw.context, aw.principal, record, draft)
+    expect(accepted.transaction).toMatchObject({ status: 'queued', kind: 'x402_payment' })
+    await aw.reconcile()
+    const { transaction } = await aw.getTransaction({ transaction: accepted.transaction.id })
+    expect(transaction).toMatchObject({ status: 'queued', hash: null, nonce: null })
+    expect(await balanceOf(wallet)).toBe(parseUnits('10', 6))
   })
 
   it('answers a resource that asks for no payment as it is, paying nothing', async () => {
