@@ -26,6 +26,8 @@ export type X402ResourceServer = {
   network: `eip155:${number}`
   /** How many times the handler behind each paid route ran (it runs only once paid). */
   served: Record<string, number>
+  /** How many requests reached each path, paid or not. */
+  asked: Record<string, number>
   close(): Promise<void>
 }
 
@@ -68,7 +70,12 @@ export async function startX402ResourceServer(
     new ExactEvmServerScheme(),
   )
   const served: Record<string, number> = {}
+  const asked: Record<string, number> = {}
   const app = express()
+  app.use((request, _response, next) => {
+    asked[request.path] = (asked[request.path] ?? 0) + 1
+    next()
+  })
   app.use(
     paymentMiddleware(
       Object.fromEntries(
@@ -114,6 +121,7 @@ export async function startX402ResourceServer(
     url: `http://127.0.0.1:${port}`,
     network,
     served,
+    asked,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections()

@@ -196,7 +196,7 @@ describe('x402 payments', () => {
     expect(resources.served['/approved']).toBe(1)
     expect(await balanceOf(wallet)).toBe(parseUnits('10', 6) - price)
 
-    // The same key answers the resource the approval paid for, without paying again.
+    // The same key answers the resource the approval paid for, without paying (or asking) again.
     const replayed = withStatus(
       await aw.fetch(`${resources.url}/approved`, {}, { wallet, idempotencyKey: 'x402-approved-1' }),
       'completed',
@@ -204,6 +204,7 @@ describe('x402 payments', () => {
     expect(JSON.parse(replayed.response.body)).toEqual({ resource: '/approved', served: 1 })
     expect(replayed.payment!.settlementTx).toBe(transaction.hash)
     expect(resources.served['/approved']).toBe(1)
+    expect(resources.asked['/approved']).toBe(2) // the first call and the one after approval, no more
   })
 
   it('a paused payment needs only its token to be approved (no ETH), and a refused one ends failed', async () => {

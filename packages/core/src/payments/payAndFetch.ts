@@ -4,7 +4,12 @@ import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import type { Principal } from '../principals/types.js'
 import { viewOf } from '../transactions/sendAnswer.js'
-import { type SubmitOptions, type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
+import {
+  replayIntent,
+  type SubmitOptions,
+  type SubmitResult,
+  submitIntent,
+} from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { type ChosenRequirement, chooseRequirement } from './chooseRequirement.js'
@@ -30,12 +35,19 @@ export async function payAndFetch(
   const { wallet: address, maxAmount, chain: chainName, ...request } = input
   const wallet = await findWallet(ctx, principal, address)
   const chain = ctx.chains.get(chainName ?? wallet.chain)
+  const submitted = { address: wallet.address, ...input }
+  // A retry under the same key answers what the first call paid for, without asking the resource again.
+  const earlier =
+    options.idempotencyKey === undefined
+      ? undefined
+      : await replayIntent(ctx, principal, { idempotencyKey: options.idempotencyKey, request: submitted })
+  if (earlier) return answerOf(ctx, earlier)
   const first = await fetchResource(request, ctx.options.webhooks)
   if (first.response.status !== 402) return { status: 'completed', response: first.response, payment: null }
   const chosen = chooseRequirement(chain, first.header, maxAmount)
   const result = await submitIntent(ctx, principal, wallet, draftOf(chain.name, chosen, request.url), {
     idempotencyKey: options.idempotencyKey,
-    request: { address: wallet.address, ...input },
+    request: submitted,
     beforeCommit: async (tx, record) => {
       const stored: X402RequestRecord = {
         id: record.id,

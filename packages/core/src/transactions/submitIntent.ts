@@ -174,6 +174,24 @@ function idempotencyOf(
   }
 }
 
+/**
+ * The answer an earlier intent under this idempotency key gave, read before the caller does any work
+ * of its own (an x402 payment fetches its resource first); undefined when the key is new. A key reused
+ * for another request is `idempotency_conflict`, a blocked intent `policy_blocked`, as in `submitIntent`.
+ * @example const earlier = await replayIntent(ctx, principal, { idempotencyKey, request })
+ */
+export async function replayIntent(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  options: SubmitOptions & { idempotencyKey: string; request: unknown },
+): Promise<SubmitResult | undefined> {
+  assertValidKey(options.idempotencyKey)
+  return replay(ctx, {
+    id: idempotencyRecordId(principal.tenantId, principal.id, options.idempotencyKey),
+    hash: requestHash({ operation: 'intent', request: options.request }),
+  })
+}
+
 async function replay(ctx: AgentWalletContext, idempotency: Idempotency): Promise<SubmitResult | undefined> {
   const existing = await ctx.storage.get<IdempotencyRecord>('idempotency', idempotency.id)
   if (!existing) return undefined
