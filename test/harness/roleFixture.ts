@@ -6,8 +6,9 @@ import {
   type Principal,
 } from '@agentwallet/core'
 import type { Address } from 'viem'
-import { parseEther } from 'viem'
+import { parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { startX402ResourceServer } from '../helpers/x402ResourceServer.js'
 import type { HarnessServer } from './harnessServer.js'
 
 /** A caller of the role matrix: its principal (in process) and its raw key (over HTTP). */
@@ -31,6 +32,8 @@ export type Sample<N extends OperationName> = {
 export type RoleFixture = {
   callers: Caller[]
   samples: { [N in OperationName]: Sample<N> }
+  /** Stops what the fixture serves (the x402 resource server). */
+  close(): Promise<void>
 }
 
 const dead = '0x000000000000000000000000000000000000dEaD'
@@ -110,6 +113,25 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
     throw new Error('fixture: no settled webhook delivery of the new subscription within 10 s')
   }
 
+  // A settled x402 payment of A1's wallet to a registered ERC-8004 agent (the seller), to rate.
+  const { wallet: seller } = await root.createWallet({ agentName: 'role-x402-seller' })
+  await h.devnet.faucet(seller.address, parseEther('10'))
+  const sellerIdentity = await root.registerIdentity({
+    wallet: seller.address,
+    agentName: 'role-seller',
+    agentType: 'data',
+  })
+  if (sellerIdentity.status !== 'registered') throw new Error('fixture: the seller identity did not register')
+  const usdc = h.devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
+  const resources = await startX402ResourceServer(h.devnet, usdc, [
+    { path: '/paid', amount: 10_000n, payTo: seller.address },
+  ])
+  await h.devnet.mintToken(usdc, w1, parseUnits('10', 6))
+  const paid = await agent1.payAndFetch({ wallet: w1, url: `${resources.url}/paid` })
+  if (paid.status !== 'completed' || !paid.payment)
+    throw new Error('fixture: the x402 payment did not settle')
+  const payment = paid.payment.transaction.id
+
   const chain = <N extends OperationName>(input: Sample<N>['input']): Sample<N> => ({ scope: 'chain', input })
   const none = <N extends OperationName>(input: Sample<N>['input']): Sample<N> => ({ scope: 'none', input })
   const resource = <N extends OperationName>(input: Sample<N>['input']): Sample<N> => ({
@@ -124,6 +146,9 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
     getWallet: resource(async () => ({ wallet: w1 })),
     getBalance: resource(async () => ({ wallet: w1 })),
     send: resource(async () => ({ wallet: w1, to: dead, value: '0.001' })),
+    // The receiver answers 200: no 402, nothing paid; the matrix checks who may ask.
+    payAndFetch: resource(async () => ({ wallet: w1, url: receiverUrl, method: 'POST', body: '{}' })),
+    rateCounterparty: resource(async () => ({ wallet: w1, payment, score: '90' })),
     estimateGas: resource(async () => ({ wallet: w1, to: dead, value: '0.001' })),
     getTransaction: resource(async () => ({ transaction: sent.transaction.id })),
     getTransactionDetails: resource(async () => ({ transaction: sent.transaction.id })),
@@ -171,7 +196,7 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
     // A Safe's owners are public chain data: another tenant reads them, with none of tenant A's records.
     getSafe: { scope: 'resource', otherTenant: 'chain', input: async () => ({ safe }) },
   }
-  return { callers, samples }
+  return { callers, samples, close: () => resources.close() }
 }
 
 async function settledEns(session: AgentWalletSession, registrationId: string): Promise<void> {

@@ -41,6 +41,8 @@ export type Transaction = {
   asset: { address: string; symbol: string; decimals: number }
   amount: string
   amountRaw: string
+  /** What the amount was worth in US dollars when the intent was made (when a USD rule was in scope). */
+  usd?: { value: string }
   blockNumber: number | null
   explorer: string | null
   approvalId: string | null

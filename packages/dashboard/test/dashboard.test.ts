@@ -17,6 +17,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { numberToHex, parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startX402ResourceServer } from '../../../test/helpers/x402ResourceServer.js'
 import { distDir, ensureDashboardBuilt, packageDir } from './helpers/buildDashboard.js'
 
 // Screenshots go where CI collects artifacts (test/artifacts/ is gitignored at the repository root).
@@ -354,6 +355,50 @@ describe('the dashboard in headless Chromium', () => {
     // The later pages expect only the sends above in the queue and the spend.
     const rejected = await call('POST', `/policy/approvals/${approvalId}/reject`, {}, approverKey)
     expect(rejected.status).toBe(200)
+  })
+
+  it('shows a paused x402 payment: the resource, the payee with its ERC-8004 identity, the amount in USDC and in dollars', async () => {
+    const usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
+    const seller = (await call('POST', '/wallet/create', { agentName: 'x402-seller' })).body.wallet
+    await devnet.faucet(seller.address, parseEther('1'))
+    const identity = await call('POST', '/identity/create', {
+      wallet: seller.address,
+      agentName: 'seller',
+      agentType: 'data',
+    })
+    expect(identity.status).toBe(201)
+    const resources = await startX402ResourceServer(devnet, usdc, [
+      { path: '/report', amount: parseUnits('0.25', 6), payTo: seller.address },
+    ])
+    try {
+      const buyer = (await call('POST', '/wallet/create', { agentName: 'x402-buyer' }, agentKey)).body.wallet
+      await devnet.mintToken(usdc, buyer.address, parseUnits('10', 6))
+      const rules = [
+        { type: 'require_agent_identity' },
+        { type: 'require_approval', asset: 'usd', above: '0.1' },
+      ]
+      expect((await call('POST', '/policy/update', { wallet: buyer.address, rules })).status).toBe(200)
+      const url = `${resources.url}/report`
+      const paused = await call('POST', '/x402/fetch', { wallet: buyer.address, url }, agentKey)
+      expect(paused.status).toBe(202)
+      const approvalId = paused.body.approval.id as string
+      const card = page.locator(`li.approval[data-approval-id="${approvalId}"]`)
+      await card.waitFor(wait)
+      expect(await card.getByRole('heading').innerText()).toBe(
+        'Pay 0.25 USDC for an HTTP resource (x402) from x402-buyer',
+      )
+      expect(await card.getByTestId('x402-resource').innerText()).toBe(url)
+      expect(await card.getByTestId('payee-agent').innerText()).toContain(
+        `ERC-8004 agent #${identity.body.identity.agentId}`,
+      )
+      expect(await card.getByTestId('amount-usd').innerText()).toContain('$0.25')
+      await shot('04c-approvals-x402')
+      const rejected = await call('POST', `/policy/approvals/${approvalId}/reject`, {}, approverKey)
+      expect(rejected.status).toBe(200)
+      expect(resources.served['/report']).toBe(0)
+    } finally {
+      await resources.close()
+    }
   })
 
   it('shows wallets with balances, spend against limits as bars, and the history', async () => {

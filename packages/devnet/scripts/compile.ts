@@ -19,6 +19,7 @@ export const deployedContracts = [
   'ReputationRegistry',
   'ValidationRegistry',
   'TestToken',
+  'FiatToken',
   'StakedEther',
   'PriceFeed',
 ] as const

@@ -29,6 +29,7 @@ const abis: Record<string, [string, string]> = {
   reputationRegistryAbi: ['devnet-contracts.json', 'ReputationRegistry'],
   validationRegistryAbi: ['devnet-contracts.json', 'ValidationRegistry'],
   testTokenAbi: ['devnet-contracts.json', 'TestToken'],
+  fiatTokenAbi: ['devnet-contracts.json', 'FiatToken'],
   lidoAbi: ['devnet-contracts.json', 'StakedEther'],
   aggregatorV3Abi: ['devnet-contracts.json', 'PriceFeed'],
 }

@@ -132,7 +132,16 @@ describe('ERC-8004 registries', () => {
     const agentId = parseEventLogs({ abi: identityRegistryAbi, logs, eventName: 'Registered' })[0]!.args
       .agentId
     const reputation = { address: reputationRegistry, abi: reputationRegistryAbi } as const
-    const feedback = [agentId, 90, 'quality', '', 'ipfs://feedback', `0x${'00'.repeat(32)}`] as const
+    const feedback = [
+      agentId,
+      90n,
+      0,
+      'quality',
+      '',
+      'https://beta.example/api',
+      'ipfs://feedback',
+      `0x${'00'.repeat(32)}`,
+    ] as const
 
     await expect(
       owner.writeContract({ ...reputation, functionName: 'giveFeedback', args: feedback }),
@@ -142,9 +151,25 @@ describe('ERC-8004 registries', () => {
       await publicClient.readContract({
         ...reputation,
         functionName: 'getSummary',
-        args: [agentId, [], '', ''],
+        args: [agentId, [client.account.address], '', ''],
       }),
-    ).toEqual([1n, 90])
+    ).toEqual([1n, 90n, 0])
+    await client.writeContract({
+      ...reputation,
+      functionName: 'giveFeedback',
+      args: [agentId, 705n, 1, 'quality', '', '', '', `0x${'00'.repeat(32)}`],
+    })
+    // 90 and 70.5 average to 80.25, at the precision most feedback used (a tie: the lower, 0 decimals).
+    expect(
+      await publicClient.readContract({
+        ...reputation,
+        functionName: 'getSummary',
+        args: [agentId, [client.account.address], 'quality', ''],
+      }),
+    ).toEqual([2n, 80n, 0])
+    await expect(
+      publicClient.readContract({ ...reputation, functionName: 'getSummary', args: [agentId, [], '', ''] }),
+    ).rejects.toThrow(/ClientsRequired/)
   })
 
   it('accepts a Safe as agent wallet through ERC-1271', async () => {

@@ -4,6 +4,7 @@ import { defiOperations } from './defiOperations.js'
 import { ensOperations } from './ensOperations.js'
 import { identityOperations } from './identityOperations.js'
 import { multisigOperations } from './multisigOperations.js'
+import { paymentOperations } from './paymentOperations.js'
 import { policyOperations } from './policyOperations.js'
 import { principalOperations } from './principalOperations.js'
 import { transactionOperations } from './transactionOperations.js'
@@ -26,6 +27,7 @@ export const operationList = [
   ...ensOperations,
   ...defiOperations,
   ...multisigOperations,
+  ...paymentOperations,
 ] as const
 
 export type Operation = (typeof operationList)[number]

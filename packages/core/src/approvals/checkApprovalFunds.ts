@@ -6,7 +6,7 @@ import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { out } from '../schemas/out.js'
-import { prepareGas, tokenSpendOf } from '../transactions/prepareGas.js'
+import { prepareFunds, tokenSpendOf } from '../transactions/prepareGas.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import type { ApprovalRecord } from './types.js'
 
@@ -66,9 +66,10 @@ export async function checkApprovalFunds(
   let required: bigint | null = null
   let gasIncluded = false
   try {
-    const gas = await prepareGas(chain, transaction.from, transaction.call, spend)
-    required = BigInt(transaction.call.value) + BigInt(gas.limit) * BigInt(gas.maxFeePerGas)
-    gasIncluded = true
+    // An x402 payment needs only its token (its payee pays the gas of settlement): no gas, no ETH.
+    const gas = await prepareFunds(chain, transaction.from, transaction.call, transaction)
+    required = BigInt(transaction.call.value) + (gas ? BigInt(gas.limit) * BigInt(gas.maxFeePerGas) : 0n)
+    gasIncluded = gas !== undefined
   } catch (error) {
     if (!isAgentWalletError(error, 'insufficient_funds')) throw error
     covered = false

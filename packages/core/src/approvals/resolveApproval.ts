@@ -3,10 +3,11 @@ import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { ForbiddenError, NotFoundError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
+import { settlePayment } from '../payments/settlePayment.js'
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { evaluateIntent, intentOf } from '../transactions/evaluateIntent.js'
-import { prepareGas, tokenSpendOf } from '../transactions/prepareGas.js'
+import { prepareFunds } from '../transactions/prepareGas.js'
 import { refreshCall } from '../transactions/refreshCall.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import { signAndBroadcast } from '../transactions/signAndBroadcast.js'
@@ -41,7 +42,7 @@ export async function approveApproval(
 ): Promise<ResolveApprovalReturnType> {
   const { approvalId, reason } = parameters
   const { wallet } = await authorize(ctx, principal, approvalId)
-  return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
+  const approved = await withLock<Approved>(ctx.storage, [walletLockKey(wallet.address)], async () => {
     const { approval, transaction: paused } = await loadPending(ctx, approvalId)
     const chain = ctx.chains.get(paused.chain)
     // Before the approval is spent: a failure here (chain down) leaves it pending, to approve again.
@@ -75,24 +76,40 @@ export async function approveApproval(
       status: 'queued',
       updatedAt: now,
     }
-    const gas = await prepareGas(chain, queued.from, queued.call, tokenSpendOf(queued)).catch(
-      async (error: unknown) => {
-        if (!isAgentWalletError(error, 'insufficient_funds')) throw error
-        // The money left while the intent waited: the approval is spent and the intent fails
-        // unsigned, releasing its reservation. Any other error (chain down) leaves it pending.
-        await resolve(ctx, approval, queued, 'approved', principal, reason)
-        await markFailed(ctx, queued, error)
-        throw new BaseError(error.code, error.shortMessage, {
-          details: { ...error.details, transactionId: queued.id, approvalId: approval.id },
-          cause: error,
-        })
-      },
-    )
-    const approved = await resolve(ctx, approval, queued, 'approved', principal, reason)
+    const gas = await prepareFunds(chain, queued.from, queued.call, queued).catch(async (error: unknown) => {
+      if (!isAgentWalletError(error, 'insufficient_funds')) throw error
+      // The money left while the intent waited: the approval is spent and the intent fails
+      // unsigned, releasing its reservation. Any other error (chain down) leaves it pending.
+      await resolve(ctx, approval, queued, 'approved', principal, reason)
+      await markFailed(ctx, queued, error)
+      throw new BaseError(error.code, error.shortMessage, {
+        details: { ...error.details, transactionId: queued.id, approvalId: approval.id },
+        cause: error,
+      })
+    })
+    const resolved = await resolve(ctx, approval, queued, 'approved', principal, reason)
+    // An x402 payment is settled by its payee, after the lock: the request is sent again, paid.
+    if (!gas) return { approval: resolved, offchain: queued }
     const sent = await signAndBroadcast(ctx, chain, queued, gas)
-    return { approval: approved, transaction: viewOf(ctx, sent) }
+    return { approval: resolved, transaction: viewOf(ctx, sent) }
   })
+  if (!approved.offchain) return { approval: approved.approval, transaction: approved.transaction }
+  // The approval stands whatever the payee answers: a refused payment is answered as `failed`.
+  const transaction = await settlePayment(ctx, approved.offchain).then(
+    (settled) => settled.transaction,
+    async (error: unknown) => {
+      const failed = await ctx.storage.get<TransactionRecord>('transactions', approved.offchain.id)
+      if (!isAgentWalletError(error) || failed?.status !== 'failed') throw error
+      return failed
+    },
+  )
+  return { approval: approved.approval, transaction: viewOf(ctx, transaction) }
 }
+
+/** An approval decided under the lock: its transaction sent, or an x402 payment still to settle. */
+type Approved =
+  | { approval: ApprovalRecord; transaction: ResolveApprovalReturnType['transaction']; offchain?: undefined }
+  | { approval: ApprovalRecord; offchain: TransactionRecord; transaction?: undefined }
 
 /**
  * Rejects a paused intent and releases its reserved spend.

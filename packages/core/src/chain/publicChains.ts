@@ -11,14 +11,20 @@ const safe141 = {
   multiSendCallOnly: '0x9641d764fc13c8B624c04430C7356C1C7C8102e2',
 } as const satisfies AddressBook['safe']
 
-/** ERC-8004 registries as published by the erc-8004 contracts repository (no public Validation Registry). */
+/**
+ * ERC-8004 registries as published by the erc-8004/erc-8004-contracts repository: Identity and
+ * Reputation from its README; the Validation Registry (its spec still in discussion) from the same
+ * repository's deployment addresses (`scripts/addresses.ts`, the vanity `0x8004C…` proxies).
+ */
 const erc8004Mainnets = {
   identityRegistry: '0x8004A169FB4a3325136EB29fA0ceB6D2e539a432',
   reputationRegistry: '0x8004BAa17C55a88189AE136b182e5fdA19dE9b63',
+  validationRegistry: '0x8004Cc8439f36fd5F9F049D9fF86523Df6dAAB58',
 } as const satisfies AddressBook['erc8004']
 const erc8004Testnets = {
   identityRegistry: '0x8004A818BFB912233c491871b3d84c89A494BD9e',
   reputationRegistry: '0x8004B663056A597Dffe9eCcC1965A193B7388713',
+  validationRegistry: '0x8004Cb1BF31DAf7788923b405b754f57acEB4272',
 } as const satisfies AddressBook['erc8004']
 
 /**

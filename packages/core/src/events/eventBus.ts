@@ -94,6 +94,14 @@ export type EventPayloads = {
     status: 'executed' | 'failed'
     success: boolean
   }
+  /** An x402 payment the resource server settled: `hash` is the settlement tx from `PAYMENT-RESPONSE`. */
+  'payment.settled': TxPayload & {
+    payee: string
+    /** The URL of the paid resource. */
+    resource: string
+    /** CAIP-2, e.g. `eip155:8453`. */
+    network: string
+  }
   'webhook.disabled': { subscriptionId: string; url: string; reason: string }
   /**
    * An API key was revoked: every replica closes that key's open WebSockets (4401). Admins only.

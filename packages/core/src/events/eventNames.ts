@@ -14,6 +14,7 @@ export const eventNames = {
   'ens.registered': 'ens_registered',
   'multisig.proposed': 'multisig_proposed',
   'multisig.executed': 'multisig_executed',
+  'payment.settled': 'payment_settled',
   'webhook.disabled': 'webhook_disabled',
   'key.revoked': 'key_revoked',
   'agent.activity': 'agent_activity',

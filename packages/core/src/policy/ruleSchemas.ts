@@ -150,6 +150,25 @@ export const timeWindowRuleSchema = z
     path: ['days'],
   })
 
+/**
+ * An x402 payment's payee must be the `agentWallet` of an agent in the chain's ERC-8004 Identity
+ * Registry; with `minReputation`, that agent's average feedback from the listed reviewers (never every
+ * reviewer: anyone can leave feedback) must reach `minScore` over at least `minCount` reviews.
+ */
+export const requireAgentIdentityRuleSchema = z.strictObject({
+  ...common,
+  type: z.literal('require_agent_identity'),
+  minReputation: z
+    .strictObject({
+      reviewers: z.array(addressSchema).min(1).max(100),
+      minScore: decimalAmountSchema,
+      minCount: z.number().int().min(1).max(1_000_000).default(1),
+      tag1: displayTextSchema(64).default(''),
+      tag2: displayTextSchema(64).default(''),
+    })
+    .optional(),
+})
+
 /** Every rule kind of the rules engine, discriminated on `type`. Unknown fields are rejected. */
 export const policyRuleSchema = z.discriminatedUnion('type', [
   maxPerTxRuleSchema,
@@ -161,6 +180,7 @@ export const policyRuleSchema = z.discriminatedUnion('type', [
   requireApprovalRuleSchema,
   rateLimitRuleSchema,
   timeWindowRuleSchema,
+  requireAgentIdentityRuleSchema,
 ])
 
 export type MaxPerTxRule = z.output<typeof maxPerTxRuleSchema>
@@ -172,6 +192,7 @@ export type AllowChainsRule = z.output<typeof allowChainsRuleSchema>
 export type RequireApprovalRule = z.output<typeof requireApprovalRuleSchema>
 export type RateLimitRule = z.output<typeof rateLimitRuleSchema>
 export type TimeWindowRule = z.output<typeof timeWindowRuleSchema>
+export type RequireAgentIdentityRule = z.output<typeof requireAgentIdentityRuleSchema>
 /** A parsed rule of the rules engine (its JSON input shape is `z.input<typeof policyRuleSchema>`). */
 export type RulesEngineRule = z.output<typeof policyRuleSchema>
 export type RulesEngineRuleInput = z.input<typeof policyRuleSchema>

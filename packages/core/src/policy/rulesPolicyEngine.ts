@@ -1,4 +1,5 @@
 import { compileRule } from './compileRule.js'
+import { counterpartyQueries } from './counterpartyQueries.js'
 import { lookbackMs } from './lookbackMs.js'
 import { needsUsd } from './needsUsd.js'
 import type { RuleKind, RulesEngineRule } from './ruleSchemas.js'
@@ -8,6 +9,7 @@ import { allowRecipients } from './rules/allowRecipients.js'
 import { denyRecipients } from './rules/denyRecipients.js'
 import { maxPerTx } from './rules/maxPerTx.js'
 import { rateLimit } from './rules/rateLimit.js'
+import { requireAgentIdentity } from './rules/requireAgentIdentity.js'
 import { requireApproval } from './rules/requireApproval.js'
 import type { RuleEvaluator, RuleVerdict } from './rules/ruleVerdict.js'
 import { spendLimit } from './rules/spendLimit.js'
@@ -30,6 +32,7 @@ const evaluators: { [K in RuleKind]: RuleEvaluator<Extract<RulesEngineRule, { ty
   require_approval: requireApproval,
   rate_limit: rateLimit,
   time_window: timeWindow,
+  require_agent_identity: requireAgentIdentity,
 }
 
 /**
@@ -42,6 +45,7 @@ export function rulesPolicyEngine(options: RulesPolicyEngineOptions = {}): Polic
     validateRules,
     lookbackMs,
     needsUsd,
+    counterpartyQueries,
     evaluate,
   }
 }

@@ -11,7 +11,16 @@ export type IntentAsset = { address: Address | 'native'; symbol: string; decimal
 
 /** What the agent wants to do, in base units. The engine sees only this and the context. */
 export type PolicyIntent = {
-  kind: 'transfer' | 'contract_call' | 'swap' | 'stake' | 'identity' | 'ens' | 'multisig'
+  kind:
+    | 'transfer'
+    | 'contract_call'
+    | 'swap'
+    | 'stake'
+    | 'identity'
+    | 'ens'
+    | 'multisig'
+    /** A payment an x402 resource server asks for: `to` is the payee, settled off the wallet's nonces. */
+    | 'x402_payment'
   chain: string
   from: Address
   /** The recipient of value (transfers) or the contract called. */
@@ -31,6 +40,32 @@ export type PolicyIntent = {
    * `evaluate` — present only when `engine.needsUsd(rules)` said a rule needs it.
    */
   usd?: UsdValuation | undefined
+  /** The agent id the payee claims (an x402 requirement's `extra.agentId`), checked against the registry. */
+  payeeAgentId?: string | undefined
+  /**
+   * What the ERC-8004 registries say of `to`, read by core before `evaluate` — present only when
+   * `engine.counterpartyQueries(rules)` asked (for an x402 payment).
+   */
+  counterparty?: CounterpartyFacts | undefined
+}
+
+/** One reputation read: the average feedback of these reviewers, filtered by tags. */
+export type ReputationQuery = { reviewers: readonly Address[]; tag1: string; tag2: string }
+
+/**
+ * The payee's ERC-8004 identity (`agentId` when its registered `agentWallet` is the payee; else
+ * why not) and, per query, its Reputation Registry summary. A failed read is an `error`: an engine
+ * must treat it as unknown, never as a pass.
+ */
+export type CounterpartyFacts = {
+  agentId?: string | undefined
+  registry?: Address | undefined
+  reason: string
+  reputation: {
+    query: ReputationQuery
+    summary?: { count: bigint; value: bigint; decimals: number } | undefined
+    error?: string | undefined
+  }[]
 }
 
 /**
@@ -130,5 +165,10 @@ export interface PolicyEngine {
    * only then, so an engine without the method (or answering false) costs no feed read.
    */
   needsUsd?(rules: readonly ScopedRule[]): boolean
+  /**
+   * The reputation reads these rules need, when a rule asks about the payee's ERC-8004 identity
+   * (undefined: none does): core then looks the payee up and fills `intent.counterparty`.
+   */
+  counterpartyQueries?(rules: readonly ScopedRule[]): ReputationQuery[] | undefined
   evaluate(intent: PolicyIntent, context: PolicyContext): PolicyDecision
 }

@@ -125,6 +125,7 @@ export const storageSchema: Record<string, { indexes: readonly string[] }> = {
   identities: { indexes: ['tenantId', 'walletAddress', 'agentId'] },
   ens_names: { indexes: ['tenantId', 'walletId', 'status', 'name'] },
   swaps: { indexes: ['tenantId', 'status', 'createdAt'] },
+  x402_requests: { indexes: [] },
   multisig_wallets: { indexes: ['tenantId', 'address'] },
   multisig_proposals: { indexes: ['tenantId', 'safeAddress', 'safeTxHash', 'status', 'createdAt'] },
   webhook_subscriptions: { indexes: ['tenantId', 'status', 'createdAt'] },

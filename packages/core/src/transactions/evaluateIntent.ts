@@ -1,12 +1,19 @@
 import type { AgentWalletContext } from '../context.js'
+import { counterpartyFacts } from '../identity/counterpartyFacts.js'
 import { scopedRules } from '../policy/policyStore.js'
 import type { PolicyDecision, PolicyIntent, SpendEntry } from '../policy/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { countedStatuses, type StoredUsd, type TransactionRecord } from './types.js'
 import { storedUsdOf, usdOfRecord, usdValuesOf } from './usdValuesOf.js'
 
-/** A decision, with the USD value the intent was judged at when a USD rule was in scope (to store). */
-export type IntentDecision = PolicyDecision & { usd?: StoredUsd | undefined }
+/**
+ * A decision, with the USD value the intent was judged at when a USD rule was in scope, and the
+ * payee's verified ERC-8004 agent when an identity rule looked it up (both to store).
+ */
+export type IntentDecision = PolicyDecision & {
+  usd?: StoredUsd | undefined
+  payeeAgent?: { agentId: string; registry: string } | undefined
+}
 
 /**
  * Loads what the pure engine needs (rules, the wallet's counted spends in the window, whether the
@@ -37,6 +44,9 @@ export async function evaluateIntent(
   const counted = recent.filter((record) => record.id !== options.excludeTransactionId)
   // Valuation happens here, before the pure engine, and only when a rule measures in dollars.
   const usd = ctx.policy.needsUsd?.(rules) ? await usdValuesOf(ctx, intent, counted) : undefined
+  // The payee's ERC-8004 identity and reputation, only for a payment a rule asks about.
+  const queries = intent.kind === 'x402_payment' ? ctx.policy.counterpartyQueries?.(rules) : undefined
+  const counterparty = queries ? await counterpartyFacts(ctx, intent, queries) : undefined
   const entries: SpendEntry[] = counted.map((record, index) => ({
     asset: record.asset.address,
     amount: BigInt(record.amount),
@@ -44,14 +54,21 @@ export async function evaluateIntent(
     to: record.to,
     ...(usd ? { usd: usd.entries[index] } : {}),
   }))
-  const decision = ctx.policy.evaluate(usd ? { ...intent, usd: usd.intent } : intent, {
+  const judged = { ...intent, ...(usd ? { usd: usd.intent } : {}), ...(counterparty ? { counterparty } : {}) }
+  const decision = ctx.policy.evaluate(judged, {
     now,
     rules,
     recent: entries,
     isNewRecipient: pastSends === 0,
   })
   const stored = storedUsdOf(usd?.intent)
-  return stored ? { ...decision, usd: stored } : decision
+  return {
+    ...decision,
+    ...(stored ? { usd: stored } : {}),
+    ...(counterparty?.agentId && counterparty.registry
+      ? { payeeAgent: { agentId: counterparty.agentId, registry: counterparty.registry } }
+      : {}),
+  }
 }
 
 /** The policy intent a stored transaction stands for. */
@@ -66,5 +83,15 @@ export function intentOf(record: TransactionRecord): PolicyIntent {
     data: record.call.data,
     via: record.via,
     usd: usdOfRecord(record),
+    payeeAgentId: agentIdOf(record.meta),
   }
+}
+
+/**
+ * The agent id a payee claimed for itself (kept in an x402 intent's meta), for the identity rule.
+ * @example agentIdOf(record.meta) // '42'
+ */
+export function agentIdOf(meta: Record<string, unknown> | undefined): string | undefined {
+  const claimed = meta?.payeeAgentId
+  return typeof claimed === 'string' ? claimed : undefined
 }

@@ -2,7 +2,7 @@ import { type Address, erc20Abi } from 'viem'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import { BaseError } from '../errors/baseError.js'
-import type { TransactionRecord } from './types.js'
+import { isSettledOffchain, type TransactionRecord } from './types.js'
 
 export type GasSettings = NonNullable<TransactionRecord['gas']>
 
@@ -51,6 +51,37 @@ export async function prepareGas(
   } catch (error) {
     throw toChainError(error, chain.name)
   }
+}
+
+/**
+ * Gas and funds of an intent the wallet will broadcast (`prepareGas`); for one settled off-chain by
+ * another party (an x402 payment), only the token it authorizes: no gas, undefined.
+ * @example const gas = await prepareFunds(chain, record.from, record.call, record)
+ */
+export async function prepareFunds(
+  chain: ChainHandle,
+  from: Address,
+  call: TransactionRecord['call'],
+  intent: Parameters<typeof tokenSpendOf>[0] & Pick<TransactionRecord, 'kind'>,
+): Promise<GasSettings | undefined> {
+  const spend = tokenSpendOf(intent)
+  if (!isSettledOffchain(intent)) return prepareGas(chain, from, call, spend)
+  if (spend) await requireTokenFunds(chain, from, spend)
+  return undefined
+}
+
+/**
+ * Checks the wallet holds an ERC-20 amount it authorizes someone else to move (an x402 payment,
+ * whose payee pays the gas): `insufficient_funds` otherwise.
+ * @example await requireTokenFunds(chain, wallet.address, { token, amount })
+ */
+export async function requireTokenFunds(chain: ChainHandle, from: Address, spend: TokenSpend): Promise<void> {
+  const held = await chain.client
+    .readContract({ address: spend.token, abi: erc20Abi, functionName: 'balanceOf', args: [from] })
+    .catch((error: unknown) => {
+      throw toChainError(error, chain.name)
+    })
+  if (held < spend.amount) throw insufficientFunds(chain, spend.token, held, spend.amount)
 }
 
 /**

@@ -8,13 +8,14 @@ import { type IdempotencyRecord, idempotencyRecordId } from '../idempotency/type
 import { assertSameRequest, assertValidKey } from '../idempotency/withIdempotency.js'
 import type { IntentAsset, PolicyDecision, PolicyIntent } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
+import type { StorageTx } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { evaluateIntent, type IntentDecision } from './evaluateIntent.js'
-import { prepareGas, tokenSpendOf } from './prepareGas.js'
+import { agentIdOf, evaluateIntent, type IntentDecision } from './evaluateIntent.js'
+import { prepareFunds } from './prepareGas.js'
 import { broadcastSigned, saveSigned, signRecord } from './signAndBroadcast.js'
 import { txPayload } from './transitions.js'
-import type { TransactionRecord } from './types.js'
+import { isSettledOffchain, type TransactionRecord } from './types.js'
 
 /** What a higher-level action wants done: the policy view plus the EVM call that does it. */
 export type IntentDraft = {
@@ -29,9 +30,10 @@ export type IntentDraft = {
   meta?: Record<string, unknown> | undefined
 }
 
+/** `replayed`: the answer of an earlier request with the same idempotency key. */
 export type SubmitResult =
-  | { status: 'pending_approval'; transaction: TransactionRecord; approval: ApprovalRecord }
-  | { status: SettledStatus; transaction: TransactionRecord; approval?: undefined }
+  | { status: 'pending_approval'; transaction: TransactionRecord; approval: ApprovalRecord; replayed?: true }
+  | { status: SettledStatus; transaction: TransactionRecord; approval?: undefined; replayed?: true }
 
 /** Every status but `pending_approval`, which always comes with its approval. */
 type SettledStatus = Exclude<TransactionRecord['status'], 'pending_approval'>
@@ -40,6 +42,8 @@ export type SubmitOptions = {
   idempotencyKey?: string | undefined
   /** The request as the caller sent it, hashed to detect a key reused for another request. */
   request?: unknown
+  /** Saves what the caller keeps beside the intent, in the intent's own commit. */
+  beforeCommit?: ((tx: StorageTx, record: TransactionRecord) => Promise<void>) | undefined
 }
 
 /**
@@ -69,17 +73,22 @@ export async function submitIntent(
     const gas =
       decision.decision === 'deny'
         ? undefined
-        : await prepareGas(chain, wallet.address, callOf(draft), tokenSpendOf(draft))
+        : await prepareFunds(chain, wallet.address, callOf(draft), draft)
     const record = newRecord(ctx, principal, wallet, chain.chainId, draft, decision)
     const approval =
       decision.decision === 'require_approval' ? newApproval(ctx, principal, record, decision) : undefined
     if (approval) record.approvalId = approval.id
     // An allowed intent is signed before anything is saved, so intent, raw tx and nonce are one commit.
-    const signing = record.status === 'queued' ? await signRecord(ctx, chain, record, gas!) : undefined
+    // An x402 payment is settled by its payee, never signed here as a tx (isSettledOffchain).
+    const signing =
+      record.status === 'queued' && !isSettledOffchain(record)
+        ? await signRecord(ctx, chain, record, gas!)
+        : undefined
 
     await ctx.storage.transaction([], async (tx) => {
       if (signing) await saveSigned(tx, signing, 'insert')
       else await tx.insert('transactions', record)
+      await options.beforeCommit?.(tx, record)
       if (approval) await tx.insert('approvals', approval)
       if (idempotency) {
         const saved: IdempotencyRecord = {
@@ -110,6 +119,8 @@ export async function submitIntent(
     })
     if (record.status === 'blocked') throw blockedError(record)
     if (approval) return { status: 'pending_approval', transaction: record, approval }
+    // Accepted and reserved; its caller has it settled (the x402 payee), outside the wallet lock.
+    if (!signing) return { status: 'queued', transaction: record }
     const sent = await broadcastSigned(ctx, chain, signing!.signed, {
       releaseNonce: { nonceId: signing!.nonceId },
     })
@@ -128,6 +139,7 @@ export function intentOfDraft(draft: IntentDraft, chain: string, from: Address):
     amount: draft.amount,
     data: draft.call.data,
     via: draft.via,
+    payeeAgentId: agentIdOf(draft.meta),
   }
 }
 
@@ -161,6 +173,24 @@ function idempotencyOf(
   }
 }
 
+/**
+ * The answer an earlier intent under this idempotency key gave, read before the caller does any work
+ * of its own (an x402 payment fetches its resource first); undefined when the key is new. A key reused
+ * for another request is `idempotency_conflict`, a blocked intent `policy_blocked`, as in `submitIntent`.
+ * @example const earlier = await replayIntent(ctx, principal, { idempotencyKey, request })
+ */
+export async function replayIntent(
+  ctx: AgentWalletContext,
+  principal: Principal,
+  options: SubmitOptions & { idempotencyKey: string; request: unknown },
+): Promise<SubmitResult | undefined> {
+  assertValidKey(options.idempotencyKey)
+  return replay(ctx, {
+    id: idempotencyRecordId(principal.tenantId, principal.id, options.idempotencyKey),
+    hash: requestHash({ operation: 'intent', request: options.request }),
+  })
+}
+
 async function replay(ctx: AgentWalletContext, idempotency: Idempotency): Promise<SubmitResult | undefined> {
   const existing = await ctx.storage.get<IdempotencyRecord>('idempotency', idempotency.id)
   if (!existing) return undefined
@@ -172,8 +202,8 @@ async function replay(ctx: AgentWalletContext, idempotency: Idempotency): Promis
     ? await ctx.storage.get<ApprovalRecord>('approvals', record.approvalId)
     : undefined
   if (record.status === 'pending_approval' && approval)
-    return { status: 'pending_approval', transaction: record, approval }
-  return { status: record.status as SettledStatus, transaction: record }
+    return { status: 'pending_approval', transaction: record, approval, replayed: true }
+  return { status: record.status as SettledStatus, transaction: record, replayed: true }
 }
 
 function callOf(draft: IntentDraft): TransactionRecord['call'] {
@@ -218,7 +248,7 @@ function newRecord(
       reason: decision.reason,
       details: decision.details,
     },
-    meta: draft.meta,
+    meta: decision.payeeAgent ? { ...draft.meta, payeeAgent: decision.payeeAgent } : draft.meta,
     createdAt: now,
     updatedAt: now,
   }

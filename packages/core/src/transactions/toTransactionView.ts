@@ -21,7 +21,7 @@ export const transactionViewSchema = z.object({
   hash: out.hash.nullable(),
   status: z.enum(transactionStatuses),
   chain: z.string(),
-  kind: z.enum(['transfer', 'contract_call', 'swap', 'stake', 'identity', 'ens', 'multisig']),
+  kind: z.enum(['transfer', 'contract_call', 'swap', 'stake', 'identity', 'ens', 'multisig', 'x402_payment']),
   from: out.address,
   to: out.address,
   asset: z.object({

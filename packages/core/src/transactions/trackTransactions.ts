@@ -10,7 +10,7 @@ import { refreshCall } from './refreshCall.js'
 import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from './replaceStuck.js'
 import { broadcastSigned, signAndBroadcast } from './signAndBroadcast.js'
 import { markFailed, minedRecord, saveMined } from './transitions.js'
-import type { TransactionRecord } from './types.js'
+import { isSettledOffchain, type TransactionRecord } from './types.js'
 
 /**
  * One pass of the tracker: receipts for submitted txs (→ confirmed / failed), replacements of
@@ -55,7 +55,9 @@ export async function trackTransactions(
         settle(ctx, record, Date.parse(record.submittedAt ?? record.updatedAt) <= staleBefore),
       ),
     ...queued
-      .filter((record) => Date.parse(record.updatedAt) <= staleBefore)
+      // An x402 payment left queued (a crash mid-payment) may have been settled by its payee: it
+      // stays reserved, never signed again here (docs/payments.md).
+      .filter((record) => Date.parse(record.updatedAt) <= staleBefore && !isSettledOffchain(record))
       .map((record) => resume(ctx, record)),
   ])
 }

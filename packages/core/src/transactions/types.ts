@@ -15,6 +15,14 @@ export type TransactionStatus =
   | 'confirmed'
   | 'failed'
 
+/**
+ * An intent settled by someone else from the wallet's signed authorization, not by a transaction the
+ * wallet broadcasts (an x402 payment): the tracker never signs or broadcasts it.
+ */
+export function isSettledOffchain(record: Pick<TransactionRecord, 'kind'>): boolean {
+  return record.kind === 'x402_payment'
+}
+
 /** Statuses whose amount counts against spend limits (reserved or spent). */
 export const countedStatuses: readonly TransactionStatus[] = [
   'pending_approval',

@@ -135,6 +135,7 @@ function PendingCard(props: {
   const recipientWallet = tx && props.byAddress.get(tx.to.toLowerCase())
   const swap = swapOf(tx)
   const allowance = allowanceOf(tx)
+  const x402 = x402Of(tx)
 
   const resolve = async (action: 'approve' | 'reject') => {
     setBusy(true)
@@ -199,7 +200,15 @@ function PendingCard(props: {
             </dd>
           </>
         )}
-        <dt>{swap ? 'Router' : allowance ? 'Token' : 'Recipient'}</dt>
+        {x402 && (
+          <>
+            <dt>Resource</dt>
+            <dd data-testid="x402-resource">
+              <code>{x402.resource}</code>
+            </dd>
+          </>
+        )}
+        <dt>{swap ? 'Router' : allowance ? 'Token' : x402 ? 'Payee' : 'Recipient'}</dt>
         <dd>
           {props.row.ensName ? (
             <>
@@ -218,9 +227,24 @@ function PendingCard(props: {
           )}
           {tx ? <Address value={tx.to} /> : '—'}
           {recipientWallet && <span class="muted"> (managed wallet “{recipientWallet.agentName}”)</span>}
+          {x402?.agent && <span data-testid="payee-agent"> · ERC-8004 agent #{x402.agent.agentId}</span>}
+          {x402 && !x402.agent && x402.claimedAgentId && (
+            <span class="muted" data-testid="payee-agent-claimed">
+              {' '}
+              (claims ERC-8004 agent #{x402.claimedAgentId}, not verified)
+            </span>
+          )}
         </dd>
         <dt>Amount</dt>
-        <dd class="amount">{tx ? `${tx.amount} ${tx.asset.symbol}` : '—'}</dd>
+        <dd class="amount">
+          {tx ? `${tx.amount} ${tx.asset.symbol}` : '—'}
+          {tx?.usd && (
+            <span class="muted" data-testid="amount-usd">
+              {' '}
+              ≈ ${tx.usd.value}
+            </span>
+          )}
+        </dd>
         <dt>Paused by</dt>
         <dd data-testid="paused-by">
           {typeof rule?.description === 'string' && (
@@ -419,9 +443,22 @@ function allowanceOf(tx: Transaction | undefined) {
   return { venue: String(meta.venue), unlimited, amount: formatUnits(raw, tx.asset.decimals) }
 }
 
+/** A paused x402 payment's resource and payee agent (verified by an identity rule, or only claimed). */
+function x402Of(tx: Transaction | undefined) {
+  if (tx?.kind !== 'x402_payment') return undefined
+  const meta = tx.meta ?? {}
+  const agent = meta.payeeAgent as { agentId?: unknown } | undefined
+  return {
+    resource: String(meta.resource ?? ''),
+    agent: typeof agent?.agentId === 'string' ? { agentId: agent.agentId } : undefined,
+    claimedAgentId: typeof meta.payeeAgentId === 'string' ? meta.payeeAgentId : undefined,
+  }
+}
+
 /** The card's title: what the paused intent does. */
 function describe(tx: Transaction | undefined): string {
   if (!tx) return 'Send'
+  if (x402Of(tx)) return `Pay ${tx.amount} ${tx.asset.symbol} for an HTTP resource (x402)`
   const swap = swapOf(tx)
   if (swap) return `Swap ${tx.amount} ${tx.asset.symbol} → ${swap.toSymbol}`
   if (allowanceOf(tx)) return `Allow a swap to spend ${tx.asset.symbol}`

@@ -24,13 +24,8 @@ export const reputationRegistryAbi = [
   },
   {
     type: 'error',
-    name: 'ScoreTooHigh',
-    inputs: [
-      {
-        name: 'score',
-        type: 'uint8',
-      },
-    ],
+    name: 'ClientsRequired',
+    inputs: [],
   },
   {
     type: 'error',
@@ -39,11 +34,31 @@ export const reputationRegistryAbi = [
   },
   {
     type: 'error',
+    name: 'TooManyDecimals',
+    inputs: [
+      {
+        name: 'valueDecimals',
+        type: 'uint8',
+      },
+    ],
+  },
+  {
+    type: 'error',
     name: 'UnknownFeedback',
     inputs: [
       {
         name: 'feedbackIndex',
         type: 'uint64',
+      },
+    ],
+  },
+  {
+    type: 'error',
+    name: 'ValueTooLarge',
+    inputs: [
+      {
+        name: 'value',
+        type: 'int128',
       },
     ],
   },
@@ -84,7 +99,17 @@ export const reputationRegistryAbi = [
         indexed: true,
       },
       {
-        name: 'score',
+        name: 'feedbackIndex',
+        type: 'uint64',
+        indexed: false,
+      },
+      {
+        name: 'value',
+        type: 'int128',
+        indexed: false,
+      },
+      {
+        name: 'valueDecimals',
         type: 'uint8',
         indexed: false,
       },
@@ -104,7 +129,12 @@ export const reputationRegistryAbi = [
         indexed: false,
       },
       {
-        name: 'feedbackUri',
+        name: 'endpoint',
+        type: 'string',
+        indexed: false,
+      },
+      {
+        name: 'feedbackURI',
         type: 'string',
         indexed: false,
       },
@@ -141,7 +171,7 @@ export const reputationRegistryAbi = [
         indexed: true,
       },
       {
-        name: 'responseUri',
+        name: 'responseURI',
         type: 'string',
         indexed: false,
       },
@@ -170,7 +200,7 @@ export const reputationRegistryAbi = [
         type: 'uint64',
       },
       {
-        name: 'responseUri',
+        name: 'responseURI',
         type: 'string',
       },
       {
@@ -258,7 +288,11 @@ export const reputationRegistryAbi = [
         type: 'uint64',
       },
       {
-        name: 'averageScore',
+        name: 'summaryValue',
+        type: 'int128',
+      },
+      {
+        name: 'summaryValueDecimals',
         type: 'uint8',
       },
     ],
@@ -273,7 +307,11 @@ export const reputationRegistryAbi = [
         type: 'uint256',
       },
       {
-        name: 'score',
+        name: 'value',
+        type: 'int128',
+      },
+      {
+        name: 'valueDecimals',
         type: 'uint8',
       },
       {
@@ -285,7 +323,11 @@ export const reputationRegistryAbi = [
         type: 'string',
       },
       {
-        name: 'feedbackUri',
+        name: 'endpoint',
+        type: 'string',
+      },
+      {
+        name: 'feedbackURI',
         type: 'string',
       },
       {
@@ -315,7 +357,11 @@ export const reputationRegistryAbi = [
     ],
     outputs: [
       {
-        name: 'score',
+        name: 'value',
+        type: 'int128',
+      },
+      {
+        name: 'valueDecimals',
         type: 'uint8',
       },
       {

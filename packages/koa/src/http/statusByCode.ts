@@ -37,6 +37,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   transaction_failed: 422,
   slippage_exceeded: 422,
   no_route: 422,
+  payment_not_payable: 422,
   rate_limited: 429,
   internal: 500,
   key_decryption_failed: 500,
@@ -44,11 +45,23 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   vault_error: 500,
   not_implemented: 501,
   quote_source_unavailable: 502,
+  payment_requirements_invalid: 502,
+  payment_failed: 502,
+  resource_unavailable: 502,
   chain_unavailable: 503,
   not_ready: 503,
 }
 
+/** 5xx codes about another party (a paid resource server), whose message is ours and safe to show. */
+const exposedUpstreamCodes: ReadonlySet<HttpErrorCode> = new Set<HttpErrorCode>([
+  'not_implemented',
+  'chain_unavailable',
+  'payment_requirements_invalid',
+  'payment_failed',
+  'resource_unavailable',
+])
+
 /** Codes whose message is safe to show: a 5xx from the vault or an unknown fault says only "internal". */
 export function isExposed(code: HttpErrorCode): boolean {
-  return statusByCode[code] < 500 || code === 'not_implemented' || code === 'chain_unavailable'
+  return statusByCode[code] < 500 || exposedUpstreamCodes.has(code)
 }

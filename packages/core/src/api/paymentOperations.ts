@@ -1,0 +1,63 @@
+import { payAndFetch } from '../payments/payAndFetch.js'
+import { payAndFetchAnswerSchema, payAndFetchSchema } from '../payments/payAndFetchSchema.js'
+import {
+  rateCounterparty,
+  rateCounterpartyAnswerSchema,
+  rateCounterpartySchema,
+} from '../payments/rateCounterparty.js'
+import { chainErrors, defineOperation } from './defineOperation.js'
+
+/** Payments for what agents use over HTTP: x402. */
+export const paymentOperations = [
+  defineOperation({
+    name: 'payAndFetch',
+    summary:
+      'Fetch an HTTP resource and pay it with x402 when it answers 402 (through the policy engine; 202 when paused for approval)',
+    description:
+      'Fetch a URL; if it answers 402 Payment Required (x402), pay it from one of this caller’s wallets and fetch it again: the answer is the resource (status, headers, body) and the payment (payee, amount, settlement tx). The payment passes the wallet’s policy like a send: a blocked one fails with policy_blocked; one above an approval threshold answers status "pending_approval" (a human approves it, then the request completes; call again with the same idempotency key to get the resource). Set maxAmount to refuse anything dearer (payment_not_payable, nothing is signed). Reuse the same idempotency key when retrying so a resource is never paid twice.',
+    input: payAndFetchSchema,
+    output: payAndFetchAnswerSchema,
+    roles: ['agent', 'admin'],
+    idempotent: true,
+    movesValue: true,
+    http: { method: 'post', path: '/x402/fetch', status: 200, whenPaused: 202 },
+    errors: [
+      'not_found',
+      'policy_blocked',
+      'insufficient_funds',
+      'idempotency_conflict',
+      'payment_not_payable',
+      'payment_requirements_invalid',
+      'payment_failed',
+      'resource_unavailable',
+      ...chainErrors,
+    ],
+    tool: true,
+    action: payAndFetch,
+  }),
+  defineOperation({
+    name: 'rateCounterparty',
+    summary:
+      'Post feedback on the ERC-8004 agent a settled x402 payment paid, with the payment as proofOfPayment (202 when paused)',
+    description:
+      'After paying a resource with pay_and_fetch, rate the agent that was paid: the score goes to the chain’s ERC-8004 Reputation Registry from the wallet that paid, with a feedback file carrying the payment (payer, payee, chain, settlement tx) as proofOfPayment. The payee must be a registered ERC-8004 agent. It is a contract call that costs gas and passes the wallet’s policy like a send.',
+    input: rateCounterpartySchema,
+    output: rateCounterpartyAnswerSchema,
+    roles: ['agent', 'admin'],
+    idempotent: true,
+    movesValue: true,
+    http: { method: 'post', path: '/x402/feedback', status: 200, whenPaused: 202 },
+    errors: [
+      'not_found',
+      'validation_failed',
+      'unsupported_protocol',
+      'policy_blocked',
+      'insufficient_funds',
+      'idempotency_conflict',
+      'transaction_failed',
+      ...chainErrors,
+    ],
+    tool: true,
+    action: rateCounterparty,
+  }),
+]

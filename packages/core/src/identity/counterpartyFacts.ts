@@ -1,0 +1,96 @@
+import type { Address } from 'viem'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import type { CounterpartyFacts, PolicyIntent, ReputationQuery } from '../policy/types.js'
+import { identityRegistryAbi } from './identityRegistryAbi.js'
+import { reputationRegistryAbi } from './reputationRegistryAbi.js'
+import type { IdentityRecord } from './types.js'
+
+/**
+ * What the chain's ERC-8004 registries say of an intent's payee, read before the pure engine runs:
+ * the agent whose registered `agentWallet` it is — the one it claims (`payeeAgentId`), else one of
+ * the identities AgentWallet registered for that address — and each reputation query's summary.
+ * @example const facts = await counterpartyFacts(ctx, intent, [{ reviewers, tag1: '', tag2: '' }])
+ */
+export async function counterpartyFacts(
+  ctx: Pick<AgentWalletContext, 'chains' | 'storage'>,
+  intent: PolicyIntent,
+  queries: readonly ReputationQuery[],
+): Promise<CounterpartyFacts> {
+  const chain = ctx.chains.get(intent.chain)
+  const registry = chain.contracts.erc8004?.identityRegistry
+  if (!registry) return { reason: `chain ${chain.name} has no ERC-8004 Identity Registry`, reputation: [] }
+  const candidates =
+    intent.payeeAgentId !== undefined ? [intent.payeeAgentId] : await knownAgentIds(ctx, chain, intent.to)
+  if (candidates.length === 0)
+    return {
+      registry,
+      reason: 'it claims no agentId and no identity registered here names it',
+      reputation: [],
+    }
+  let reason = ''
+  for (const candidate of candidates) {
+    if (!/^\d{1,78}$/.test(candidate)) {
+      reason = `agentId ${candidate} is not an integer`
+      continue
+    }
+    const wallet = await agentWalletOf(chain, registry, BigInt(candidate))
+    if (wallet?.toLowerCase() === intent.to.toLowerCase()) {
+      const reputation = await Promise.all(queries.map((query) => summaryOf(chain, BigInt(candidate), query)))
+      return { agentId: candidate, registry, reason: `agent #${candidate}`, reputation }
+    }
+    reason = wallet
+      ? `agent #${candidate}'s agentWallet is ${wallet}`
+      : `agent #${candidate} is not registered`
+  }
+  return { registry, reason, reputation: [] }
+}
+
+async function knownAgentIds(
+  ctx: Pick<AgentWalletContext, 'storage'>,
+  chain: ChainHandle,
+  payee: Address,
+): Promise<string[]> {
+  const identities = await ctx.storage.query<IdentityRecord>('identities', {
+    where: { walletAddress: payee },
+  })
+  return identities
+    .filter((identity) => identity.chainId === chain.chainId && identity.agentId !== undefined)
+    .map((identity) => identity.agentId!)
+}
+
+/** The agent's registered wallet; undefined for an agent that does not exist (the registry reverts). */
+async function agentWalletOf(
+  chain: ChainHandle,
+  registry: Address,
+  agentId: bigint,
+): Promise<Address | undefined> {
+  return chain.client
+    .readContract({
+      address: registry,
+      abi: identityRegistryAbi,
+      functionName: 'getAgentWallet',
+      args: [agentId],
+    })
+    .catch(() => undefined)
+}
+
+async function summaryOf(
+  chain: ChainHandle,
+  agentId: bigint,
+  query: ReputationQuery,
+): Promise<CounterpartyFacts['reputation'][number]> {
+  const registry = chain.contracts.erc8004?.reputationRegistry
+  if (!registry) return { query, error: `chain ${chain.name} has no ERC-8004 Reputation Registry` }
+  try {
+    const [count, value, decimals] = await chain.client.readContract({
+      address: registry,
+      abi: reputationRegistryAbi,
+      functionName: 'getSummary',
+      args: [agentId, [...query.reviewers], query.tag1, query.tag2],
+    })
+    return { query, summary: { count, value, decimals } }
+  } catch {
+    return { query, error: 'getSummary failed' }
+  }
+}

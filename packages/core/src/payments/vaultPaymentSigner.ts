@@ -1,0 +1,52 @@
+import type { ClientEvmSigner } from '@x402/evm'
+import { type Address, getAddress } from 'viem'
+import type { AgentWalletContext } from '../context.js'
+import { BaseError } from '../errors/baseError.js'
+
+/** The one authorization a payment may sign: this token, payee and amount, on this chain. */
+export type AuthorizedTransfer = {
+  from: Address
+  token: Address
+  payee: Address
+  amount: bigint
+  chainId: number
+}
+
+/**
+ * An x402 client signer over the vault: it signs an EIP-3009 `TransferWithAuthorization` (EIP-712,
+ * the key stays in the vault) and only the one the intent was approved for; anything else is refused.
+ * @example new ExactEvmScheme(await vaultPaymentSigner(ctx, { from, token, payee, amount, chainId }))
+ */
+export async function vaultPaymentSigner(
+  ctx: Pick<AgentWalletContext, 'vault'>,
+  authorized: AuthorizedTransfer,
+): Promise<ClientEvmSigner> {
+  const account = await ctx.vault.getSigner(authorized.from)
+  return {
+    address: account.address,
+    async signTypedData(typedData) {
+      assertAuthorized(typedData, authorized)
+      return account.signTypedData(typedData as Parameters<typeof account.signTypedData>[0])
+    },
+  }
+}
+
+function assertAuthorized(
+  typedData: Parameters<ClientEvmSigner['signTypedData']>[0],
+  authorized: AuthorizedTransfer,
+): void {
+  const { domain, message, primaryType } = typedData
+  const matches =
+    primaryType === 'TransferWithAuthorization' &&
+    sameAddress(domain.verifyingContract, authorized.token) &&
+    BigInt(domain.chainId as number) === BigInt(authorized.chainId) &&
+    sameAddress(message.from, authorized.from) &&
+    sameAddress(message.to, authorized.payee) &&
+    message.value === authorized.amount
+  if (!matches)
+    throw new BaseError('internal', 'Refused to sign an authorization other than the approved payment')
+}
+
+function sameAddress(value: unknown, address: Address): boolean {
+  return typeof value === 'string' && getAddress(value) === address
+}
