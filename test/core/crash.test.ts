@@ -1,4 +1,4 @@
-import { type AgentWallet, type KeyVault, memoryStorage, type TransactionRecord } from '@agentwallet/core'
+import { type AgentWallet, type KeyVault, memoryStorage } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -60,7 +60,7 @@ describe('crash safety', () => {
 
     // What a durable store holds at the moment of death.
     const afterCrash = memoryStorage({ snapshot: storage.snapshot() })
-    const signedBeforeCrash = (await afterCrash.query<TransactionRecord>('transactions')).find(
+    const signedBeforeCrash = (await afterCrash.query('transactions')).find(
       (record) => record.status === 'queued',
     )
     expect(signedBeforeCrash?.rawTx).toBeDefined()
@@ -69,7 +69,7 @@ describe('crash safety', () => {
     // Process B starts on the same storage and master key; start-up reconciliation finishes the work.
     const restarted = await agentWalletOn(devnet, { storage: afterCrash, masterKey: '11'.repeat(32) })
     closers.push(restarted)
-    const records = await afterCrash.query<TransactionRecord>('transactions')
+    const records = await afterCrash.query('transactions')
     expect(records).toHaveLength(5)
     const final = await Promise.all(
       records.map((record) => restarted.waitForTransaction({ transaction: record.id })),
@@ -110,15 +110,13 @@ describe('crash safety', () => {
     await burst(dying, wallet.address, 6, 2)
 
     const afterCrash = memoryStorage({ snapshot: storage.snapshot() })
-    const unsigned = (await afterCrash.query<TransactionRecord>('transactions')).filter(
-      (record) => !record.rawTx,
-    )
+    const unsigned = (await afterCrash.query('transactions')).filter((record) => !record.rawTx)
     expect(unsigned).toHaveLength(1)
     expect(unsigned[0]?.status).toBe('queued')
 
     const restarted = await agentWalletOn(devnet, { storage: afterCrash, masterKey: '22'.repeat(32) })
     closers.push(restarted)
-    const records = await afterCrash.query<TransactionRecord>('transactions')
+    const records = await afterCrash.query('transactions')
     expect(records).toHaveLength(3)
     const final = await Promise.all(
       records.map((record) => restarted.waitForTransaction({ transaction: record.id })),

@@ -33,10 +33,7 @@ describe('postgresStorage indexes', () => {
         const plan = (await storage.explainQuery('transactions', query)).join('\n')
         expect(plan).toMatch(/Index Scan Backward using "?aw_transactions_walletId_createdAt/)
         expect(plan).not.toMatch(/Sort|Seq Scan/)
-        const found = await storage.query<{ id: string; walletId: string; createdAt: string }>(
-          'transactions',
-          query,
-        )
+        const found = await storage.query('transactions', query)
         expect(found).toHaveLength(50)
         expect(found.every((tx) => tx.walletId === 'w7')).toBe(true)
         expect(found.map((tx) => tx.createdAt)).toEqual(

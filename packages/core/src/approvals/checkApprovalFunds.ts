@@ -7,8 +7,6 @@ import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { out } from '../schemas/out.js'
 import { prepareGas, tokenSpendOf } from '../transactions/prepareGas.js'
-import type { TransactionRecord } from '../transactions/types.js'
-import type { ApprovalRecord } from './types.js'
 
 /** Whether the wallet can pay a paused intent now: its balance against what approving would need. */
 export const approvalFundsSchema = z.object({
@@ -37,10 +35,10 @@ export async function checkApprovalFunds(
   principal: Principal,
   { approvalId }: { approvalId: string },
 ): Promise<ApprovalFunds> {
-  const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
+  const approval = await ctx.storage.get('approvals', approvalId)
   const transaction =
     approval?.tenantId === principal.tenantId
-      ? await ctx.storage.get<TransactionRecord>('transactions', approval.transactionId)
+      ? await ctx.storage.get('transactions', approval.transactionId)
       : undefined
   if (!approval || !transaction) throw new NotFoundError('Approval', { details: { approvalId } })
   if (approval.status !== 'pending')

@@ -26,12 +26,12 @@ export async function trackTransactions(
 ): Promise<void> {
   const chain: Filter = options.chains ? { chain: options.chains } : {}
   const [submitted, queued] = await Promise.all([
-    ctx.storage.query<TransactionRecord>('transactions', {
+    ctx.storage.query('transactions', {
       where: { status: 'submitted', ...chain },
       orderBy: 'createdAt',
       limit: 1000,
     }),
-    ctx.storage.query<TransactionRecord>('transactions', {
+    ctx.storage.query('transactions', {
       where: { status: 'queued', ...chain },
       orderBy: 'createdAt',
       limit: 1000,
@@ -59,7 +59,7 @@ async function settle(ctx: AgentWalletContext, candidate: TransactionRecord, sta
   const unseen = !receipt && stale && (await isUnknown(chain, candidate.hash!))
   if (!receipt && !unseen && !replacementDue(ctx, candidate)) return
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
-    const record = await ctx.storage.get<TransactionRecord>('transactions', candidate.id)
+    const record = await ctx.storage.get('transactions', candidate.id)
     if (record?.status !== 'submitted') return
     if (receipt) await markMined(ctx, adoptMined(record, receipt.transactionHash), receipt)
     else if (unseen) await rebroadcastDropped(ctx, chain, record)
@@ -109,7 +109,7 @@ async function rebroadcastDropped(
 async function resume(ctx: AgentWalletContext, candidate: TransactionRecord): Promise<void> {
   const chain = ctx.chains.get(candidate.chain)
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
-    const record = await ctx.storage.get<TransactionRecord>('transactions', candidate.id)
+    const record = await ctx.storage.get('transactions', candidate.id)
     if (record?.status !== 'queued') return
     if (record.rawTx) {
       await broadcastSigned(ctx, chain, record)

@@ -17,7 +17,7 @@ import { openWebhookSecret } from './webhookSecret.js'
  * being retried. Each subscription is worked under its own lock, so replicas never race on one.
  */
 export async function deliverWebhooks(ctx: AgentWalletContext): Promise<void> {
-  const subscriptions = await ctx.storage.query<WebhookSubscriptionRecord>('webhook_subscriptions', {
+  const subscriptions = await ctx.storage.query('webhook_subscriptions', {
     where: { status: 'active' },
     limit: 1000,
   })
@@ -30,7 +30,7 @@ async function work(ctx: AgentWalletContext, subscriptionId: string): Promise<vo
     if (subscription?.status !== 'active') return
     // Delivered or dead-lettered heads make way for the next; a head waiting on backoff stops the loop.
     for (let budget = 100; budget > 0; budget--) {
-      const [head] = await ctx.storage.query<WebhookDeliveryRecord>('webhook_deliveries', {
+      const [head] = await ctx.storage.query('webhook_deliveries', {
         where: { subscriptionId, status: 'pending' },
         orderBy: 'seq',
         limit: 1,
@@ -47,7 +47,7 @@ async function fanOut(
   ctx: AgentWalletContext,
   subscriptionId: string,
 ): Promise<WebhookSubscriptionRecord | undefined> {
-  const stored = await ctx.storage.get<WebhookSubscriptionRecord>('webhook_subscriptions', subscriptionId)
+  const stored = await ctx.storage.get('webhook_subscriptions', subscriptionId)
   if (stored?.status !== 'active') return stored
   const subscription = await sealLegacyWebhookSecret(ctx, stored)
   const events = await ctx.storage.readEvents(subscription.tenantId, {
@@ -130,7 +130,7 @@ async function deliver(
   const disable = deadInARow >= options.disableAfterDeadLetters
   await ctx.storage.transaction([], async (tx) => {
     await tx.put('webhook_deliveries', updated)
-    const current = await tx.get<WebhookSubscriptionRecord>('webhook_subscriptions', subscription.id)
+    const current = await tx.get('webhook_subscriptions', subscription.id)
     if (!current) return
     const reason = `${deadInARow} deliveries in a row were dead-lettered`
     await tx.put('webhook_subscriptions', {
