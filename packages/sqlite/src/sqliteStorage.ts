@@ -17,6 +17,7 @@ import { sqliteTransaction } from './sqliteTransaction.js'
 import { statementCache } from './statementCache.js'
 import { syncIndexes } from './syncIndexes.js'
 import { toStoredEvent } from './toStoredEvent.js'
+import { walLog } from './walLog.js'
 
 export type SqliteStorageOptions = (
   | {
@@ -27,7 +28,10 @@ export type SqliteStorageOptions = (
 ) & {
   /** Shown in logs and errors. Default `sqlite`. */
   name?: string | undefined
-  /** `full` (default): every commit is on disk when `transaction` resolves. `normal`: faster, may lose the last commits on power loss. */
+  /**
+   * `full` (default): every commit is on disk when `transaction` resolves; commits ready together
+   * share one sync (group commit). `normal`: no sync per commit, may lose the last commits on power loss.
+   */
   synchronous?: 'full' | 'normal' | undefined
   /** Collections and fields to index. Default core's `storageSchema`; add your own collections here. */
   schema?: Record<string, { indexes: readonly string[] }> | undefined
@@ -35,6 +39,8 @@ export type SqliteStorageOptions = (
 
 export type SqliteStorage = Storage & {
   readonly filename: string
+  /** Syncs of the log made by group commit so far (0 unless `synchronous` is `full` on a file). */
+  readonly syncs: number
   /** SQLite's plan for a query, one line per step: to check that a query uses an index. */
   explainQuery(collection: string, options?: QueryOptions): string[]
 }
@@ -46,8 +52,11 @@ export type SqliteStorage = Storage & {
 export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
   const filename = options.filename ?? options.path
   if (!filename) throw new BaseError('validation_failed', 'sqliteStorage needs a filename')
-  const db = openDatabase({ filename, synchronous: options.synchronous })
+  const durable = filename !== ':memory:' && filename !== ''
+  const grouped = durable && (options.synchronous ?? 'full') === 'full'
+  const db = openDatabase({ filename, synchronous: grouped ? 'off' : options.synchronous })
   try {
+    if (grouped) db.pragma('wal_autocheckpoint = 0')
     migrate(db)
     syncIndexes(db, indexDefinitions(options.schema ?? storageSchema))
   } catch (error) {
@@ -63,21 +72,29 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
   const listeners = eventListeners()
   const mutex = keyedMutex()
   const stats = plannerStats(db)
-  const durable = filename !== ':memory:' && filename !== ''
+  const log = grouped ? walLog(db, filename) : undefined
+  /** Returns `value` once the commits it may have read are on disk: nothing leaves before it is durable. */
+  const durableRead = async <T>(value: T): Promise<T> => {
+    if (log) await log.sync.until(log.sync.written)
+    return value
+  }
 
   return {
     name: options.name ?? 'sqlite',
     filename,
     capabilities: { durable, crossProcessLocks: false, crossProcessEvents: false },
+    get syncs() {
+      return log?.sync.syncs ?? 0
+    },
     async get<T extends StoredRecord>(collection: string, id: string) {
       const text = committed.get(collection, id)
-      return text === undefined ? undefined : (JSON.parse(text) as T)
+      return durableRead(text === undefined ? undefined : (JSON.parse(text) as T))
     },
     async query<T extends StoredRecord>(collection: string, query?: QueryOptions) {
-      return committed.query(collection, query).map((text) => JSON.parse(text) as T)
+      return durableRead(committed.query(collection, query).map((text) => JSON.parse(text) as T))
     },
     async count(collection, query) {
-      return committed.count(collection, { where: query?.where, range: query?.range })
+      return durableRead(committed.count(collection, { where: query?.where, range: query?.range }))
     },
     async transaction(keys, fn) {
       const release = await mutex.lockAll(keys)
@@ -87,7 +104,13 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
           const result = await fn(unit.tx)
           const done = unit.commit()
           stats.wrote(done.rows)
-          if (done.count > 0) listeners.notify(done.materialize())
+          const notify = () => {
+            if (done.count > 0) listeners.notify(done.materialize())
+          }
+          if (!log) notify()
+          // The locks are held, and the events wait, until the commit (or, when it wrote nothing,
+          // what it read) is on disk; `then` runs in commit order, so listeners see seqs in order.
+          else await log.sync.until(done.wrote ? log.committed() : log.sync.written, notify)
           return result
         } finally {
           unit.finish()
@@ -100,12 +123,13 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
       const rows = prepare(
         'SELECT stream, seq, id, type, timestamp, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?',
       ).all(stream, after, limit === undefined ? -1 : Math.max(0, Math.floor(limit)))
-      return (rows as Parameters<typeof toStoredEvent>[0][]).map(toStoredEvent)
+      return durableRead((rows as Parameters<typeof toStoredEvent>[0][]).map(toStoredEvent))
     },
     onEvents: listeners.add,
     async close() {
       listeners.clear()
       if (!db.open) return
+      if (log) await log.close()
       db.close()
     },
     explainQuery(collection, query) {

@@ -35,8 +35,11 @@ export type SqliteTransaction = {
   finish(): void
 }
 
-/** What a commit wrote: the row count, and its events kept as text so each listener gets its own copy. */
-export type Committed = { count: number; rows: number; materialize(): StoredEvent[] }
+/**
+ * What a commit wrote: whether it wrote at all, the row count, and its events kept as text so each
+ * listener gets its own copy.
+ */
+export type Committed = { wrote: boolean; count: number; rows: number; materialize(): StoredEvent[] }
 
 const parse = <T>(text: string): T => JSON.parse(text) as T
 
@@ -169,9 +172,11 @@ export const sqliteTransaction = (
     commit() {
       ensureOpen()
       // A lock-only transaction (see core's withLock) has nothing to write: skip SQLite entirely.
-      const stored = writes.size === 0 && events.length === 0 ? [] : apply.immediate()
+      const wrote = writes.size > 0 || events.length > 0
+      const stored = wrote ? apply.immediate() : []
       open = false
       return {
+        wrote,
         count: stored.length,
         rows: [...writes.values()].reduce((sum, pending) => sum + pending.size, 0),
         materialize: () => stored.map(toStoredEvent),
