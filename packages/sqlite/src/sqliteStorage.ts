@@ -33,6 +33,12 @@ export type SqliteStorageOptions = (
    * share one sync (group commit). `normal`: no sync per commit, may lose the last commits on power loss.
    */
   synchronous?: 'full' | 'normal' | undefined
+  /**
+   * With `synchronous: full`: `true` (default) shares one sync among the commits ready together, off
+   * the event loop; `false` lets SQLite sync each commit on its own, on the loop (the behaviour before
+   * group commit, kept for comparison in benchmarks).
+   */
+  groupCommit?: boolean | undefined
   /** Collections and fields to index. Default core's `storageSchema`; add your own collections here. */
   schema?: Record<string, { indexes: readonly string[] }> | undefined
 }
@@ -53,7 +59,7 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
   const filename = options.filename ?? options.path
   if (!filename) throw new BaseError('validation_failed', 'sqliteStorage needs a filename')
   const durable = filename !== ':memory:' && filename !== ''
-  const grouped = durable && (options.synchronous ?? 'full') === 'full'
+  const grouped = durable && (options.synchronous ?? 'full') === 'full' && options.groupCommit !== false
   const db = openDatabase({ filename, synchronous: grouped ? 'off' : options.synchronous })
   try {
     if (grouped) db.pragma('wal_autocheckpoint = 0')
