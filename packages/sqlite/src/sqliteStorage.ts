@@ -7,6 +7,7 @@ import {
   type StoredRecord,
   storageSchema,
 } from '@agentwallet/core'
+import { collectionTables, createCollectionTable } from './collectionTables.js'
 import { compileQuery } from './compileQuery.js'
 import { indexDefinitions } from './indexDefinitions.js'
 import { migrate } from './migrate.js'
@@ -64,7 +65,12 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
   try {
     if (grouped) db.pragma('wal_autocheckpoint = 0')
     migrate(db)
-    syncIndexes(db, indexDefinitions(options.schema ?? storageSchema))
+    const schema = options.schema ?? storageSchema
+    // The schema's collections get their tables now, so their indexes can be made; others at first write.
+    db.transaction(() => {
+      for (const collection of Object.keys(schema)) db.exec(createCollectionTable(collection))
+    }).immediate()
+    syncIndexes(db, indexDefinitions(schema))
   } catch (error) {
     db.close()
     throw error
@@ -74,7 +80,8 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
     if (!db.open) throw new BaseError('internal', `Storage "${options.name ?? 'sqlite'}" is closed`)
     return cached(sql)
   }
-  const committed = recordReader(prepare)
+  const tables = collectionTables(db)
+  const committed = recordReader(prepare, tables)
   const listeners = eventListeners()
   const mutex = keyedMutex()
   const stats = plannerStats(db)
@@ -105,7 +112,7 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
     async transaction(keys, fn) {
       const release = await mutex.lockAll(keys)
       try {
-        const unit = sqliteTransaction(db, prepare, committed)
+        const unit = sqliteTransaction(db, prepare, committed, tables)
         try {
           const result = await fn(unit.tx)
           const done = unit.commit()
