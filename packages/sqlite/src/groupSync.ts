@@ -48,17 +48,27 @@ export function groupSync(fd: () => number): GroupSync {
     }
   }
 
+  const fail = (cause: unknown) => {
+    failed = new BaseError('internal', 'Syncing the database log to disk failed', { cause })
+    settle()
+  }
+
   const start = () => {
     if (running || failed || waiters.length === 0) return
+    let descriptor: number
+    try {
+      descriptor = fd()
+    } catch (error) {
+      return fail(error)
+    }
     running = true
     const covering = written
-    fdatasync(fd(), (error) => {
+    fdatasync(descriptor, (error) => {
       running = false
       syncs++
       // After a failed sync the kernel may have dropped the dirty pages: nothing later is trustworthy.
-      if (error)
-        failed = new BaseError('internal', 'Syncing the database log to disk failed', { cause: error })
-      else synced = covering
+      if (error) return fail(error)
+      synced = covering
       settle()
       start()
     })

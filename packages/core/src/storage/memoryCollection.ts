@@ -76,6 +76,8 @@ export function memoryCollection(indexed: readonly string[]): MemoryCollection {
     },
     candidates(where) {
       for (const [field, wanted] of Object.entries(where ?? {})) {
+        // An `undefined` slipped past the types matches records without the field; leave it to the filter.
+        if (wanted === undefined) continue
         if (field === 'id') return lookup(undefined, wanted)
         const index = indexes.get(field)
         if (index) return lookup(index, wanted)
