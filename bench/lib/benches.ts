@@ -298,7 +298,7 @@ export async function historyBench({ budgetMs, txCount, seedBudgetMs }: Options)
     const { wallet } = await s.agentWallet.createWallet({ agentName: 'template' })
     await s.devnet.faucet(wallet.address, parseEther('1'))
     const sent = await s.agentWallet.send({ wallet: wallet.address, to: dead, value: '0.000001' })
-    const template = (await s.storage.get<TransactionRecord>('transactions', sent.transaction.id))!
+    const template = (await s.storage.get('transactions', sent.transaction.id))!
     const wallets = await seedWallets(s.storage, s.admin, 1_000)
     const seeded = await seedTransactions(s.storage, wallets, template, txCount, seedBudgetMs)
     const list = await drive(30, 1, budgetMs / 2, async () => {

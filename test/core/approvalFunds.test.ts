@@ -1,4 +1,4 @@
-import { type AgentWallet, type DomainEvent, memoryStorage, type TransactionRecord } from '@agentwallet/core'
+import { type AgentWallet, type DomainEvent, memoryStorage } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { type Address, erc20Abi, parseEther, parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
@@ -110,7 +110,7 @@ describe('funds of an approved intent, checked again when it executes', () => {
       hash: null,
       nonce: null,
     })
-    const stored = await storage.get<TransactionRecord>('transactions', second.transaction.id)
+    const stored = await storage.get('transactions', second.transaction.id)
     expect(stored?.rawTx).toBeUndefined()
     expect(await nonceOnChain(wallet.address)).toBe(nonceBefore)
     expect(await publicClientOf(devnet).getBalance({ address: to })).toBe(0n)

@@ -89,7 +89,7 @@ describe('crash safety', () => {
 
     // What a durable store holds at the moment of death.
     const afterCrash = memoryStorage({ snapshot: storage.snapshot() })
-    const signedBeforeCrash = (await afterCrash.query<TransactionRecord>('transactions')).find(
+    const signedBeforeCrash = (await afterCrash.query('transactions')).find(
       (record) => record.status === 'queued',
     )
     expect(signedBeforeCrash?.rawTx).toBeDefined()
@@ -98,7 +98,7 @@ describe('crash safety', () => {
     // Process B starts on the same storage and master key; start-up reconciliation finishes the work.
     const restarted = await agentWalletOn(devnet, { storage: afterCrash, masterKey: '11'.repeat(32) })
     closers.push(restarted)
-    const records = await afterCrash.query<TransactionRecord>('transactions')
+    const records = await afterCrash.query('transactions')
     expect(records).toHaveLength(5)
     const final = await Promise.all(
       records.map((record) => restarted.waitForTransaction({ transaction: record.id })),
@@ -141,7 +141,7 @@ describe('crash safety', () => {
     await death.reached()
 
     const afterCrash = memoryStorage({ snapshot: storage.snapshot() })
-    const stored = await afterCrash.query<TransactionRecord>('transactions')
+    const stored = await afterCrash.query('transactions')
     expect(stored).toHaveLength(2)
     expect(stored.filter((record) => !record.rawTx)).toEqual([])
 

@@ -2,6 +2,7 @@ import {
   type AgentWallet,
   type EnvelopeKeyRecord,
   keyFingerprint,
+  type LocalKeyRecord,
   masterKeyRotationCollection,
   memoryStorage,
   openEnvelope,
@@ -10,7 +11,6 @@ import {
   type Storage,
   type StorageTx,
   unseal,
-  type WebhookSubscriptionRecord,
 } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { Webhook } from 'standardwebhooks'
@@ -44,11 +44,18 @@ afterAll(async () => {
   await devnet?.close()
 })
 
-type VaultRow = { id: string; record: EnvelopeKeyRecord }
+/** Every record these tests seal is an envelope; anything else is a failure of the setup. */
+const envelope = (record: LocalKeyRecord): EnvelopeKeyRecord => {
+  if (record.kind !== 'envelope') throw new Error(`expected an envelope record, got ${record.kind}`)
+  return record
+}
 
-const vaultRows = (storage: Storage) => storage.query<VaultRow>('vault_keys', { orderBy: 'id' })
-const subscriptions = (storage: Storage) =>
-  storage.query<WebhookSubscriptionRecord>('webhook_subscriptions', { orderBy: 'id' })
+const vaultRows = async (storage: Storage) =>
+  (await storage.query('vault_keys', { orderBy: 'id' })).map((row) => ({
+    ...row,
+    record: envelope(row.record),
+  }))
+const subscriptions = (storage: Storage) => storage.query('webhook_subscriptions', { orderBy: 'id' })
 
 /** Which of the keys each sealed record opens with (really opened, not just its fingerprint read). */
 async function openingKeys(storage: Storage, keys: string[]): Promise<string[]> {
@@ -243,7 +250,8 @@ describe('rotateMasterKey', () => {
     const [damaged] = await storeUnderA(storage, 3, 1)
     const id = damaged!.address.toLowerCase()
     await storage.transaction([], async (tx) => {
-      const row = (await tx.get<VaultRow>('vault_keys', id))!
+      const stored = (await tx.get('vault_keys', id))!
+      const row = { ...stored, record: envelope(stored.record) }
       const tag = Buffer.from(row.record.wrappedDataKey.tag, 'base64')
       tag[0]! ^= 1
       await tx.put('vault_keys', {

@@ -45,11 +45,11 @@ describe('send commits', () => {
       expect(one.status).toBe('submitted')
       expect(commitsAtBroadcast).toEqual([before + 1])
       // The stored record is signed in that one commit; it turns submitted in a later batch.
-      const stored = await storage.get<TransactionRecord>('transactions', one.transaction.id)
+      const stored = await storage.get('transactions', one.transaction.id)
       expect(stored).toMatchObject({ nonce: 0, hash: one.transaction.hash })
       await expect
         .poll(
-          async () => (await storage.get<TransactionRecord>('transactions', one.transaction.id))?.status,
+          async () => (await storage.get('transactions', one.transaction.id))?.status,
           {
             message: 'the submitted status saved',
           },
@@ -69,7 +69,7 @@ describe('send commits', () => {
       await expect
         .poll(
           async () =>
-            (await storage.query<TransactionRecord>('transactions', { where: { status: 'submitted' } }))
+            (await storage.query('transactions', { where: { status: 'submitted' } }))
               .length,
           { message: 'all five submitted statuses saved' },
         )

@@ -1,4 +1,4 @@
-import type { AgentWallet, TransactionRecord } from '@agentwallet/core'
+import type { AgentWallet } from '@agentwallet/core'
 import { type Devnet, swapRouter02Abi, uniswapV2RouterAbi } from '@agentwallet/devnet'
 import { decodeFunctionData, type Hex, numberToHex, parseEther, parseGwei, toFunctionSelector } from 'viem'
 import { describe, expect, it } from 'vitest'
@@ -16,7 +16,7 @@ let aw: AgentWallet
 
 useDevnetAgentWallet((started) => ({ devnet, aw } = started), { replaceStuckAfterMs: 150 })
 
-const stored = (id: string) => aw.context.storage.get<TransactionRecord>('transactions', id)
+const stored = (id: string) => aw.context.storage.get('transactions', id)
 
 /** Mines the next blocks at `baseFee` wei, so txs whose max fee is below it stay in the mempool. */
 async function raiseBaseFee(baseFee: bigint) {
@@ -152,16 +152,14 @@ describe('a submitted tx stuck below the chain’s fees', () => {
           to: freshAddress(),
           value: '0.1',
         })
-        const first = (await capped.context.storage.get<TransactionRecord>('transactions', transaction.id))!
+        const first = (await capped.context.storage.get('transactions', transaction.id))!
         // Unmined but payable: several tracker passes, no replacement.
         await new Promise((resolve) => setTimeout(resolve, 500))
-        expect(
-          (await capped.context.storage.get<TransactionRecord>('transactions', transaction.id))!.hash,
-        ).toBe(first.hash)
+        expect((await capped.context.storage.get('transactions', transaction.id))!.hash).toBe(first.hash)
         // The market moves to 10× its max fee: a raise would pass 2× the first fee, so none is made.
         await raiseBaseFee(BigInt(first.gas!.maxFeePerGas) * 10n)
         await new Promise((resolve) => setTimeout(resolve, 500))
-        const after = (await capped.context.storage.get<TransactionRecord>('transactions', transaction.id))!
+        const after = (await capped.context.storage.get('transactions', transaction.id))!
         expect(after).toMatchObject({ status: 'submitted', hash: first.hash })
         expect(after.replaced).toBeUndefined()
       })

@@ -176,10 +176,7 @@ describe('ENS names', () => {
     const name = uniqueName('restart')
     const started = await first.registerEnsName({ name, wallet: wallet.address })
     await first.close()
-    const stopped = await storage.get<{ id: string; status: string; secret: string }>(
-      'ens_names',
-      started.registration.id,
-    )
+    const stopped = await storage.get('ens_names', started.registration.id)
     expect(['committing', 'committed', 'registering']).toContain(stopped?.status)
 
     const second = await agentWalletOn(devnet, { storage, masterKey })

@@ -68,7 +68,7 @@ export function approvalOf(answer: SendAnswer): ApprovalSummary {
 
 /** The stored record of a transaction: fields the API view never shows (raw bytes, call, history). */
 export async function storedTransaction(aw: AgentWallet, id: string): Promise<TransactionRecord> {
-  const record = await aw.context.storage.get<TransactionRecord>('transactions', id)
+  const record = await aw.context.storage.get('transactions', id)
   if (!record) throw new Error(`No stored transaction ${id}`)
   return record
 }

@@ -1,14 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type {
-  AgentWallet,
-  IdentityRecord,
-  IdentityStep,
-  RegisterIdentityParameters,
-  Storage,
-  TransactionRecord,
-} from '@agentwallet/core'
+import type { AgentWallet, IdentityStep, RegisterIdentityParameters, Storage } from '@agentwallet/core'
 import { fromDataUri } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { identityRegistryAbi } from '@agentwallet/devnet'
@@ -45,7 +38,7 @@ async function registerNow(wallet: AgentWallet, parameters: RegisterIdentityPara
 }
 
 const human = () => aw.as({ tenantId: 'default', id: 'human', role: 'approver' })
-const registrationOf = (id: string) => aw.context.storage.get<IdentityRecord>('identities', id)
+const registrationOf = (id: string) => aw.context.storage.get('identities', id)
 
 const registry = () =>
   ({ address: devnet.addressBook.erc8004.identityRegistry, abi: identityRegistryAbi }) as const
@@ -404,10 +397,7 @@ describe('ERC-8004 setAgentWallet approved after its signature would have lapsed
     const approvalId = await approveUntil(id, result.approval.id, 'setAgentWallet')
 
     const paused = (await registrationOf(id))!
-    const pausedTx = (await aw.context.storage.get<TransactionRecord>(
-      'transactions',
-      paused.transactions.setAgentWallet!,
-    ))!
+    const pausedTx = (await aw.context.storage.get('transactions', paused.transactions.setAgentWallet!))!
     expect(pausedTx.status).toBe('pending_approval')
     const pausedCall = decodeSetAgentWallet(pausedTx.call.data!)
     expect(pausedCall.agentId).toBe(BigInt(paused.agentId!))
@@ -441,7 +431,7 @@ describe('ERC-8004 setAgentWallet approved after its signature would have lapsed
     const done = (await registrationOf(id))!
     expect(done.error).toBeUndefined()
     expect(done.transactions.setAgentWallet).toBe(pausedTx.id)
-    const sent = (await aw.context.storage.get<TransactionRecord>('transactions', pausedTx.id))!
+    const sent = (await aw.context.storage.get('transactions', pausedTx.id))!
     expect(sent.status).toBe('confirmed')
     expect(sent.hash).toBe(done.hashes.setAgentWallet)
     // Same intent (agent, wallet), a fresh deadline from the latest block, within the registry's cap.
@@ -539,7 +529,7 @@ describe('ERC-8004 registration resumed at start', () => {
   }
 
   const registrationOfWallet = async (storage: Storage, walletAddress: string) => {
-    const [record] = await storage.query<IdentityRecord>('identities', { where: { walletAddress } })
+    const [record] = await storage.query('identities', { where: { walletAddress } })
     return record
   }
 
@@ -589,7 +579,7 @@ describe('ERC-8004 registration resumed at start', () => {
           { timeout: 30_000 },
         )
         .toBe('registered')
-      const done = (await b.storage.get<IdentityRecord>('identities', stopped.id))!
+      const done = (await b.storage.get('identities', stopped.id))!
       expect(done.agentId).toBe(stopped.agentId)
       expect(done.transactions.register).toBe(stopped.transactions.register)
       expect(done.error).toBeUndefined()
@@ -672,7 +662,7 @@ describe('ERC-8004 registration resumed at start', () => {
       .approve({ approvalId: result.approval.id })
       .catch(() => undefined)
     await a.untilDead()
-    const approved = (await a.storage.get<TransactionRecord>('transactions', transactionId))!
+    const approved = (await a.storage.get('transactions', transactionId))!
     expect(approved.status).toBe('queued')
     expect(approved.rawTx).toBeUndefined()
     const approvedCall = decodeSetAgentWallet(approved.call.data!)
@@ -698,7 +688,7 @@ describe('ERC-8004 registration resumed at start', () => {
           },
         )
         .toBe('registered')
-      const sent = (await b.storage.get<TransactionRecord>('transactions', transactionId))!
+      const sent = (await b.storage.get('transactions', transactionId))!
       expect(sent.status).toBe('confirmed')
       const sentCall = decodeSetAgentWallet(sent.call.data!)
       expect(sentCall).toMatchObject({ agentId: approvedCall.agentId, newWallet: agent.address })

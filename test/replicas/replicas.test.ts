@@ -65,7 +65,7 @@ async function fundedWallet(replica: Replica, eth: string): Promise<Address> {
 }
 
 const transactionsOf = (address: Address) =>
-  storage.query<TransactionRecord>('transactions', { where: { from: address }, limit: 1000 })
+  storage.query('transactions', { where: { from: address }, limit: 1000 })
 
 /** Every intent of these wallets in a final status, or undefined while some are still moving. */
 async function allFinal(addresses: readonly Address[]): Promise<TransactionRecord[] | undefined> {

@@ -10,8 +10,6 @@ import {
   openWebhookSecret,
   type Storage,
   secretSealer,
-  type WebhookDeliveryRecord,
-  type WebhookSubscriptionRecord,
 } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { sqliteStorage } from '@agentwallet/sqlite'
@@ -38,8 +36,7 @@ useDevnetAgentWallet((started) => ({ devnet, aw } = started), {
   webhooks: { ...fast, maxAttempts: 4, disableAfterDeadLetters: 50 },
 })
 
-const stored = (storage: Storage, id: string) =>
-  storage.get<WebhookSubscriptionRecord>('webhook_subscriptions', id)
+const stored = (storage: Storage, id: string) => storage.get('webhook_subscriptions', id)
 
 /** The secret's key material, as it would appear in any spelling of a stored record. */
 const secretBody = (secret: string) => secret.slice('whsec_'.length)
@@ -48,7 +45,7 @@ const verifies = (secret: string, delivery: Received) =>
   new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>)
 
 const deliveriesOf = async (storage: Storage, subscriptionId: string) =>
-  storage.query<WebhookDeliveryRecord>('webhook_deliveries', { where: { subscriptionId } })
+  storage.query('webhook_deliveries', { where: { subscriptionId } })
 
 /** The tenant's newest event seq: a subscription written with it as cursor gets only later events. */
 async function lastSeq(storage: Storage): Promise<number> {
@@ -151,11 +148,8 @@ describe('webhook signing secrets at rest', () => {
       const second = await aw.subscribeWebhook({ url: b.url, events: ['wallet.created'] })
       // Someone with write access to the database copies the first secret onto the second subscription.
       await aw.context.storage.transaction([`webhook:${second.subscription.id}`], async (tx) => {
-        const source = await tx.get<WebhookSubscriptionRecord>('webhook_subscriptions', first.subscription.id)
-        const target = await tx.get<WebhookSubscriptionRecord>(
-          'webhook_subscriptions',
-          second.subscription.id,
-        )
+        const source = await tx.get('webhook_subscriptions', first.subscription.id)
+        const target = await tx.get('webhook_subscriptions', second.subscription.id)
         await tx.put('webhook_subscriptions', { ...target!, sealedSecret: source!.sealedSecret })
       })
       const moved = await stored(aw.context.storage, second.subscription.id)

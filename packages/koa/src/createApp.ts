@@ -7,7 +7,6 @@ import {
   isApiKeyActive,
   type OperationDeclaration,
   operationList,
-  type WalletRecord,
 } from '@agentwallet/core'
 import Router from '@koa/router'
 import Koa from 'koa'
@@ -187,9 +186,7 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
       const hub = eventHub({
         bus: options.agentWallet.bus,
         ownerOf: (walletId) =>
-          options.agentWallet.context.storage
-            .get<WalletRecord>('wallets', walletId)
-            .then((wallet) => wallet?.ownerId),
+          options.agentWallet.context.storage.get('wallets', walletId).then((wallet) => wallet?.ownerId),
         heartbeatMs: options.heartbeatMs,
         maxBufferedBytes: options.wsMaxBufferedBytes,
         isActive: (principal) => isApiKeyActive(options.agentWallet.context, principal),

@@ -1,4 +1,3 @@
-import type { TransactionRecord } from '@agentwallet/core'
 import { numberToHex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -85,7 +84,7 @@ it('logs a transaction submitted, confirmed and failed, and an approval requeste
   expect(failed.reason).toBeTypeOf('string')
 
   const text = t.logs.join('')
-  const stored = await t.agentWallet.context.storage.get<TransactionRecord>('transactions', sent.id)
+  const stored = await t.agentWallet.context.storage.get('transactions', sent.id)
   for (const secret of [stored!.rawTx!, t.adminKey, approverKey.key]) expect(text).not.toContain(secret)
   for (const line of lines().filter((entry) => typeof entry.event === 'string'))
     expect(Object.keys(line)).not.toEqual(expect.arrayContaining(['from', 'to', 'amount']))

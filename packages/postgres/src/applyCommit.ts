@@ -20,23 +20,31 @@ export const applyCommit = async (
   origin: string,
 ): Promise<StoredEvent[]> => {
   for (const write of unit.writes()) {
+    const source = tables.of(write.collection)
+    // A collection's own table has no collection column; in the shared one, it is part of the key.
+    const [columns, key, values] =
+      source.collection === undefined
+        ? ['id, data', 'id', [write.id]]
+        : ['collection, id, data', 'collection, id', [write.collection, write.id]]
+    const keyMatch = key
+      .split(', ')
+      .map((column, i) => `${column} = $${i + 1}`)
+      .join(' AND ')
+    const placeholders = `${values.map((_, i) => `$${i + 1}`).join(', ')}, $${values.length + 1}::jsonb`
     if (write.text === null) {
-      await client.query(`DELETE FROM ${tables.records} WHERE collection = $1 AND id = $2`, [
-        write.collection,
-        write.id,
-      ])
+      await client.query(`DELETE FROM ${source.table} WHERE ${keyMatch}`, values)
     } else if (write.strict) {
       // DO NOTHING keeps the SQL transaction usable; an insert racing ours is the conflict to report.
       const result = await client.query(
-        `INSERT INTO ${tables.records} (collection, id, data) VALUES ($1, $2, $3::jsonb) ON CONFLICT DO NOTHING`,
-        [write.collection, write.id, write.text],
+        `INSERT INTO ${source.table} (${columns}) VALUES (${placeholders}) ON CONFLICT DO NOTHING`,
+        [...values, write.text],
       )
       if (result.rowCount === 0) throw storageConflict(write.collection, write.id)
     } else {
       await client.query(
-        `INSERT INTO ${tables.records} (collection, id, data) VALUES ($1, $2, $3::jsonb) ` +
-          'ON CONFLICT (collection, id) DO UPDATE SET data = excluded.data',
-        [write.collection, write.id, write.text],
+        `INSERT INTO ${source.table} (${columns}) VALUES (${placeholders}) ` +
+          `ON CONFLICT (${key}) DO UPDATE SET data = excluded.data`,
+        [...values, write.text],
       )
     }
   }

@@ -2,6 +2,7 @@ import { BaseError, type QueryOptions, type StoredRecord } from '@agentwallet/co
 import { compileOrder, compileWhere } from './compileQuery.js'
 import type { Queryable } from './recordReader.js'
 import { params } from './sqlText.js'
+import type { RecordSource } from './tables.js'
 
 export type ClaimOptions = Pick<QueryOptions, 'where' | 'range' | 'orderBy' | 'order'> & {
   /** At most this many records are claimed. */
@@ -21,7 +22,7 @@ export type ClaimOptions = Pick<QueryOptions, 'where' | 'range' | 'orderBy' | 'o
  */
 export const claimRecords = async <T extends StoredRecord>(
   db: Queryable,
-  table: string,
+  source: RecordSource,
   collection: string,
   options: ClaimOptions,
 ): Promise<T[]> => {
@@ -31,7 +32,9 @@ export const claimRecords = async <T extends StoredRecord>(
   const limit = Math.max(0, Math.floor(options.limit))
   if (limit === 0) return []
   const p = params()
-  const where = compileWhere(collection, options, p)
+  const where = compileWhere(source, options, p)
+  const table = source.table
+  const sameCollection = source.collection === undefined ? '' : `r.collection = ${p.add(collection)} AND `
   const order = compileOrder(options)
   const text = `WITH picked AS (
       SELECT id, row_number() OVER (ORDER BY ${order}) AS n FROM (
@@ -39,7 +42,7 @@ export const claimRecords = async <T extends StoredRecord>(
       ) AS locked
     )
     UPDATE ${table} AS r SET data = r.data || ${p.add(JSON.stringify(options.patch))}::jsonb
-    FROM picked WHERE r.collection = ${p.add(collection)} AND r.id = picked.id
+    FROM picked WHERE ${sameCollection}r.id = picked.id
     RETURNING r.data, picked.n`
   const { rows } = await db.query<{ data: T; n: string }>(text, p.values)
   return rows.sort((a, b) => Number(a.n) - Number(b.n)).map((row) => row.data)

@@ -1,6 +1,7 @@
 import type { QueryOptions, Scalar } from '@agentwallet/core'
 import { fieldSql } from './fieldSql.js'
 import { params as newParams, type Params, sqlString } from './sqlText.js'
+import type { RecordSource } from './tables.js'
 
 /** An SQL text and the values bound to its `$n` placeholders. */
 export type SqlQuery = { text: string; values: unknown[] }
@@ -33,16 +34,15 @@ const rangeBound = (field: string, op: '>=' | '<', bound: Scalar, p: Params): st
 }
 
 /**
- * The WHERE condition of a query on one collection: the collection, equality / IN, and the range.
- * @example compileWhere('transactions', { where: { walletId: 'w1' } }, params())
+ * The WHERE condition of a query on one collection: its name in the shared table, equality / IN, and the range.
+ * @example compileWhere({ table: '"aw"."c_transactions"' }, { where: { walletId: 'w1' } }, params())
  */
 export const compileWhere = (
-  collection: string,
+  source: RecordSource,
   options: Pick<QueryOptions, 'where' | 'range'> = {},
   p: Params = newParams(),
 ): string => {
-  // The collection is inlined so the planner can match the partial indexes (`WHERE collection = '…'`).
-  const parts = [`collection = ${sqlString(collection)}`]
+  const parts = source.collection === undefined ? ['true'] : [`collection = ${sqlString(source.collection)}`]
   for (const [field, wanted] of Object.entries(options.where ?? {})) parts.push(equality(field, wanted, p))
   const range = options.range
   if (range?.gte !== undefined) parts.push(rangeBound(range.field, '>=', range.gte, p))
@@ -64,27 +64,26 @@ export const compileOrder = (options: Pick<QueryOptions, 'orderBy' | 'order'> = 
 
 /**
  * A full SELECT of `data` for a query, with LIMIT and OFFSET as queryRecords slices them.
- * @example compileQuery('"aw".records', 'transactions', { where: { walletId }, orderBy: 'createdAt', order: 'desc', limit: 50 })
+ * @example compileQuery(tables.of('transactions'), { where: { walletId }, orderBy: 'createdAt', order: 'desc', limit: 50 })
  */
-export const compileQuery = (table: string, collection: string, options: QueryOptions = {}): SqlQuery => {
+export const compileQuery = (source: RecordSource, options: QueryOptions = {}): SqlQuery => {
   const p = newParams()
-  const where = compileWhere(collection, options, p)
+  const where = compileWhere(source, options, p)
   const offset = Math.max(0, Math.floor(options.offset ?? 0))
   const limit = options.limit === undefined ? 'ALL' : p.add(Math.max(0, Math.floor(options.limit)))
-  const text = `SELECT data FROM ${table} WHERE ${where} ORDER BY ${compileOrder(options)} LIMIT ${limit} OFFSET ${p.add(offset)}`
+  const text = `SELECT data FROM ${source.table} WHERE ${where} ORDER BY ${compileOrder(options)} LIMIT ${limit} OFFSET ${p.add(offset)}`
   return { text, values: p.values }
 }
 
 /**
  * A count of the records a query's filter and range match.
- * @example compileCount('"aw".records', 'wallets', { where: { tenantId } })
+ * @example compileCount(tables.of('wallets'), { where: { tenantId } })
  */
 export const compileCount = (
-  table: string,
-  collection: string,
+  source: RecordSource,
   options: Pick<QueryOptions, 'where' | 'range'> = {},
 ): SqlQuery => {
   const p = newParams()
-  const where = compileWhere(collection, options, p)
-  return { text: `SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, values: p.values }
+  const where = compileWhere(source, options, p)
+  return { text: `SELECT count(*)::int AS n FROM ${source.table} WHERE ${where}`, values: p.values }
 }

@@ -6,6 +6,8 @@ import { lockId } from './lockId.js'
 import { migrations as defaultMigrations, type Migration } from './migrations.js'
 import { sqlIdent } from './sqlText.js'
 import { type SyncIndexesReturnType, syncIndexes } from './syncIndexes.js'
+import { syncTables } from './syncTables.js'
+import { tables } from './tables.js'
 
 export type MigrateOptions = PostgresConnectionOptions & {
   /** The Postgres schema holding the tables; created if missing. Default `agentwallet`. */
@@ -80,11 +82,10 @@ export const migrateClient = async (
       }
       applied.push(migration.version)
     }
-    const indexes = await syncIndexes(
-      client,
-      schema,
-      indexDefinitions(`${quoted}.records`, options.indexes ?? storageSchema),
-    )
+    const collections = options.indexes ?? storageSchema
+    const layout = tables(schema, Object.keys(collections))
+    await syncTables(client, layout)
+    const indexes = await syncIndexes(client, schema, indexDefinitions(layout, collections))
     return { from, to: await current(), applied, indexes }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [lock])

@@ -8,6 +8,7 @@ import {
   type StorageTx,
   type StoredEvent,
   type StoredRecord,
+  storageSchema,
   type TokenBucketLimit,
   type TokenTake,
 } from '@agentwallet/core'
@@ -80,7 +81,8 @@ export type PostgresStorage = Storage & {
  */
 export const postgresStorage = async (options: PostgresStorageOptions): Promise<PostgresStorage> => {
   const schema = options.schema ?? defaultSchema
-  const tables = tablesOf(schema)
+  // Every process on the schema must be given the same `indexes`: it says which collections have a table of their own.
+  const tables = tablesOf(schema, Object.keys(options.indexes ?? storageSchema))
   const poolSize = options.poolSize ?? 10
   if (options.migrate !== false) await migrate({ ...options, schema })
 
@@ -90,7 +92,7 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
   work.on('error', () => {})
   locks.on('error', () => {})
   const clientConfig = connectionConfig(options)
-  const committed = recordReader(work, tables.records)
+  const committed = recordReader(work, tables)
   const listeners = eventListeners()
   const mutex = keyedMutex()
   const origin = randomUUID()
@@ -235,7 +237,7 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
       await events.close()
       await Promise.all([work.end(), locks.end()])
     },
-    claim: (collection, claimOptions) => claimRecords(work, tables.records, collection, claimOptions),
+    claim: (collection, claimOptions) => claimRecords(work, tables.of(collection), collection, claimOptions),
     tryAdvisoryLock: (name) => tryAdvisoryLock(clientConfig, schema, name),
     // Core's name for the same lock: startTracker elects one tracker per chain with it.
     tryLeaderLock: (name) => tryAdvisoryLock(clientConfig, schema, name),
@@ -246,7 +248,7 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
     withLeaderLock: (name, fn, leaderOptions) =>
       withLeaderLock(clientConfig, schema, name, fn, leaderOptions),
     async explainQuery(collection, query) {
-      const { text, values } = compileQuery(tables.records, collection, query)
+      const { text, values } = compileQuery(tables.of(collection), query)
       const { rows } = await work.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)
       return rows.map((row) => row['QUERY PLAN'])
     },

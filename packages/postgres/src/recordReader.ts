@@ -1,6 +1,7 @@
 import type { QueryOptions, StoredRecord } from '@agentwallet/core'
 import type pg from 'pg'
 import { compileCount, compileQuery } from './compileQuery.js'
+import type { Tables } from './tables.js'
 
 /** A pool or a client: anything that runs one query. */
 export type Queryable = Pick<pg.Pool, 'query'>
@@ -13,24 +14,22 @@ export type RecordReader = {
 }
 
 /**
- * Reads committed records of `table` with the query compiled to SQL.
- * @example await recordReader(pool, '"agentwallet".records').query('wallets', { where: { tenantId } })
+ * Reads committed records, each collection from its table, with the query compiled to SQL.
+ * @example await recordReader(pool, tables).query('wallets', { where: { tenantId } })
  */
-export const recordReader = (db: Queryable, table: string): RecordReader => ({
+export const recordReader = (db: Queryable, tables: Tables): RecordReader => ({
   async get(collection, id) {
-    const { rows } = await db.query<{ data: StoredRecord }>(
-      `SELECT data FROM ${table} WHERE collection = $1 AND id = $2`,
-      [collection, id],
-    )
+    const { text, values } = compileQuery(tables.of(collection), { where: { id }, limit: 1 })
+    const { rows } = await db.query<{ data: StoredRecord }>(text, values)
     return rows[0]?.data
   },
   async query(collection, options) {
-    const { text, values } = compileQuery(table, collection, options)
+    const { text, values } = compileQuery(tables.of(collection), options)
     const { rows } = await db.query<{ data: StoredRecord }>(text, values)
     return rows.map((row) => row.data)
   },
   async count(collection, options) {
-    const { text, values } = compileCount(table, collection, options)
+    const { text, values } = compileCount(tables.of(collection), options)
     const { rows } = await db.query<{ n: number }>(text, values)
     return rows[0]!.n
   },

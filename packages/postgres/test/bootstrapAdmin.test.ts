@@ -14,7 +14,7 @@ const context = (storage: Storage) => ({
 const key = (name: string) => `aw_replica_root_${name}_${'0'.repeat(24)}`
 
 async function activeRootKeys(storage: Storage): Promise<string[]> {
-  const keys = await storage.query<{ id: string; root?: boolean; revokedAt?: string }>('api_keys', {})
+  const keys = await storage.query('api_keys', {})
   return keys.filter((k) => k.root && !k.revokedAt).map((k) => k.id)
 }
 

@@ -15,7 +15,8 @@ describe('postgresStorage extras', () => {
     try {
       await a.transaction([], async (tx) => {
         for (let i = 0; i < 100; i++) {
-          await tx.put('webhook_deliveries', {
+          // Partial records (only the fields a claim reads): written untyped.
+          await tx.put<string>('webhook_deliveries', {
             id: `d${String(i).padStart(3, '0')}`,
             status: i % 10 === 0 ? 'delivered' : 'pending',
             nextAttemptAt: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`,

@@ -10,9 +10,9 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 const increment = (storage: Storage, key: string, id: string) =>
   storage.transaction([key], async (tx) => {
-    const current = await tx.get<{ id: string; value: number }>('counters', id)
+    const current = await tx.get('counters', id)
     await tick()
-    await tx.put('counters', { id, value: (current?.value ?? 0) + 1 })
+    await tx.put('counters', { id, value: Number(current?.value ?? 0) + 1 })
   })
 
 /** Fails with 'deadlock' instead of hanging until the test timeout. */
@@ -84,14 +84,14 @@ describe('postgresStorage lock design with tiny pools', () => {
       const work = Array.from({ length: 120 }, (_, i) =>
         (i % 2 === 0 ? storage : peer).transaction([`wallet:${i % 12}`], async (tx) => {
           await storage.transaction([], async (inner) => inner.put('log', { id: `step-${i}` }))
-          const current = await tx.get<{ id: string; value: number }>('counters', `w${i % 12}`)
+          const current = await tx.get('counters', `w${i % 12}`)
           await tick()
-          await tx.put('counters', { id: `w${i % 12}`, value: (current?.value ?? 0) + 1 })
+          await tx.put('counters', { id: `w${i % 12}`, value: Number(current?.value ?? 0) + 1 })
         }),
       )
       const outcome = await within(60_000, Promise.all(work))
       expect(outcome).not.toBe('deadlock')
-      const counters = await storage.query<{ id: string; value: number }>('counters')
+      const counters = await storage.query('counters')
       expect(counters.map((counter) => counter.value)).toEqual(Array.from({ length: 12 }, () => 10))
       expect(await storage.count('log')).toBe(120)
     } finally {

@@ -54,6 +54,54 @@ describe('migrate', () => {
     }
   })
 
+  it('upgrades the one-table layout: each schema collection moves to its own table, indexed', async () => {
+    const schema = schemas.next()
+    // The layout before a table per collection: every record in `records`, one partial index per field.
+    const before = await postgresStorage({ connectionString: testUrl, schema, poolSize: 1, indexes: {} })
+    await before.transaction([], async (tx) => {
+      for (let i = 0; i < 20; i++) {
+        await tx.put<string>('wallets', { id: `w${i}`, tenantId: i % 2 ? 'odd' : 'even', address: `0x${i}` })
+      }
+      await tx.put('notes', { id: 'n1', text: 'stays shared' })
+      tx.appendEvent('wallets', {
+        id: 'e1',
+        type: 'wallet.created',
+        timestamp: '2026-01-01T00:00:00.000Z',
+        data: {},
+      })
+    })
+    await before.close()
+    const client = new pg.Client({ connectionString: testUrl })
+    await client.connect()
+    try {
+      await client.query(
+        `CREATE INDEX "aw_wallets_address_0000000000" ON "${schema}".records ((data -> 'address')) WHERE collection = 'wallets'`,
+      )
+      const upgraded = await migrate({ connectionString: testUrl, schema })
+      expect(upgraded.indexes.dropped).toContain('aw_wallets_address_0000000000')
+      const shared = await client.query(
+        `SELECT collection, count(*)::int AS n FROM "${schema}".records GROUP BY 1`,
+      )
+      expect(shared.rows).toEqual([{ collection: 'notes', n: 1 }])
+      const own = await client.query(`SELECT count(*)::int AS n FROM "${schema}".c_wallets`)
+      expect(own.rows).toEqual([{ n: 20 }])
+    } finally {
+      await client.end()
+    }
+    const storage = await postgresStorage({ connectionString: testUrl, schema, poolSize: 1 })
+    try {
+      expect((await storage.query('wallets', { where: { address: '0x7' } })).map((w) => w.id)).toEqual(['w7'])
+      expect(await storage.count('wallets', { where: { tenantId: 'odd' } })).toBe(10)
+      expect(await storage.get('notes', 'n1')).toEqual({ id: 'n1', text: 'stays shared' })
+      expect((await storage.explainQuery('wallets', { where: { address: '0x7' } })).join('\n')).toMatch(
+        /c_wallets/,
+      )
+      expect((await storage.readEvents('wallets')).map((event) => event.id)).toEqual(['e1'])
+    } finally {
+      await storage.close()
+    }
+  })
+
   it('follows the index table: new fields get indexes, stale ones are dropped', async () => {
     const schema = schemas.next()
     await migrate({ connectionString: testUrl, schema, indexes: { things: { indexes: ['color'] } } })

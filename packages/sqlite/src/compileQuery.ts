@@ -1,6 +1,6 @@
 import type { QueryOptions, Scalar } from '@agentwallet/core'
 import { fieldSql } from './fieldSql.js'
-import { sqlString } from './sqlText.js'
+import { collectionTable } from './sqlText.js'
 
 /** An SQL fragment and the values bound to its `?` placeholders, in order. */
 export type SqlPart = { sql: string; params: unknown[] }
@@ -40,14 +40,11 @@ const rangeBound = (field: string, op: '>=' | '<', bound: Scalar): SqlPart => {
 }
 
 /**
- * The WHERE clause of a query on one collection: the collection, equality / IN, and the range.
- * @example compileWhere('transactions', { where: { walletId: 'w1' } }).sql
+ * The WHERE clause of a query on one collection's table: equality / IN, and the range.
+ * @example compileWhere({ where: { walletId: 'w1' } }).sql
  */
-export const compileWhere = (
-  collection: string,
-  options: Pick<QueryOptions, 'where' | 'range'> = {},
-): SqlPart => {
-  const parts: SqlPart[] = [{ sql: `collection = ${sqlString(collection)}`, params: [] }]
+export const compileWhere = (options: Pick<QueryOptions, 'where' | 'range'> = {}): SqlPart => {
+  const parts: SqlPart[] = [{ sql: '1', params: [] }]
   for (const [field, wanted] of Object.entries(options.where ?? {})) parts.push(equality(field, wanted))
   const range = options.range
   if (range?.gte !== undefined) parts.push(rangeBound(range.field, '>=', range.gte))
@@ -72,12 +69,12 @@ export const compileOrder = (options: Pick<QueryOptions, 'orderBy' | 'order'> = 
  * @example compileQuery('transactions', { where: { walletId }, orderBy: 'createdAt', order: 'desc', limit: 50 })
  */
 export const compileQuery = (collection: string, options: QueryOptions = {}): SqlPart => {
-  const where = compileWhere(collection, options)
+  const where = compileWhere(options)
   const offset = Math.max(0, Math.floor(options.offset ?? 0))
   // SQLite reads a negative LIMIT as "no limit".
   const limit = options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit))
   return {
-    sql: `SELECT data FROM records WHERE ${where.sql} ORDER BY ${compileOrder(options)} LIMIT ? OFFSET ?`,
+    sql: `SELECT data FROM ${collectionTable(collection)} WHERE ${where.sql} ORDER BY ${compileOrder(options)} LIMIT ? OFFSET ?`,
     params: [...where.params, limit, offset],
   }
 }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { fieldSql } from './fieldSql.js'
-import { sqlString } from './sqlText.js'
+import { collectionTable } from './sqlText.js'
 
 /** An index this package owns: its name carries a hash of its SQL, so a changed definition is a new index. */
-export type IndexDefinition = { name: string; sql: string }
+export type IndexDefinition = { collection: string; name: string; sql: string }
 
 /** Every index this package creates starts with this; others in the file are left alone. */
 export const indexPrefix = 'aw_'
@@ -14,14 +14,14 @@ const isOrderField = (field: string) => field.endsWith('At')
 const safe = (text: string) => text.replace(/[^A-Za-z0-9]/g, '').slice(0, 24)
 
 const define = (collection: string, fields: string[], columns: string[]): IndexDefinition => {
-  const sql = `ON records (${columns.join(', ')}) WHERE collection = ${sqlString(collection)}`
+  const sql = `ON ${collectionTable(collection)} (${columns.join(', ')})`
   const hash = createHash('sha256').update(sql).digest('hex').slice(0, 10)
   const name = `${indexPrefix}${safe(collection)}_${fields.map(safe).join('_')}_${hash}`
-  return { name, sql: `CREATE INDEX IF NOT EXISTS "${name}" ${sql}` }
+  return { collection, name, sql: `CREATE INDEX IF NOT EXISTS "${name}" ${sql}` }
 }
 
 /**
- * The partial expression indexes for a storage schema. An equality field is indexed together with
+ * The expression indexes for a storage schema, each on its collection's own table. An equality field is indexed together with
  * each timestamp field of its collection, so "one wallet's transactions, newest first, 50 of them"
  * is one index seek that reads 50 entries, whatever the size of the table.
  * @example indexDefinitions({ transactions: { indexes: ['walletId', 'createdAt'] } })

@@ -41,7 +41,8 @@ export const migrate = (
     // Re-read inside the write transaction so two openers cannot both apply one step.
     db.transaction(() => {
       if (migration.version <= current()) return
-      db.exec(migration.sql)
+      if (migration.run) migration.run(db)
+      else db.exec(migration.sql)
       record.run(migration.version, migration.name, new Date().toISOString())
       applied.push(migration.version)
     }).immediate()

@@ -1,5 +1,33 @@
-/** One schema step. Versions only grow; a shipped migration is never edited, only followed. */
-export type Migration = { version: number; name: string; sql: string }
+import type { Database } from 'better-sqlite3'
+import { createCollectionTable } from './collectionTables.js'
+import { collectionTable } from './sqlText.js'
+
+/**
+ * One schema step: SQL, or a function for a step that depends on the data. Versions only grow; a
+ * shipped migration is never edited, only followed.
+ */
+export type Migration = { version: number; name: string } & (
+  | { sql: string; run?: undefined }
+  | { run: (db: Database) => void; sql?: undefined }
+)
+
+/**
+ * Moves each collection out of the one `records` table (and its partial indexes, one set per
+ * collection) into a table of its own; the indexes are then made per table by `syncIndexes`.
+ */
+function tablePerCollection(db: Database): void {
+  const collections = db.prepare('SELECT DISTINCT collection FROM records').pluck().all() as string[]
+  for (const collection of collections) {
+    db.exec(createCollectionTable(collection))
+    db.prepare(
+      `INSERT INTO ${collectionTable(collection)} (id, data) SELECT id, data FROM records WHERE collection = ?`,
+    ).run(collection)
+  }
+  db.exec('DROP TABLE records')
+  // Statistics of the old table would mislead the planner about the new ones (ANALYZE remakes them).
+  const stat = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get()
+  if (stat) db.exec("DELETE FROM sqlite_stat1 WHERE tbl = 'records'")
+}
 
 /**
  * The versioned schema of the database file, applied in order by `migrate`.
@@ -27,4 +55,5 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  { version: 2, name: 'a table per collection', run: tablePerCollection },
 ]

@@ -3,8 +3,11 @@ import Database from 'better-sqlite3'
 
 export type OpenDatabaseParameters = {
   filename: string
-  /** `full` (default) syncs the WAL on every commit; `normal` may lose the last commits on power loss, never on a crash. */
-  synchronous?: 'full' | 'normal' | undefined
+  /**
+   * `full` (default) syncs the WAL on every commit; `normal` may lose the last commits on power loss,
+   * never on a crash; `off` leaves syncing to the caller (group commit: see groupSync).
+   */
+  synchronous?: 'full' | 'normal' | 'off' | undefined
 }
 
 const isBusy = (error: unknown) =>
@@ -26,7 +29,7 @@ export const openDatabase = ({
     // and holds the file lock from the first write until close.
     db.pragma('locking_mode = EXCLUSIVE')
     db.pragma('journal_mode = WAL')
-    db.pragma(`synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`)
+    db.pragma(`synchronous = ${synchronous.toUpperCase()}`)
     db.pragma('foreign_keys = ON')
     // Take the write lock now, so a second opener fails here and not at its first commit.
     db.exec('BEGIN IMMEDIATE; COMMIT')

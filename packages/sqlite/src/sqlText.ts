@@ -8,6 +8,12 @@ import { BaseError } from '@agentwallet/core'
 export const sqlString = (value: string): string => `'${value.replaceAll("'", "''")}'`
 
 /**
+ * The table holding one collection's records, quoted: `c_` and the collection's name, any string.
+ * @example collectionTable('transactions') // '"c_transactions"'
+ */
+export const collectionTable = (collection: string): string => `"c_${collection.replaceAll('"', '""')}"`
+
+/**
  * The JSON path of a top-level field, quoted so dots and brackets in a name stay part of the key.
  * @example jsonPath('walletId') // '$."walletId"'
  */

@@ -10,8 +10,10 @@ import {
   type StoredRecord,
 } from '@agentwallet/core'
 import type { Database, Statement } from 'better-sqlite3'
+import type { CollectionTables } from './collectionTables.js'
 import type { RecordReader } from './recordReader.js'
 import { serializeRecord } from './serializeRecord.js'
+import { collectionTable } from './sqlText.js'
 import { toStoredEvent } from './toStoredEvent.js'
 
 /** Buffered writes per collection and id: the record's JSON text, or null for a delete. */
@@ -35,8 +37,11 @@ export type SqliteTransaction = {
   finish(): void
 }
 
-/** What a commit wrote: the row count, and its events kept as text so each listener gets its own copy. */
-export type Committed = { count: number; rows: number; materialize(): StoredEvent[] }
+/**
+ * What a commit wrote: whether it wrote at all, the row count, and its events kept as text so each
+ * listener gets its own copy.
+ */
+export type Committed = { wrote: boolean; count: number; rows: number; materialize(): StoredEvent[] }
 
 const parse = <T>(text: string): T => JSON.parse(text) as T
 
@@ -55,6 +60,7 @@ export const sqliteTransaction = (
   db: Database,
   prepare: (sql: string) => Statement,
   committed: RecordReader,
+  tables: CollectionTables,
 ): SqliteTransaction => {
   const writes: Writes = new Map()
   const inserts: Insert[] = []
@@ -133,19 +139,20 @@ export const sqliteTransaction = (
 
   const apply = db.transaction(() => {
     // An unlocked transaction may have inserted the same id since; check before applying anything.
-    const exists = prepare('SELECT 1 FROM records WHERE collection = ? AND id = ?')
     for (const { collection, id, replacesDeleted } of inserts) {
-      if (!replacesDeleted && exists.get(collection, id)) throw storageConflict(collection, id)
+      if (!replacesDeleted && committed.get(collection, id) !== undefined)
+        throw storageConflict(collection, id)
     }
-    const upsert = prepare(
-      'INSERT INTO records (collection, id, data) VALUES (?, ?, ?) ' +
-        'ON CONFLICT (collection, id) DO UPDATE SET data = excluded.data',
-    )
-    const remove = prepare('DELETE FROM records WHERE collection = ? AND id = ?')
     for (const [collection, pending] of writes) {
+      tables.ensure(collection)
+      const table = collectionTable(collection)
+      const upsert = prepare(
+        `INSERT INTO ${table} (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data`,
+      )
+      const remove = prepare(`DELETE FROM ${table} WHERE id = ?`)
       for (const [id, text] of pending) {
-        if (text === null) remove.run(collection, id)
-        else upsert.run(collection, id, text)
+        if (text === null) remove.run(id)
+        else upsert.run(id, text)
       }
     }
     // Seqs are taken here, under SQLite's write lock, so they follow commit order.
@@ -169,9 +176,12 @@ export const sqliteTransaction = (
     commit() {
       ensureOpen()
       // A lock-only transaction (see core's withLock) has nothing to write: skip SQLite entirely.
-      const stored = writes.size === 0 && events.length === 0 ? [] : apply.immediate()
+      const wrote = writes.size > 0 || events.length > 0
+      const stored = wrote ? apply.immediate() : []
+      for (const collection of writes.keys()) tables.created(collection)
       open = false
       return {
+        wrote,
         count: stored.length,
         rows: [...writes.values()].reduce((sum, pending) => sum + pending.size, 0),
         materialize: () => stored.map(toStoredEvent),

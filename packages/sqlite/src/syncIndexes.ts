@@ -13,9 +13,7 @@ export const syncIndexes = (db: Database, definitions: readonly IndexDefinition[
   return db
     .transaction(() => {
       const existing = (
-        db
-          .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'")
-          .all() as Array<{ name: string }>
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as Array<{ name: string }>
       )
         .map((row) => row.name)
         .filter((name) => name.startsWith(indexPrefix))

@@ -12,7 +12,8 @@ beforeAll(async () => {
   for (let start = 0; start < total; start += 1_000) {
     await storage.transaction([], async (tx) => {
       for (let i = start; i < start + 1_000; i++) {
-        await tx.put('transactions', {
+        // Partial records (only the indexed fields): written untyped.
+        await tx.put<string>('transactions', {
           id: `tx-${String(i).padStart(6, '0')}`,
           walletId: `w${i % wallets}`,
           status: i % 10 === 0 ? 'submitted' : 'confirmed',
@@ -34,10 +35,7 @@ describe('sqliteStorage uses its indexes', () => {
     const query = { where: { walletId: 'w7' }, orderBy: 'createdAt', order: 'desc', limit: 50 } as const
     const plan = storage.explainQuery('transactions', query)
     expect(plan).toEqual([expect.stringMatching(/USING INDEX aw_transactions_walletId_createdAt_/)])
-    const found = await storage.query<{ id: string; walletId: string; createdAt: string }>(
-      'transactions',
-      query,
-    )
+    const found = await storage.query('transactions', query)
     expect(found).toHaveLength(50)
     expect(found.every((record) => record.walletId === 'w7')).toBe(true)
     expect(found[0]!.id).toBe(`tx-${String(total - wallets + 7).padStart(6, '0')}`)

@@ -1,4 +1,4 @@
-import { migrate, sqliteStorage } from '@agentwallet/sqlite'
+import { migrate, migrations, sqliteStorage } from '@agentwallet/sqlite'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { tempDatabases } from './tempDatabase.js'
@@ -28,8 +28,9 @@ describe('sqliteStorage open, migrations and indexes', () => {
     try {
       expect(db.prepare('SELECT version, name FROM schema_migrations').all()).toEqual([
         { version: 1, name: 'records and events' },
+        { version: 2, name: 'a table per collection' },
       ])
-      expect(migrate(db)).toEqual({ from: 1, to: 1, applied: [] })
+      expect(migrate(db)).toEqual({ from: 2, to: 2, applied: [] })
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
     } finally {
       db.close()
@@ -38,6 +39,77 @@ describe('sqliteStorage open, migrations and indexes', () => {
     expect(indexes.length).toBeGreaterThan(10)
     await (await sqliteStorage({ filename })).close()
     expect(ownIndexes(filename)).toEqual(indexes)
+  })
+
+  it('upgrades a file of the one-table layout: every record, index and event kept', async () => {
+    const filename = temp.next()
+    // The file as the release before a table per collection left it: schema version 1, one
+    // `records` table with a partial index per collection and field, and an event log.
+    const old = new Database(filename)
+    migrate(
+      old,
+      migrations.filter((migration) => migration.version === 1),
+    )
+    const insert = old.prepare('INSERT INTO records (collection, id, data) VALUES (?, ?, ?)')
+    for (let i = 0; i < 30; i++) {
+      const wallet = {
+        id: `w${i}`,
+        tenantId: i % 2 === 0 ? 'even' : 'odd',
+        address: `0x${i}`,
+        createdAt: `2026-01-${10 + i}`,
+      }
+      insert.run('wallets', wallet.id, JSON.stringify(wallet))
+    }
+    insert.run('notes', 'n1', JSON.stringify({ id: 'n1', text: 'kept' }))
+    old.exec(
+      `CREATE INDEX "aw_wallets_address_0000000000" ON records (coalesce(data -> '$."address"', 'null'), id) WHERE collection = 'wallets'`,
+    )
+    old
+      .prepare('INSERT INTO events (stream, seq, id, type, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)')
+      .run('wallets', 1, 'e1', 'wallet.created', '2026-01-01T00:00:00.000Z', '{}')
+    old.close()
+
+    const storage = sqliteStorage({ filename })
+    try {
+      expect(await storage.count('wallets')).toBe(30)
+      expect(await storage.get('notes', 'n1')).toEqual({ id: 'n1', text: 'kept' })
+      expect((await storage.query('wallets', { where: { address: '0x7' } })).map((w) => w.id)).toEqual(['w7'])
+      expect(
+        (
+          await storage.query('wallets', {
+            where: { tenantId: 'odd' },
+            orderBy: 'createdAt',
+            order: 'desc',
+            limit: 2,
+          })
+        ).map((w) => w.id),
+      ).toEqual(['w29', 'w27'])
+      expect(storage.explainQuery('wallets', { where: { address: '0x7' } }).join('\n')).toMatch(
+        /aw_wallets_address_/,
+      )
+      await storage.transaction([], async (tx) =>
+        tx.appendEvent('wallets', {
+          id: 'e2',
+          type: 'wallet.created',
+          timestamp: '2026-01-02T00:00:00.000Z',
+          data: {},
+        }),
+      )
+      expect((await storage.readEvents('wallets')).map((event) => [event.id, event.seq])).toEqual([
+        ['e1', 1],
+        ['e2', 2],
+      ])
+    } finally {
+      await storage.close()
+    }
+    const db = new Database(filename, { readonly: true })
+    try {
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'records'").get()).toBeUndefined()
+      expect(db.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(2)
+    } finally {
+      db.close()
+    }
+    expect(ownIndexes(filename)).not.toContain('aw_wallets_address_0000000000')
   })
 
   it('refuses a file whose schema is newer than this release', async () => {

@@ -37,10 +37,10 @@ export async function checkApprovalFunds(
   principal: Principal,
   { approvalId }: { approvalId: string },
 ): Promise<ApprovalFunds> {
-  const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
+  const approval = await ctx.storage.get('approvals', approvalId)
   const transaction =
     approval?.tenantId === principal.tenantId
-      ? await ctx.storage.get<TransactionRecord>('transactions', approval.transactionId)
+      ? await ctx.storage.get('transactions', approval.transactionId)
       : undefined
   if (!approval || !transaction) throw new NotFoundError('Approval', { details: { approvalId } })
   if (approval.status !== 'pending')

@@ -20,7 +20,7 @@ export async function listApprovals(
   if (principal.role === 'agent') where.requestedBy = principal.id
   const [count, approvals] = await Promise.all([
     ctx.storage.count('approvals', { where }),
-    ctx.storage.query<ApprovalRecord>('approvals', {
+    ctx.storage.query('approvals', {
       where,
       orderBy: 'createdAt',
       order: 'desc',
@@ -40,7 +40,7 @@ export async function getApproval(
   principal: Principal,
   { approvalId }: { approvalId: string },
 ): Promise<{ approval: ApprovalRecord }> {
-  const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
+  const approval = await ctx.storage.get('approvals', approvalId)
   const visible =
     approval?.tenantId === principal.tenantId &&
     (principal.role !== 'agent' || approval.requestedBy === principal.id)

@@ -15,7 +15,6 @@ import { blockedError } from '../transactions/submitIntent.js'
 import { transactionViewSchema } from '../transactions/toTransactionView.js'
 import { markFailed } from '../transactions/transitions.js'
 import type { TransactionRecord } from '../transactions/types.js'
-import type { WalletRecord } from '../wallets/types.js'
 import { approvalSchema } from './approvalSchemas.js'
 import type { resolveApprovalSchema } from './resolveApprovalSchema.js'
 import type { ApprovalRecord } from './types.js'
@@ -98,7 +97,7 @@ export async function approveApproval(
   const transaction = await settlePayment(ctx, approved.offchain).then(
     (settled) => settled.transaction,
     async (error: unknown) => {
-      const failed = await ctx.storage.get<TransactionRecord>('transactions', approved.offchain.id)
+      const failed = await ctx.storage.get('transactions', approved.offchain.id)
       if (!isAgentWalletError(error) || failed?.status !== 'failed') throw error
       return failed
     },
@@ -139,19 +138,18 @@ export async function rejectApproval(
  * calls it on each tick; it is safe to call from several places at once.
  */
 export async function expireApprovals(ctx: AgentWalletContext): Promise<number> {
-  const due = await ctx.storage.query<ApprovalRecord>('approvals', {
+  const due = await ctx.storage.query('approvals', {
     where: { status: 'pending' },
     range: { field: 'expiresAt', lt: ctx.now().toISOString() },
     limit: 500,
   })
   let expired = 0
   for (const candidate of due) {
-    const wallet = await ctx.storage.get<WalletRecord>('wallets', candidate.walletId)
+    const wallet = await ctx.storage.get('wallets', candidate.walletId)
     if (!wallet) continue
     await withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
-      const approval = await ctx.storage.get<ApprovalRecord>('approvals', candidate.id)
-      const transaction =
-        approval && (await ctx.storage.get<TransactionRecord>('transactions', approval.transactionId))
+      const approval = await ctx.storage.get('approvals', candidate.id)
+      const transaction = approval && (await ctx.storage.get('transactions', approval.transactionId))
       if (
         !approval ||
         !transaction ||
@@ -172,7 +170,7 @@ export async function expireApprovals(ctx: AgentWalletContext): Promise<number> 
 }
 
 async function authorize(ctx: AgentWalletContext, principal: Principal, approvalId: string) {
-  const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
+  const approval = await ctx.storage.get('approvals', approvalId)
   if (!approval || approval.tenantId !== principal.tenantId)
     throw new NotFoundError('Approval', { details: { approvalId } })
   if (approval.requestedBy === principal.id) {
@@ -180,16 +178,15 @@ async function authorize(ctx: AgentWalletContext, principal: Principal, approval
       details: { approvalId },
     })
   }
-  const wallet = await ctx.storage.get<WalletRecord>('wallets', approval.walletId)
+  const wallet = await ctx.storage.get('wallets', approval.walletId)
   if (!wallet) throw new NotFoundError('Wallet', { details: { walletId: approval.walletId } })
   return { approval, wallet }
 }
 
 /** Re-reads under the lock: an approval resolves once, and an expired one cannot be approved. */
 async function loadPending(ctx: AgentWalletContext, approvalId: string) {
-  const approval = await ctx.storage.get<ApprovalRecord>('approvals', approvalId)
-  const transaction =
-    approval && (await ctx.storage.get<TransactionRecord>('transactions', approval.transactionId))
+  const approval = await ctx.storage.get('approvals', approvalId)
+  const transaction = approval && (await ctx.storage.get('transactions', approval.transactionId))
   if (!approval || !transaction) throw new NotFoundError('Approval', { details: { approvalId } })
   if (approval.status !== 'pending') {
     throw new BaseError('approval_not_pending', `Approval is already ${approval.status}`, {

@@ -58,7 +58,7 @@ export async function getSwap(
   principal: Principal,
   { swapId: id }: { swapId: string },
 ): Promise<{ swap: SwapOperation }> {
-  const record = await ctx.storage.get<SwapRecord>('swaps', id)
+  const record = await ctx.storage.get('swaps', id)
   if (!record || !canSee(principal, record)) throw new NotFoundError('Swap', { details: { id } })
   return { swap: toSwapOperation(record) }
 }
@@ -82,7 +82,7 @@ export function resumeSwaps(ctx: AgentWalletContext): Promise<void> {
  * swap records what the wallet received. Each submit is replay-safe (`swap:{id}:{step}`).
  */
 async function advanceSwap(ctx: AgentWalletContext, id: string, signal: AbortSignal): Promise<void> {
-  let record = await ctx.storage.get<SwapRecord>('swaps', id)
+  let record = await ctx.storage.get('swaps', id)
   while (record && activeSwapStatuses.includes(record.status) && !signal.aborted) {
     try {
       const done = await waitFinal(ctx, record.transactions[record.step]!, signal)
@@ -99,7 +99,7 @@ async function advanceSwap(ctx: AgentWalletContext, id: string, signal: AbortSig
         })
         return
       }
-      const wallet = await ctx.storage.get<WalletRecord>('wallets', record.walletId)
+      const wallet = await ctx.storage.get('wallets', record.walletId)
       if (!wallet) throw new NotFoundError('Wallet', { details: { id: record.walletId } })
       const principal: Principal = { tenantId: record.tenantId, ...record.requestedBy }
       if (record.status !== 'swapping')
@@ -113,7 +113,7 @@ async function advanceSwap(ctx: AgentWalletContext, id: string, signal: AbortSig
     } catch (error) {
       if (isAgentWalletError(error) && error.code === 'chain_unavailable') {
         await sleep(retryMs, signal)
-        record = await ctx.storage.get<SwapRecord>('swaps', id)
+        record = await ctx.storage.get('swaps', id)
         continue
       }
       await save(ctx, { ...record, status: 'failed', approvalId: undefined, error: operationError(error) })

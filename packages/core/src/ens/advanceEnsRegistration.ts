@@ -9,7 +9,6 @@ import { operationError, stepFailed, waitFinal } from '../operations/operationSt
 import type { Principal } from '../principals/types.js'
 import { type IntentDraft, submitIntent } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
-import type { WalletRecord } from '../wallets/types.js'
 import { ensControllerAbi } from './ensAbis.js'
 import { commitDraft, registerDraft, reverseDraft } from './ensDrafts.js'
 import { readRentPrice } from './readRentPrice.js'
@@ -35,7 +34,7 @@ export async function advanceEnsRegistration(
 ): Promise<void> {
   let revealAttempts = 0
   while (!signal.aborted) {
-    const record = await ctx.storage.get<EnsRegistrationRecord>('ens_names', id)
+    const record = await ctx.storage.get('ens_names', id)
     if (!record || record.status === 'registered' || record.status === 'failed') return
     try {
       if (record.status === 'committing') await confirmCommit(ctx, record, signal)
@@ -68,7 +67,7 @@ export async function submitStep(
   step: 'commit' | 'register' | 'reverse',
   draft: IntentDraft,
 ): Promise<{ transaction: TransactionRecord; approvalId?: string | undefined }> {
-  const wallet = await ctx.storage.get<WalletRecord>('wallets', record.walletId)
+  const wallet = await ctx.storage.get('wallets', record.walletId)
   if (!wallet) throw new Error(`Wallet ${record.walletId} of ENS registration ${record.id} is gone`)
   const principal: Principal = { tenantId: record.tenantId, ...record.requestedBy }
   const result = await submitIntent(ctx, principal, wallet, draft, {

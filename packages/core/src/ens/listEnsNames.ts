@@ -3,7 +3,7 @@ import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import type { Filter } from '../storage/types.js'
 import { canSee } from '../wallets/findWallet.js'
-import { type EnsRegistration, type EnsRegistrationRecord, toEnsRegistration } from './types.js'
+import { type EnsRegistration, toEnsRegistration } from './types.js'
 
 export type ListEnsNamesReturnType = { count: number; names: EnsRegistration[] }
 
@@ -19,7 +19,7 @@ export async function listEnsNames(
     principal.role === 'agent'
       ? { tenantId: principal.tenantId, ownerId: principal.id }
       : { tenantId: principal.tenantId }
-  const records = await ctx.storage.query<EnsRegistrationRecord>('ens_names', {
+  const records = await ctx.storage.query('ens_names', {
     where,
     orderBy: 'createdAt',
     order: 'desc',
@@ -36,7 +36,7 @@ export async function getEnsRegistration(
   principal: Principal,
   { registrationId: id }: { registrationId: string },
 ): Promise<{ registration: EnsRegistration }> {
-  const record = await ctx.storage.get<EnsRegistrationRecord>('ens_names', id)
+  const record = await ctx.storage.get('ens_names', id)
   if (!record || !canSee(principal, record)) throw new NotFoundError('ENS registration', { details: { id } })
   return { registration: toEnsRegistration(record) }
 }

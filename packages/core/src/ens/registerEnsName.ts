@@ -107,7 +107,7 @@ async function startRegistration(
     updatedAt: now,
   }
   await ctx.storage.transaction([`ens:${chain.chainId}:${parsed.name}`], async (tx) => {
-    const inFlight = await tx.query<EnsRegistrationRecord>('ens_names', {
+    const inFlight = await tx.query('ens_names', {
       where: { name: parsed.name, chain: chain.name, status: activeEnsStatuses },
       limit: 1,
     })
@@ -210,7 +210,7 @@ async function checkEligibility(
 /** The caller's only wallet; with none or several, the request must name one. */
 async function onlyWallet(ctx: AgentWalletContext, principal: Principal): Promise<WalletRecord> {
   const wallets = (
-    await ctx.storage.query<WalletRecord>('wallets', {
+    await ctx.storage.query('wallets', {
       where: { tenantId: principal.tenantId },
       limit: 2_000,
     })

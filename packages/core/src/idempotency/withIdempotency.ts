@@ -26,7 +26,7 @@ export async function withIdempotency<T>(
   const id = idempotencyRecordId(principal.tenantId, principal.id, key)
   const hash = requestHash({ operation, request })
   return ctx.storage.transaction([`idempotency:${id}`], async () => {
-    const existing = await ctx.storage.get<IdempotencyRecord>('idempotency', id)
+    const existing = await ctx.storage.get('idempotency', id)
     if (existing) return replay(existing, hash) as T
     const result = await fn()
     await ctx.storage.transaction([], async (tx) => {

@@ -10,7 +10,6 @@ import type { Principal } from '../principals/types.js'
 import { type IntentDraft, submitIntent } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import { waitForFinalStatus } from '../transactions/waitForTransaction.js'
-import type { WalletRecord } from '../wallets/types.js'
 import { agentWalletCall } from './agentWalletCall.js'
 import { identityRegistryAbi } from './identityRegistryAbi.js'
 import { buildRegistrationFile, toDataUri } from './registrationFile.js'
@@ -42,7 +41,7 @@ export async function advanceIdentityRegistration(
   signal: AbortSignal,
   options: AdvanceIdentityOptions = {},
 ): Promise<IdentityRecord | undefined> {
-  let record = await ctx.storage.get<IdentityRecord>('identities', id)
+  let record = await ctx.storage.get('identities', id)
   while (record && !signal.aborted) {
     if (record.status === 'registered' || record.status === 'failed' || !record.status) return record
     try {
@@ -63,7 +62,7 @@ export async function advanceIdentityRegistration(
     } catch (error) {
       if (!options.foreground && isAgentWalletError(error) && error.code === 'chain_unavailable') {
         await sleep(retryMs, signal)
-        record = await ctx.storage.get<IdentityRecord>('identities', id)
+        record = await ctx.storage.get('identities', id)
         continue
       }
       const failed = await save(ctx, { ...record, status: 'failed', error: operationError(error) })
@@ -99,7 +98,7 @@ async function submitStep(
   const chain = ctx.chains.get(record.chain)
   const data = await callData(ctx, chain, record, step)
   if (!data) return finish(ctx, record)
-  const owner = await ctx.storage.get<WalletRecord>('wallets', record.ownerWalletId ?? record.walletId)
+  const owner = await ctx.storage.get('wallets', record.ownerWalletId ?? record.walletId)
   if (!owner) throw new Error(`Owner wallet of identity registration ${record.id} is gone`)
   const principal: Principal = {
     tenantId: record.tenantId,

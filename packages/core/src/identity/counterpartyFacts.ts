@@ -51,7 +51,7 @@ async function knownAgentIds(
   chain: ChainHandle,
   payee: Address,
 ): Promise<string[]> {
-  const identities = await ctx.storage.query<IdentityRecord>('identities', {
+  const identities = await ctx.storage.query('identities', {
     where: { walletAddress: payee },
   })
   return identities

@@ -94,7 +94,7 @@ async function findIdentity(
 ): Promise<IdentityRecord> {
   const where: Filter = { tenantId: principal.tenantId, agentId: agentId.toString() }
   if (chain) where.chain = chain
-  const records = await ctx.storage.query<IdentityRecord>('identities', { where, orderBy: 'createdAt' })
+  const records = await ctx.storage.query('identities', { where, orderBy: 'createdAt' })
   const visible = records.filter((record) => isRegisteredIdentity(record) && canSee(principal, record))
   const record = visible.find((candidate) => candidate.chain === ctx.chains.defaultChain) ?? visible[0]
   if (!record) throw new NotFoundError('Identity', { details: { agentId: agentId.toString(), chain } })

@@ -2,7 +2,7 @@ import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { canSee } from '../wallets/findWallet.js'
-import { type IdentityRecord, type IdentityRegistration, toIdentityRegistration } from './types.js'
+import { type IdentityRegistration, toIdentityRegistration } from './types.js'
 
 /**
  * One identity registration by its `idn_…` id, in progress or ended: its status, the step it is on
@@ -14,7 +14,7 @@ export async function getIdentityRegistration(
   principal: Principal,
   { registrationId: id }: { registrationId: string },
 ): Promise<{ registration: IdentityRegistration }> {
-  const record = await ctx.storage.get<IdentityRecord>('identities', id)
+  const record = await ctx.storage.get('identities', id)
   if (!record || !canSee(principal, record)) {
     throw new NotFoundError('Identity registration', { details: { id } })
   }

@@ -20,7 +20,7 @@ export async function listIdentities(
     principal.role === 'agent'
       ? { tenantId: principal.tenantId, ownerId: principal.id }
       : { tenantId: principal.tenantId }
-  return toList(await ctx.storage.query<IdentityRecord>('identities', { where, orderBy: 'createdAt' }))
+  return toList(await ctx.storage.query('identities', { where, orderBy: 'createdAt' }))
 }
 
 /**
@@ -33,7 +33,7 @@ export async function identitiesOfWallet(
   input: { wallet: string },
 ): Promise<IdentitiesOfWalletReturnType> {
   const wallet = await findWallet(ctx, principal, input.wallet)
-  const records = await ctx.storage.query<IdentityRecord>('identities', {
+  const records = await ctx.storage.query('identities', {
     where: { tenantId: wallet.tenantId, walletAddress: wallet.address },
     orderBy: 'createdAt',
   })

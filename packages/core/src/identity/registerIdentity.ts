@@ -1,6 +1,5 @@
 import type { z } from 'zod'
 import { toApprovalSummary } from '../approvals/approvalSchemas.js'
-import type { ApprovalRecord } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
@@ -89,7 +88,7 @@ async function startRegistration(
   })
   if (outcome?.status === 'registered') return { status: 'registered', identity: toIdentity(outcome) }
   if (outcome?.status === 'awaiting_approval' && outcome.approvalId) {
-    const approval = await ctx.storage.get<ApprovalRecord>('approvals', outcome.approvalId)
+    const approval = await ctx.storage.get('approvals', outcome.approvalId)
     if (approval) {
       return {
         status: 'pending_approval',

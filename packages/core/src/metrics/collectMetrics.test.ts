@@ -36,7 +36,8 @@ async function seeded() {
       ['base', 'pending_approval', 50],
     ]
     for (const [index, [chain, status, age]] of txs.entries()) {
-      await tx.insert('transactions', {
+      // Partial records (only the fields metrics read): written untyped, as `string` collections.
+      await tx.insert<string>('transactions', {
         id: `tx_${index}`,
         tenantId: 't_secret',
         chain,
@@ -44,18 +45,28 @@ async function seeded() {
         createdAt: ago(age),
       })
     }
-    await tx.insert('approvals', { id: 'ap_1', tenantId: 't_secret', status: 'pending', createdAt: ago(120) })
-    await tx.insert('approvals', { id: 'ap_2', tenantId: 't_secret', status: 'pending', createdAt: ago(30) })
-    await tx.insert('approvals', {
+    await tx.insert<string>('approvals', {
+      id: 'ap_1',
+      tenantId: 't_secret',
+      status: 'pending',
+      createdAt: ago(120),
+    })
+    await tx.insert<string>('approvals', {
+      id: 'ap_2',
+      tenantId: 't_secret',
+      status: 'pending',
+      createdAt: ago(30),
+    })
+    await tx.insert<string>('approvals', {
       id: 'ap_3',
       tenantId: 't_secret',
       status: 'approved',
       createdAt: ago(600),
     })
-    await tx.insert('webhook_deliveries', { id: 'd_1', status: 'pending', createdAt: ago(40) })
-    await tx.insert('webhook_deliveries', { id: 'd_2', status: 'dead', createdAt: ago(500) })
-    await tx.insert('webhook_deliveries', { id: 'd_3', status: 'dead', createdAt: ago(400) })
-    await tx.insert('webhook_deliveries', { id: 'd_4', status: 'delivered', createdAt: ago(10) })
+    await tx.insert<string>('webhook_deliveries', { id: 'd_1', status: 'pending', createdAt: ago(40) })
+    await tx.insert<string>('webhook_deliveries', { id: 'd_2', status: 'dead', createdAt: ago(500) })
+    await tx.insert<string>('webhook_deliveries', { id: 'd_3', status: 'dead', createdAt: ago(400) })
+    await tx.insert<string>('webhook_deliveries', { id: 'd_4', status: 'delivered', createdAt: ago(10) })
   })
   return storage
 }

@@ -1,5 +1,5 @@
 import type { AgentWalletContext } from '../context.js'
-import type { Filter, StoredRecord } from '../storage/types.js'
+import type { Filter } from '../storage/types.js'
 import type { TransactionStatus } from '../transactions/types.js'
 import type { MetricFamily, MetricSample } from './metricFamily.js'
 
@@ -32,8 +32,11 @@ export async function collectMetrics(
   const chains = ctx.chains.list().map((chain) => chain.name)
   const now = ctx.now().getTime()
   const count = (collection: string, where: Filter) => ctx.storage.count(collection, { where })
-  const ageOfOldest = async (collection: string, where: Filter) => {
-    const [oldest] = await ctx.storage.query<StoredRecord & { createdAt: string }>(collection, {
+  const ageOfOldest = async (
+    collection: 'transactions' | 'approvals' | 'webhook_deliveries',
+    where: Filter,
+  ) => {
+    const [oldest] = await ctx.storage.query(collection, {
       where,
       orderBy: 'createdAt',
       order: 'asc',

@@ -97,8 +97,7 @@ export async function finishExecution(
       ctx.storage,
       [proposalLockKey(current.safeAddress, current.safeTxHash)],
       async () => {
-        const latest =
-          (await ctx.storage.get<SafeProposalRecord>('multisig_proposals', current.id)) ?? current
+        const latest = (await ctx.storage.get('multisig_proposals', current.id)) ?? current
         return settleProposal(ctx, chain, latest)
       },
     )
@@ -121,7 +120,7 @@ async function findProposal(
   safe: string,
   hash: string,
 ): Promise<SafeProposalRecord> {
-  const [proposal] = await ctx.storage.query<SafeProposalRecord>('multisig_proposals', {
+  const [proposal] = await ctx.storage.query('multisig_proposals', {
     where: { tenantId: principal.tenantId, safeAddress: safe, safeTxHash: hash },
     limit: 1,
   })
@@ -165,7 +164,7 @@ async function externalSignature(
 }
 
 async function proposerWallet(ctx: AgentWalletContext, proposal: SafeProposalRecord): Promise<WalletRecord> {
-  const wallet = await ctx.storage.get<WalletRecord>('wallets', proposal.proposerWalletId)
+  const wallet = await ctx.storage.get('wallets', proposal.proposerWalletId)
   if (!wallet || wallet.tenantId !== proposal.tenantId)
     throw new NotFoundError('Wallet', { details: { walletId: proposal.proposerWalletId } })
   return wallet

@@ -5,7 +5,6 @@ import { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { Principal } from '../principals/types.js'
 import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
-import type { TransactionRecord } from '../transactions/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import type { SafeProposalRecord, SafeSignature } from './multisigTypes.js'
 import { isOwner, type SafeState } from './readSafe.js'
@@ -100,7 +99,7 @@ export async function settleProposal(
   proposal: SafeProposalRecord,
 ): Promise<SafeProposalRecord> {
   if (proposal.status !== 'executing') return proposal
-  const record = await ctx.storage.get<TransactionRecord>('transactions', proposal.transactionId)
+  const record = await ctx.storage.get('transactions', proposal.transactionId)
   if (!record) return proposal
   const now = ctx.now().toISOString()
   const { transactionId: _transactionId, executor: _executor, status: _status, ...base } = proposal

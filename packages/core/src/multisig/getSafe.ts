@@ -7,7 +7,6 @@ import { withLock } from '../storage/withLock.js'
 import { settleProposal } from './executeProposal.js'
 import { locateSafe, proposalLockKey } from './locateSafe.js'
 import type { getSafeSchema } from './multisigSchemas.js'
-import type { SafeProposalRecord } from './multisigTypes.js'
 import { type SafeProposalView, toProposalView } from './proposalView.js'
 import { readSafe } from './readSafe.js'
 
@@ -37,7 +36,7 @@ export async function getSafe(
   const state = await readSafe(chain, safe)
   if (principal.role === 'agent' && !(await ownsAnOwner(ctx, principal, state.owners)))
     throw new NotFoundError('Safe', { details: { safe, chain: chain.name } })
-  const open = await ctx.storage.query<SafeProposalRecord>('multisig_proposals', {
+  const open = await ctx.storage.query('multisig_proposals', {
     where: {
       tenantId: principal.tenantId,
       safeAddress: safe,
@@ -50,8 +49,7 @@ export async function getSafe(
     open.map((proposal) =>
       proposal.status === 'executing'
         ? withLock(ctx.storage, [proposalLockKey(safe, proposal.safeTxHash)], async () => {
-            const latest =
-              (await ctx.storage.get<SafeProposalRecord>('multisig_proposals', proposal.id)) ?? proposal
+            const latest = (await ctx.storage.get('multisig_proposals', proposal.id)) ?? proposal
             return settleProposal(ctx, chain, latest)
           })
         : proposal,

@@ -18,7 +18,7 @@ export async function locateSafe(
   fallbackChain?: string | undefined,
 ): Promise<{ safe: Address; chain: ChainHandle; record?: MultisigWalletRecord | undefined }> {
   const safe = parseInput(addressSchema, safeAddress)
-  const [record] = await ctx.storage.query<MultisigWalletRecord>('multisig_wallets', {
+  const [record] = await ctx.storage.query('multisig_wallets', {
     where: { tenantId: principal.tenantId, address: safe },
     limit: 1,
   })

@@ -86,7 +86,7 @@ async function propose(
     updatedAt: now,
   }
   const outcome = await withLock(ctx.storage, [proposalLockKey(safe, hash)], async () => {
-    const [existing] = await ctx.storage.query<SafeProposalRecord>('multisig_proposals', {
+    const [existing] = await ctx.storage.query('multisig_proposals', {
       where: { tenantId: principal.tenantId, safeAddress: safe, safeTxHash: hash },
       limit: 1,
     })

@@ -45,7 +45,7 @@ export async function resumeOperations(
   statuses: readonly string[],
   start: (id: string) => void,
 ): Promise<void> {
-  const pending = await ctx.storage.query<{ id: string }>(collection, {
+  const pending = await ctx.storage.query(collection, {
     where: { status: statuses },
     orderBy: 'createdAt',
     limit: 1000,

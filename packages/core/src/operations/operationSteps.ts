@@ -18,7 +18,7 @@ export async function waitFinal(
   signal: AbortSignal,
 ): Promise<TransactionRecord | undefined> {
   while (!signal.aborted) {
-    const transaction = await ctx.storage.get<TransactionRecord>('transactions', transactionId)
+    const transaction = await ctx.storage.get('transactions', transactionId)
     if (transaction && finalStatuses.includes(transaction.status)) return transaction
     await sleep(Math.min(pollMs, ctx.options.trackerIntervalMs * 2), signal)
   }

@@ -123,7 +123,7 @@ async function storedResponse(
   ctx: AgentWalletContext,
   record: TransactionRecord,
 ): Promise<ResourceResponse | undefined> {
-  return (await ctx.storage.get<X402RequestRecord>('x402_requests', record.id))?.response
+  return (await ctx.storage.get('x402_requests', record.id))?.response
 }
 
 /**

@@ -57,7 +57,7 @@ export async function rateCounterparty(
   options: Pick<SubmitOptions, 'idempotencyKey'> = {},
 ): Promise<RateCounterpartyAnswer> {
   const wallet = await findWallet(ctx, principal, input.wallet)
-  const payment = await ctx.storage.get<TransactionRecord>('transactions', input.payment)
+  const payment = await ctx.storage.get('transactions', input.payment)
   if (!payment || payment.walletId !== wallet.id || payment.kind !== 'x402_payment')
     throw new NotFoundError('x402 payment', { details: { payment: input.payment, wallet: wallet.address } })
   if (payment.status !== 'confirmed' || !payment.hash) {

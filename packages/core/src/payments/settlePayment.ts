@@ -27,7 +27,7 @@ export async function settlePayment(
   ctx: AgentWalletContext,
   record: TransactionRecord,
 ): Promise<SettledPayment> {
-  const stored = await ctx.storage.get<X402RequestRecord>('x402_requests', record.id)
+  const stored = await ctx.storage.get('x402_requests', record.id)
   if (!stored) throw new NotFoundError('x402 request', { details: { transactionId: record.id } })
   let fetched: FetchedResource
   try {

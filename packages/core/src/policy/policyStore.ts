@@ -20,7 +20,7 @@ export const walletPolicyId = (walletId: string) => `wallet:${walletId}`
  * @example const rules = await tenantRules(ctx, 'default')
  */
 export async function tenantRules(ctx: AgentWalletContext, tenantId: string): Promise<PolicyRule[]> {
-  const record = await ctx.storage.get<PolicyRecord>('policies', tenantPolicyId(tenantId))
+  const record = await ctx.storage.get('policies', tenantPolicyId(tenantId))
   if (record) return record.rules
   // Stable ids (given, or by position) so a dry run and the real evaluation name the same rule.
   return ctx.options.defaultTenantRules.map((rule, index) => ({ id: `default-${index + 1}`, ...rule }))
@@ -28,7 +28,7 @@ export async function tenantRules(ctx: AgentWalletContext, tenantId: string): Pr
 
 /** The wallet's own rules (none when never set). */
 export async function walletRules(ctx: AgentWalletContext, walletId: string): Promise<PolicyRule[]> {
-  const record = await ctx.storage.get<PolicyRecord>('policies', walletPolicyId(walletId))
+  const record = await ctx.storage.get('policies', walletPolicyId(walletId))
   return record?.rules ?? []
 }
 

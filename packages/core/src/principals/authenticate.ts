@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto'
 import { BaseError } from '../errors/baseError.js'
-import { type ApiKeyRecord, apiKeysCollection } from './apiKeyTypes.js'
+import { apiKeysCollection } from './apiKeyTypes.js'
 import { hashApiKey } from './hashApiKey.js'
 import type { PrincipalsContext } from './principalsContext.js'
 import type { Principal } from './types.js'
@@ -18,7 +18,7 @@ export async function authenticate(
     throw unauthorized('Missing API key (send it in the X-API-Key header)')
   if (rawKey.length > 200) throw unauthorized()
   const hash = hashApiKey(rawKey)
-  const [record] = await ctx.storage.query<ApiKeyRecord>(apiKeysCollection, { where: { hash }, limit: 1 })
+  const [record] = await ctx.storage.query(apiKeysCollection, { where: { hash }, limit: 1 })
   // The lookup is by hash, so timing reveals nothing about the raw key; the explicit constant-time
   // compare guards adapters whose index lookup might match loosely (collation, prefix indexes).
   if (!record || !sameHash(record.hash, hash) || record.revokedAt) throw unauthorized()

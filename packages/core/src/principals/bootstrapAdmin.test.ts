@@ -17,7 +17,7 @@ const newContext = () => ({
 const key = (n: number) => `aw_root_key_number_${n}_${'0'.repeat(24)}`
 
 async function activeRootIds(ctx: ReturnType<typeof newContext>): Promise<string[]> {
-  const all = await ctx.storage.query<ApiKeyRecord>(apiKeysCollection, {})
+  const all = await ctx.storage.query(apiKeysCollection, {})
   return all.filter((k) => k.root && !k.revokedAt).map((k) => k.id)
 }
 
@@ -81,7 +81,7 @@ describe('bootstrapAdmin', () => {
   it('leaves one active root key when several were adopted before (each value used to be added beside the last)', async () => {
     const ctx = newContext()
     for (const n of [1, 2, 3]) {
-      const record = {
+      const record: ApiKeyRecord = {
         id: `key_legacy_${n}`,
         tenantId: 'default',
         name: 'root admin',

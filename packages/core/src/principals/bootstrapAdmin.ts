@@ -6,7 +6,6 @@ import {
   type ApiKeyRecord,
   type ApiKeyView,
   apiKeysCollection,
-  type TenantRecord,
   tenantsCollection,
   toApiKeyView,
 } from './apiKeyTypes.js'
@@ -50,7 +49,7 @@ export async function bootstrapAdmin(
   const locks = ['api-keys:bootstrap', ...(provided === undefined ? [] : [`api-key:${hashApiKey(provided)}`])]
   // One lock for the whole decision: two processes starting at once end with one root key, not two.
   return ctx.storage.transaction(locks, async (tx) => {
-    if (!(await tx.get<TenantRecord>(tenantsCollection, defaultTenantId))) {
+    if (!(await tx.get(tenantsCollection, defaultTenantId))) {
       await tx.put(tenantsCollection, {
         id: defaultTenantId,
         name: defaultTenantId,
@@ -64,7 +63,7 @@ export async function bootstrapAdmin(
       await tx.insert(apiKeysCollection, record)
       return { status: 'created', apiKey: toApiKeyView(record), key, revoked: [] } as const
     }
-    const [stored] = await tx.query<ApiKeyRecord>(apiKeysCollection, {
+    const [stored] = await tx.query(apiKeysCollection, {
       where: { hash: hashApiKey(provided) },
       limit: 1,
     })
@@ -95,7 +94,7 @@ async function revokeOtherRootKeys(
   tx: StorageTx,
   keepId: string,
 ): Promise<ApiKeyView[]> {
-  const roots = await tx.query<ApiKeyRecord>(apiKeysCollection, {
+  const roots = await tx.query(apiKeysCollection, {
     where: { tenantId: defaultTenantId, root: true },
   })
   const revoked: ApiKeyView[] = []

@@ -27,7 +27,7 @@ export async function createTenant(
     createdBy: principal.id,
   }
   await ctx.storage.transaction([`tenant-name:${name.toLowerCase()}`], async (tx) => {
-    const existing = await tx.query<TenantRecord>(tenantsCollection, {})
+    const existing = await tx.query(tenantsCollection, {})
     if (existing.some((other) => other.name.toLowerCase() === name.toLowerCase())) {
       throw new ConflictError('A tenant with this name exists', { details: { name } })
     }

@@ -1,4 +1,4 @@
-import { type ApiKeyRecord, apiKeysCollection } from './apiKeyTypes.js'
+import { apiKeysCollection } from './apiKeyTypes.js'
 import type { PrincipalsContext } from './principalsContext.js'
 import type { Principal } from './types.js'
 
@@ -12,6 +12,6 @@ export async function isApiKeyActive(
   ctx: Pick<PrincipalsContext, 'storage'>,
   principal: Principal,
 ): Promise<boolean> {
-  const record = await ctx.storage.get<ApiKeyRecord>(apiKeysCollection, principal.id)
+  const record = await ctx.storage.get(apiKeysCollection, principal.id)
   return record !== undefined && record.tenantId === principal.tenantId && !record.revokedAt
 }

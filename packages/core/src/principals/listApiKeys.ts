@@ -1,4 +1,4 @@
-import { type ApiKeyRecord, type ApiKeyView, apiKeysCollection, toApiKeyView } from './apiKeyTypes.js'
+import { type ApiKeyView, apiKeysCollection, toApiKeyView } from './apiKeyTypes.js'
 import type { PrincipalsContext } from './principalsContext.js'
 import type { Principal } from './types.js'
 
@@ -10,7 +10,7 @@ export async function listApiKeys(
   ctx: PrincipalsContext,
   principal: Principal,
 ): Promise<{ count: number; apiKeys: ApiKeyView[] }> {
-  const records = await ctx.storage.query<ApiKeyRecord>(apiKeysCollection, {
+  const records = await ctx.storage.query(apiKeysCollection, {
     where: { tenantId: principal.tenantId },
     orderBy: 'createdAt',
   })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { type ApiKeyRecord, apiKeysCollection } from './apiKeyTypes.js'
+import { apiKeysCollection } from './apiKeyTypes.js'
 import type { PrincipalsContext } from './principalsContext.js'
 import { type Principal, roles } from './types.js'
 
@@ -22,7 +22,7 @@ export async function listKeyNames(
   ctx: PrincipalsContext,
   principal: Principal,
 ): Promise<{ keys: KeyName[] }> {
-  const records = await ctx.storage.query<ApiKeyRecord>(apiKeysCollection, {
+  const records = await ctx.storage.query(apiKeysCollection, {
     where: { tenantId: principal.tenantId },
     orderBy: 'createdAt',
   })

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../errors/errors.js'
-import { type ApiKeyRecord, type ApiKeyView, apiKeysCollection, toApiKeyView } from './apiKeyTypes.js'
+import { type ApiKeyView, apiKeysCollection, toApiKeyView } from './apiKeyTypes.js'
 import { markKeyRevoked } from './markKeyRevoked.js'
 import type { PrincipalsContext } from './principalsContext.js'
 import type { Principal } from './types.js'
@@ -16,7 +16,7 @@ export async function revokeApiKey(
   { keyId }: { keyId: string },
 ): Promise<{ apiKey: ApiKeyView }> {
   return ctx.storage.transaction([`api-key-id:${keyId}`], async (tx) => {
-    const record = await tx.get<ApiKeyRecord>(apiKeysCollection, keyId)
+    const record = await tx.get(apiKeysCollection, keyId)
     if (!record || record.tenantId !== principal.tenantId)
       throw new NotFoundError('API key', { details: { id: keyId } })
     if (record.revokedAt) return { apiKey: toApiKeyView(record) }

@@ -1,8 +1,18 @@
 import { BaseError } from '../errors/baseError.js'
 import { eventListeners } from './eventListeners.js'
 import { keyedMutex } from './keyedMutex.js'
+import { type MemoryCollection, memoryCollection } from './memoryCollection.js'
 import { queryRecords } from './queryRecords.js'
-import type { EventInput, QueryOptions, Storage, StorageTx, StoredEvent, StoredRecord } from './types.js'
+import {
+  type EventInput,
+  type Filter,
+  type QueryOptions,
+  type Storage,
+  type StorageTx,
+  type StoredEvent,
+  type StoredRecord,
+  storageSchema,
+} from './types.js'
 
 export type MemoryStorageOptions = {
   /** Shown in logs and errors. Default `memory`. */
@@ -25,7 +35,6 @@ export type MemoryStorage = Storage & {
   snapshot(): MemorySnapshot
 }
 
-type Collection = Map<string, StoredRecord>
 /** A buffered write: the new record, or null for a delete. */
 type Writes = Map<string, Map<string, StoredRecord | null>>
 /** An insert to re-check at commit; `replacesDeleted` when the same transaction deleted the id first. */
@@ -39,42 +48,37 @@ const clone = <T>(value: T): T => structuredClone(value)
  * @example const storage = memoryStorage(); await storage.transaction(['k'], async (tx) => tx.put('c', { id: '1' }))
  */
 export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage => {
-  const collections = new Map<string, Collection>(
-    (options.snapshot?.collections ?? []).map(([name, records]) => [
-      name,
-      new Map(clone(records).map((record) => [record.id, record])),
-    ]),
-  )
+  const collections = new Map<string, MemoryCollection>()
   const streams = new Map<string, StoredEvent[]>(clone(options.snapshot?.streams ?? []))
   const listeners = eventListeners()
   const mutex = keyedMutex()
 
-  const collection = (name: string): Collection => {
+  const collection = (name: string): MemoryCollection => {
     let found = collections.get(name)
     if (!found) {
-      found = new Map()
+      found = memoryCollection(storageSchema[name]?.indexes ?? [])
       collections.set(name, found)
     }
     return found
   }
-
-  /** Committed records, overlaid with a transaction's buffered writes when given. */
-  const view = (name: string, writes?: Writes): Collection => {
-    const pending = writes?.get(name)
-    const base = collection(name)
-    if (!pending) return base
-    const merged = new Map(base)
-    for (const [id, record] of pending) {
-      if (record) merged.set(id, record)
-      else merged.delete(id)
-    }
-    return merged
+  for (const [name, records] of clone(options.snapshot?.collections ?? [])) {
+    for (const record of records) collection(name).set(record)
   }
 
-  /** One record as a transaction sees it, without copying the collection. */
+  /**
+   * The records that may match `where`, as a transaction sees them: committed candidates (from an
+   * index when a filtered field has one) less those its buffered writes replace, plus its own.
+   */
+  function* candidates(name: string, where: Filter | undefined, writes?: Writes): Iterable<StoredRecord> {
+    const pending = writes?.get(name)
+    for (const record of collection(name).candidates(where)) if (!pending?.has(record.id)) yield record
+    for (const record of pending?.values() ?? []) if (record) yield record
+  }
+
+  /** One record as a transaction sees it. */
   const lookup = (name: string, id: string, writes?: Writes): StoredRecord | undefined => {
     const pending = writes?.get(name)?.get(id)
-    return pending === undefined ? collection(name).get(id) : (pending ?? undefined)
+    return pending === undefined ? collection(name).records.get(id) : (pending ?? undefined)
   }
 
   const reader = (writes?: Writes) => ({
@@ -83,10 +87,13 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage
       return record === undefined ? undefined : (clone(record) as T)
     },
     async query<T extends StoredRecord>(name: string, query?: QueryOptions) {
-      return clone(queryRecords(view(name, writes).values(), query)) as T[]
+      return clone(queryRecords(candidates(name, query?.where, writes), query)) as T[]
     },
     async count(name: string, query?: Pick<QueryOptions, 'where' | 'range'>) {
-      return queryRecords(view(name, writes).values(), { where: query?.where, range: query?.range }).length
+      return queryRecords(candidates(name, query?.where, writes), {
+        where: query?.where,
+        range: query?.range,
+      }).length
     },
   })
 
@@ -99,12 +106,12 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage
   const commit = (writes: Writes, inserts: Insert[], events: Array<[string, EventInput]>) => {
     // An unlocked transaction may have inserted the same id since; check before applying anything.
     for (const { name, id, replacesDeleted } of inserts) {
-      if (!replacesDeleted && collection(name).has(id)) throw conflict(name, id)
+      if (!replacesDeleted && collection(name).records.has(id)) throw conflict(name, id)
     }
     for (const [name, pending] of writes) {
       const target = collection(name)
       for (const [id, record] of pending) {
-        if (record) target.set(id, record)
+        if (record) target.set(record)
         else target.delete(id)
       }
     }
@@ -196,7 +203,7 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage
       listeners.clear()
     },
     snapshot: () => ({
-      collections: [...collections].map(([name, records]) => [name, clone([...records.values()])]),
+      collections: [...collections].map(([name, { records }]) => [name, clone([...records.values()])]),
       streams: clone([...streams]),
     }),
   }

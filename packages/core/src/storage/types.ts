@@ -1,3 +1,5 @@
+import type { CollectionRecords } from '../collections.js'
+
 /**
  * The Storage port. A small required surface: records in named collections, queries on their
  * top-level fields, an event log per stream, and ONE atomicity primitive, `transaction(keys, fn)`.
@@ -9,6 +11,16 @@
 
 /** A stored document. Every record has a string `id`, unique within its collection. */
 export type StoredRecord = { id: string; [field: string]: unknown }
+
+// The one import from above storage, and type-only: the record type of each collection, so reads
+// and writes are typed by collection name. (Declaration merging would avoid it, but the bundled
+// .d.ts drops a merge into a relative module, and consumers of the built package lost the types.)
+export type { CollectionRecords }
+
+/** The record type a collection holds: its entry in {@link CollectionRecords}, else `StoredRecord`. */
+export type RecordOf<C extends string> = C extends keyof CollectionRecords
+  ? CollectionRecords[C]
+  : StoredRecord
 
 export type Scalar = string | number | boolean | null
 
@@ -31,16 +43,16 @@ export type EventInput = { id: string; type: string; timestamp: string; data: un
 export type StoredEvent = EventInput & { stream: string; seq: number }
 
 export interface StorageReader {
-  get<T extends StoredRecord>(collection: string, id: string): Promise<T | undefined>
-  query<T extends StoredRecord>(collection: string, options?: QueryOptions): Promise<T[]>
+  get<C extends string>(collection: C, id: string): Promise<RecordOf<C> | undefined>
+  query<C extends string>(collection: C, options?: QueryOptions): Promise<RecordOf<C>[]>
   count(collection: string, options?: Pick<QueryOptions, 'where' | 'range'>): Promise<number>
 }
 
 export interface StorageTx extends StorageReader {
   /** Adds a record; rejects with code `storage_conflict` when the id exists. */
-  insert(collection: string, record: StoredRecord): Promise<void>
+  insert<C extends string>(collection: C, record: RecordOf<C>): Promise<void>
   /** Adds or replaces a record. */
-  put(collection: string, record: StoredRecord): Promise<void>
+  put<C extends string>(collection: C, record: RecordOf<C>): Promise<void>
   delete(collection: string, id: string): Promise<boolean>
   /**
    * Appends an event to a stream's log. Its `seq` is assigned at commit, in commit order, so a

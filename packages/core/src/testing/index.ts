@@ -1,4 +1,5 @@
 export { type KeyVaultConformanceOptions, runKeyVaultConformance } from './keyVaultConformance.js'
 export * from './policyEngineConformance.js'
+export { runCrashWriter } from './storage/storageCrashTests.js'
 export { runStorageConformance, type StorageConformanceOptions } from './storageConformance.js'
 export type { Expectation, TestRunner } from './testRunner.js'

@@ -1,5 +1,7 @@
+import type { ChildProcess } from 'node:child_process'
 import type { Storage } from '../storage/types.js'
 import { storageConcurrencyTests } from './storage/storageConcurrencyTests.js'
+import { storageCrashTests } from './storage/storageCrashTests.js'
 import { storageCrossProcessTests } from './storage/storageCrossProcessTests.js'
 import { storageDurabilityTests } from './storage/storageDurabilityTests.js'
 import { storageEventTests } from './storage/storageEventTests.js'
@@ -16,11 +18,18 @@ export type StorageConformanceOptions = {
   reopen?: ((storage: Storage) => Promise<Storage> | Storage) | undefined
   /** A second handle on `storage`'s backend, as another process would open it. Enables cross-process tests. */
   createPeer?: ((storage: Storage) => Promise<Storage> | Storage) | undefined
+  /**
+   * Starts a process that opens `storage`'s data (closed by then) and runs `runCrashWriter` on it,
+   * `count` commits, reporting on stdout. Enables the kill -9 test (with `reopen`).
+   */
+  spawnCrashWriter?: ((storage: Storage, count: number) => ChildProcess) | undefined
   /** Concurrent callers in the lost-update test. Default 200. */
   concurrency?: number | undefined
   /** Groups to skip, each with the reason shown in the test name. */
   skip?: {
     durability?: string | undefined
+    /** The kill -9 test (see `spawnCrashWriter`). */
+    crash?: string | undefined
     crossProcessLocks?: string | undefined
     crossProcessEvents?: string | undefined
   }
@@ -55,6 +64,10 @@ export const runStorageConformance = (runner: TestRunner, options: StorageConfor
         const { durable, crossProcessLocks, crossProcessEvents } = storage.capabilities
         const unproven = [
           durable && !options.reopen && skip.durability === undefined && 'durable (give reopen)',
+          durable &&
+            !options.spawnCrashWriter &&
+            skip.crash === undefined &&
+            'durable across a kill -9 (give spawnCrashWriter)',
           crossProcessLocks &&
             !options.createPeer &&
             skip.crossProcessLocks === undefined &&
@@ -80,6 +93,19 @@ export const runStorageConformance = (runner: TestRunner, options: StorageConfor
           runner,
           'survives close and reopen',
           skip.durability ?? 'no reopen function given',
+          () => {},
+        )
+      }
+    })
+    runner.describe('crash', () => {
+      const { reopen, spawnCrashWriter } = options
+      if (reopen && spawnCrashWriter && skip.crash === undefined) {
+        storageCrashTests(context, create, async (storage) => reopen(storage), spawnCrashWriter, 64)
+      } else {
+        testOrSkip(
+          runner,
+          'keeps every commit acknowledged before a kill -9',
+          skip.crash ?? 'no reopen or spawnCrashWriter function given',
           () => {},
         )
       }

@@ -1,7 +1,6 @@
 import type { Address } from 'viem'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import type { NonceRecord } from './types.js'
 
 /**
  * The next nonce of (chain, address): the higher of what we allocated and what the node counts as
@@ -15,7 +14,7 @@ export async function allocateNonce(
 ): Promise<{ nonceId: string; nonce: number }> {
   const nonceId = `${chain.chainId}:${address.toLowerCase()}`
   const [stored, pending] = await Promise.all([
-    ctx.storage.get<NonceRecord>('nonces', nonceId),
+    ctx.storage.get('nonces', nonceId),
     chain.client.getTransactionCount({ address, blockTag: 'pending' }),
   ])
   return { nonceId, nonce: Math.max(stored?.next ?? 0, pending) }

@@ -32,7 +32,7 @@ export async function evaluateIntent(
   const lookbackMs = ctx.policy.lookbackMs(rules)
   const [recent, pastSends] = await Promise.all([
     lookbackMs > 0
-      ? ctx.storage.query<TransactionRecord>('transactions', {
+      ? ctx.storage.query('transactions', {
           where: { walletId: wallet.id, chain: intent.chain, status: countedStatuses },
           range: { field: 'createdAt', gte: new Date(now.getTime() - lookbackMs).toISOString() },
         })

@@ -5,7 +5,6 @@ import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
 import { canSee } from '../wallets/findWallet.js'
-import type { WalletRecord } from '../wallets/types.js'
 import { chainField } from '../wallets/walletSchemas.js'
 import { toTransactionView, transactionViewSchema } from './toTransactionView.js'
 import type { TransactionRecord } from './types.js'
@@ -94,9 +93,9 @@ export async function findTransaction(
   const byId = hashOrId.startsWith('tx_')
   const key = byId ? parseInput(idSchema, hashOrId) : parseInput(txHashSchema, hashOrId).toLowerCase()
   const record = byId
-    ? await ctx.storage.get<TransactionRecord>('transactions', key)
-    : (await ctx.storage.query<TransactionRecord>('transactions', { where: { hash: key }, limit: 1 }))[0]
-  const wallet = record && (await ctx.storage.get<WalletRecord>('wallets', record.walletId))
+    ? await ctx.storage.get('transactions', key)
+    : (await ctx.storage.query('transactions', { where: { hash: key }, limit: 1 }))[0]
+  const wallet = record && (await ctx.storage.get('wallets', record.walletId))
   if (!record || !wallet || !canSee(principal, wallet))
     throw new NotFoundError('Transaction', { details: { hash: hashOrId } })
   return record

@@ -5,7 +5,6 @@ import { pageFields } from '../schemas/primitives.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { walletField } from '../wallets/walletSchemas.js'
 import { type TransactionView, toTransactionView } from './toTransactionView.js'
-import type { TransactionRecord } from './types.js'
 
 export const historyQuerySchema = z.strictObject({
   wallet: walletField,
@@ -26,7 +25,7 @@ export async function listHistory(
   const where = { walletId: wallet.id }
   const [count, records] = await Promise.all([
     ctx.storage.count('transactions', { where }),
-    ctx.storage.query<TransactionRecord>('transactions', {
+    ctx.storage.query('transactions', {
       where,
       orderBy: 'createdAt',
       order: 'desc',

@@ -106,7 +106,7 @@ async function sendOwed(
   chain: ChainHandle,
   record: TransactionRecord,
 ): Promise<boolean> {
-  const queued = await ctx.storage.query<TransactionRecord>('transactions', {
+  const queued = await ctx.storage.query('transactions', {
     where: { walletId: record.walletId, status: 'queued' },
   })
   const owed = queued

@@ -192,15 +192,13 @@ export async function replayIntent(
 }
 
 async function replay(ctx: AgentWalletContext, idempotency: Idempotency): Promise<SubmitResult | undefined> {
-  const existing = await ctx.storage.get<IdempotencyRecord>('idempotency', idempotency.id)
+  const existing = await ctx.storage.get('idempotency', idempotency.id)
   if (!existing) return undefined
   assertSameRequest(existing, idempotency.hash)
-  const record = await ctx.storage.get<TransactionRecord>('transactions', existing.transactionId ?? '')
+  const record = await ctx.storage.get('transactions', existing.transactionId ?? '')
   if (!record) return undefined
   if (record.status === 'blocked') throw blockedError(record)
-  const approval = record.approvalId
-    ? await ctx.storage.get<ApprovalRecord>('approvals', record.approvalId)
-    : undefined
+  const approval = record.approvalId ? await ctx.storage.get('approvals', record.approvalId) : undefined
   if (record.status === 'pending_approval' && approval)
     return { status: 'pending_approval', transaction: record, approval, replayed: true }
   return { status: record.status as SettledStatus, transaction: record, replayed: true }

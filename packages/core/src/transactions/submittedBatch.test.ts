@@ -57,7 +57,7 @@ describe('submittedBatch', () => {
     await settleSubmitted(counted)
 
     expect(commits - before).toBe(1)
-    const status = async (id: string) => (await storage.get<TransactionRecord>('transactions', id))?.status
+    const status = async (id: string) => (await storage.get('transactions', id))?.status
     expect([await status('tx_a'), await status('tx_b'), await status('tx_c'), await status('tx_d')]).toEqual([
       'submitted',
       'submitted',

@@ -64,7 +64,7 @@ export async function settleSubmitted(storage: Storage): Promise<void> {
 async function saveSubmitted(ctx: AgentWalletContext, batch: TransactionRecord[]): Promise<void> {
   await ctx.storage.transaction([], async (tx) => {
     for (const next of batch) {
-      const current = await tx.get<TransactionRecord>('transactions', next.id)
+      const current = await tx.get('transactions', next.id)
       // Only the same signature, still queued, moves: the tracker or a replacement may be ahead of us.
       if (current?.status !== 'queued' || current.hash !== next.hash) continue
       const submitted: TransactionRecord = {

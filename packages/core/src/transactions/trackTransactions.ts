@@ -26,12 +26,12 @@ export async function trackTransactions(
 ): Promise<void> {
   const chain: Filter = options.chains ? { chain: options.chains } : {}
   const [submitted, queued] = await Promise.all([
-    ctx.storage.query<TransactionRecord>('transactions', {
+    ctx.storage.query('transactions', {
       where: { status: 'submitted', ...chain },
       orderBy: 'createdAt',
       limit: 1000,
     }),
-    ctx.storage.query<TransactionRecord>('transactions', {
+    ctx.storage.query('transactions', {
       where: { status: 'queued', ...chain },
       orderBy: 'createdAt',
       limit: 1000,
@@ -75,7 +75,7 @@ async function saveReceipts(ctx: AgentWalletContext, found: Found[]): Promise<vo
     found.map(({ record }) => walletLockKey(record.from)),
     async (tx) => {
       for (const { record: candidate, receipt } of found) {
-        const record = await tx.get<TransactionRecord>('transactions', candidate.id)
+        const record = await tx.get('transactions', candidate.id)
         if (record?.status !== 'submitted') continue
         await saveMined(ctx, tx, minedRecord(ctx, adoptMined(record, receipt.transactionHash), receipt))
       }
@@ -93,7 +93,7 @@ async function settle(ctx: AgentWalletContext, candidate: TransactionRecord, sta
   const unseen = stale && (await isUnknown(chain, candidate.hash!))
   if (!unseen && !replacementDue(ctx, candidate)) return
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
-    const record = await ctx.storage.get<TransactionRecord>('transactions', candidate.id)
+    const record = await ctx.storage.get('transactions', candidate.id)
     if (record?.status !== 'submitted') return
     if (unseen) await rebroadcastDropped(ctx, chain, record)
     else if (record.submittedAt === candidate.submittedAt) await replaceStuck(ctx, chain, record)
@@ -142,7 +142,7 @@ async function rebroadcastDropped(
 async function resume(ctx: AgentWalletContext, candidate: TransactionRecord): Promise<void> {
   const chain = ctx.chains.get(candidate.chain)
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
-    const record = await ctx.storage.get<TransactionRecord>('transactions', candidate.id)
+    const record = await ctx.storage.get('transactions', candidate.id)
     if (record?.status !== 'queued') return
     if (record.rawTx) {
       await broadcastSigned(ctx, chain, record)

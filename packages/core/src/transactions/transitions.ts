@@ -2,7 +2,7 @@ import type { AgentWalletContext } from '../context.js'
 import type { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
-import type { NonceRecord, TransactionRecord } from './types.js'
+import type { TransactionRecord } from './types.js'
 
 /** The event payload every tx event carries. */
 export function txPayload(record: TransactionRecord) {
@@ -47,7 +47,7 @@ export async function markFailed(
 }
 
 async function releaseNonce(tx: StorageTx, nonceId: string, nonce: number): Promise<void> {
-  const stored = await tx.get<NonceRecord>('nonces', nonceId)
+  const stored = await tx.get('nonces', nonceId)
   if (stored?.next === nonce + 1) await tx.put('nonces', { id: nonceId, next: nonce })
 }
 

@@ -39,7 +39,7 @@ export async function waitForTransaction(
   const settled = await waitForFinalStatus(ctx, record.id, { timeoutMs: input.timeoutMs }).catch(
     async (error: unknown) => {
       if (isAgentWalletError(error) && error.details?.waited === true)
-        return (await ctx.storage.get<TransactionRecord>('transactions', record.id)) ?? record
+        return (await ctx.storage.get('transactions', record.id)) ?? record
       throw error
     },
   )
@@ -60,7 +60,7 @@ export function waitForFinalStatus(
   return new Promise((resolve, reject) => {
     let settled = false
     const check = async () => {
-      const record = await ctx.storage.get<TransactionRecord>('transactions', transactionId)
+      const record = await ctx.storage.get('transactions', transactionId)
       if (!settled && record && finalStatuses.includes(record.status)) finish(() => resolve(record))
     }
     const onEvent = (event: DomainEvent) => {

@@ -1,7 +1,5 @@
 import { BaseError } from '../errors/baseError.js'
 import type { Storage } from '../storage/types.js'
-import type { WebhookSubscriptionRecord } from '../webhooks/types.js'
-import type { LocalKeyRecord } from './localKeyRecord.js'
 import { keyFingerprint } from './masterKey.js'
 import { vaultKeysCollection } from './storageKeyRecordStore.js'
 
@@ -35,7 +33,7 @@ export async function assertMasterKey(
   storage: Storage,
   { masterKey, walletKeys }: AssertMasterKeyParameters,
 ): Promise<void> {
-  const rotation = await storage.get<MasterKeyRotationRecord>(masterKeyRotationCollection, 'current')
+  const rotation = await storage.get(masterKeyRotationCollection, 'current')
   if (rotation) {
     throw new BaseError(
       'master_key_mismatch',
@@ -48,12 +46,12 @@ export async function assertMasterKey(
   const keyId = keyFingerprint(masterKey)
   const stored = new Set<string>()
   if (walletKeys) {
-    const rows = await storage.query<{ id: string; record: LocalKeyRecord }>(vaultKeysCollection, {
+    const rows = await storage.query(vaultKeysCollection, {
       limit: sampleSize,
     })
     for (const { record } of rows) if (record.kind === 'envelope') stored.add(record.keyId)
   }
-  const subscriptions = await storage.query<WebhookSubscriptionRecord>('webhook_subscriptions', {
+  const subscriptions = await storage.query('webhook_subscriptions', {
     limit: sampleSize,
   })
   for (const { sealedSecret } of subscriptions) if (sealedSecret) stored.add(sealedSecret.keyId)

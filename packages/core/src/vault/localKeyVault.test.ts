@@ -22,9 +22,9 @@ const knownKey = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78
 
 const newMasterKey = () => new Uint8Array(randomBytes(32))
 const randomVault = (storage: Storage = memoryStorage(), masterKey: Uint8Array | string = newMasterKey()) =>
-  localKeyVault({ masterKey, store: storageKeyRecordStore<LocalKeyRecord>(storage) })
+  localKeyVault({ masterKey, store: storageKeyRecordStore(storage) })
 const hdVault = (storage: Storage = memoryStorage(), mnemonic = testMnemonic) =>
-  localKeyVault({ mnemonic, store: storageKeyRecordStore<LocalKeyRecord>(storage) })
+  localKeyVault({ mnemonic, store: storageKeyRecordStore(storage) })
 
 /** Everything the vault persisted, as one string. */
 const persisted = async (storage: Storage) => JSON.stringify(await storage.query(vaultKeysCollection))
@@ -36,10 +36,7 @@ const moveRecord = async (
   target: Address,
   edit = (r: LocalKeyRecord) => r,
 ) => {
-  const row = await storage.get<{ id: string; record: LocalKeyRecord }>(
-    vaultKeysCollection,
-    source.toLowerCase(),
-  )
+  const row = await storage.get(vaultKeysCollection, source.toLowerCase())
   await storage.transaction([], (tx) =>
     tx.put(vaultKeysCollection, { id: target.toLowerCase(), record: edit(row!.record) }),
   )

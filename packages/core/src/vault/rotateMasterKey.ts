@@ -1,13 +1,12 @@
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import type { ErrorCode } from '../errors/errorCodes.js'
-import type { Storage, StoredRecord } from '../storage/types.js'
+import type { RecordOf, Storage } from '../storage/types.js'
 import type { WebhookSubscriptionRecord } from '../webhooks/types.js'
 import { resealWebhookSecret } from '../webhooks/webhookSecret.js'
 import { type MasterKeyRotationRecord, masterKeyRotationCollection } from './assertMasterKey.js'
 import { rewrapEnvelope } from './envelope.js'
-import type { LocalKeyRecord } from './localKeyRecord.js'
 import { keyFingerprint, parseMasterKey } from './masterKey.js'
-import { vaultKeysCollection } from './storageKeyRecordStore.js'
+import { type VaultKeyRow, vaultKeysCollection } from './storageKeyRecordStore.js'
 
 export type RotateMasterKeyParameters = {
   /** The master key the records are sealed with now (32 bytes, hex or base64). */
@@ -44,7 +43,6 @@ export type RotateMasterKeyErrorType = BaseError
 
 const webhooksCollection = 'webhook_subscriptions'
 
-type VaultRow = StoredRecord & { record: LocalKeyRecord }
 type Outcome = 'resealed' | 'skipped' | RotateMasterKeyFailure
 
 /**
@@ -68,7 +66,7 @@ export async function rotateMasterKey(
     throw new BaseError('validation_failed', 'The new master key must differ from the old one')
   const limit = Math.max(1, Math.floor(batchSize))
 
-  const rotation = await storage.get<MasterKeyRotationRecord>(masterKeyRotationCollection, 'current')
+  const rotation = await storage.get(masterKeyRotationCollection, 'current')
   if (rotation && rotation.toKeyId !== toKeyId) {
     throw new BaseError(
       'conflict',
@@ -102,51 +100,40 @@ export async function rotateMasterKey(
     else result.failed.push(outcome)
   }
 
-  for await (const row of scan<VaultRow>(storage, vaultKeysCollection, limit)) {
+  for await (const row of scan(storage, vaultKeysCollection, limit)) {
     if (!needsRotation(vaultKeyId(row), fromKeyId)) {
       result.walletKeys.skipped++
       continue
     }
     tally(
       result.walletKeys,
-      await rewrite<VaultRow>(
-        storage,
-        vaultKeysCollection,
-        `${vaultKeysCollection}:${row.id}`,
-        row.id,
-        (current) =>
-          needsRotation(vaultKeyId(current), fromKeyId) && current.record.kind === 'envelope'
-            ? { ...current, record: rewrapEnvelope(current.record, from, to, current.id) }
-            : undefined,
+      await rewrite(storage, vaultKeysCollection, `${vaultKeysCollection}:${row.id}`, row.id, (current) =>
+        needsRotation(vaultKeyId(current), fromKeyId) && current.record.kind === 'envelope'
+          ? { ...current, record: rewrapEnvelope(current.record, from, to, current.id) }
+          : undefined,
       ),
     )
   }
-  for await (const row of scan<WebhookSubscriptionRecord>(storage, webhooksCollection, limit)) {
+  for await (const row of scan(storage, webhooksCollection, limit)) {
     if (!needsRotation(webhookKeyId(row), fromKeyId)) {
       result.webhookSecrets.skipped++
       continue
     }
     tally(
       result.webhookSecrets,
-      await rewrite<WebhookSubscriptionRecord>(
-        storage,
-        webhooksCollection,
-        `webhook:${row.id}`,
-        row.id,
-        (current) => {
-          if (!needsRotation(webhookKeyId(current), fromKeyId)) return undefined
-          const { secret: _plaintext, ...rest } = current
-          return { ...rest, sealedSecret: resealWebhookSecret(current, from, to) }
-        },
-      ),
+      await rewrite(storage, webhooksCollection, `webhook:${row.id}`, row.id, (current) => {
+        if (!needsRotation(webhookKeyId(current), fromKeyId)) return undefined
+        const { secret: _plaintext, ...rest } = current
+        return { ...rest, sealedSecret: resealWebhookSecret(current, from, to) }
+      }),
     )
   }
 
   // A second look finds what a process still running with the old key wrote behind the scan.
   const failed = new Set(result.failed.map((failure) => `${failure.collection}:${failure.id}`))
-  for await (const row of scan<VaultRow>(storage, vaultKeysCollection, limit))
+  for await (const row of scan(storage, vaultKeysCollection, limit))
     if (vaultKeyId(row) === fromKeyId && !failed.has(`${vaultKeysCollection}:${row.id}`)) result.remaining++
-  for await (const row of scan<WebhookSubscriptionRecord>(storage, webhooksCollection, limit))
+  for await (const row of scan(storage, webhooksCollection, limit))
     if (needsRotation(webhookKeyId(row), fromKeyId) && !failed.has(`${webhooksCollection}:${row.id}`))
       result.remaining++
   if (result.remaining === 0)
@@ -157,7 +144,7 @@ export async function rotateMasterKey(
 }
 
 /** The fingerprint a vault row is sealed under; undefined for HD records (nothing sealed by a master key). */
-const vaultKeyId = (row: VaultRow): string | undefined =>
+const vaultKeyId = (row: VaultKeyRow): string | undefined =>
   row.record.kind === 'envelope' ? row.record.keyId : undefined
 
 /**
@@ -174,16 +161,16 @@ const needsRotation = (keyId: string | undefined, fromKeyId: string) =>
  * Rewrites one record under its lock, re-read inside the transaction (another run may have done it).
  * A record that does not open under the old key is reported, not written.
  */
-async function rewrite<T extends StoredRecord>(
+async function rewrite<C extends RotateMasterKeyFailure['collection']>(
   storage: Storage,
-  collection: RotateMasterKeyFailure['collection'],
+  collection: C,
   lockKey: string,
   id: string,
-  rotated: (current: T) => T | undefined,
+  rotated: (current: RecordOf<C>) => RecordOf<C> | undefined,
 ): Promise<Outcome> {
   try {
     return await storage.transaction([lockKey], async (tx) => {
-      const current = await tx.get<T>(collection, id)
+      const current = await tx.get(collection, id)
       const next = current && rotated(current)
       if (!next) return 'skipped'
       await tx.put(collection, next)
@@ -209,9 +196,9 @@ async function assertSealedUnder(storage: Storage, keyIds: string[], limit: numb
     count++
     if (strangers.length < 10) strangers.push({ collection, id, keyId: keyId! })
   }
-  for await (const row of scan<VaultRow>(storage, vaultKeysCollection, limit))
+  for await (const row of scan(storage, vaultKeysCollection, limit))
     note(vaultKeysCollection, row.id, vaultKeyId(row))
-  for await (const row of scan<WebhookSubscriptionRecord>(storage, webhooksCollection, limit))
+  for await (const row of scan(storage, webhooksCollection, limit))
     note(webhooksCollection, row.id, webhookKeyId(row))
   if (count > 0) {
     throw new BaseError(
@@ -226,14 +213,14 @@ async function assertSealedUnder(storage: Storage, keyIds: string[], limit: numb
  * Every record of `collection`, in id order, a page at a time. Pages continue after the last id seen
  * (not at an offset), so records inserted or deleted meanwhile shift nothing.
  */
-async function* scan<T extends StoredRecord>(
+async function* scan<C extends string>(
   storage: Storage,
-  collection: string,
+  collection: C,
   limit: number,
-): AsyncGenerator<T> {
+): AsyncGenerator<RecordOf<C>> {
   let after: string | undefined
   for (;;) {
-    const page = await storage.query<T>(collection, {
+    const page = await storage.query(collection, {
       orderBy: 'id',
       limit: limit + 1,
       ...(after === undefined ? {} : { range: { field: 'id', gte: after } }),

@@ -1,23 +1,25 @@
 import type { Address } from 'viem'
 import { isAgentWalletError } from '../errors/baseError.js'
 import type { Storage } from '../storage/types.js'
+import type { LocalKeyRecord } from './localKeyRecord.js'
 import type { KeyRecordStore } from './types.js'
 
 /** The Storage collection that holds vault records. */
 export const vaultKeysCollection = 'vault_keys'
 
-type Row<TRecord> = { id: string; record: TRecord }
+/** A `vault_keys` row: a sealed key by its lowercase address. */
+export type VaultKeyRow = { id: string; record: LocalKeyRecord }
 
 /**
  * Keeps a vault's records in Storage (`vault_keys`, id = lowercase address).
  * @example const vault = localKeyVault({ masterKey, store: storageKeyRecordStore(storage) })
  */
-export const storageKeyRecordStore = <TRecord>(storage: Storage): KeyRecordStore<TRecord> => ({
+export const storageKeyRecordStore = (storage: Storage): KeyRecordStore<LocalKeyRecord> => ({
   async get(address: Address) {
-    const row = await storage.get<Row<TRecord>>(vaultKeysCollection, address.toLowerCase())
+    const row = await storage.get(vaultKeysCollection, address.toLowerCase())
     return row?.record
   },
-  async add(address: Address, record: TRecord) {
+  async add(address: Address, record: LocalKeyRecord) {
     const id = address.toLowerCase()
     try {
       await storage.transaction([`${vaultKeysCollection}:${id}`], (tx) =>

@@ -21,7 +21,7 @@ export async function actingWallet(
     principal.role === 'agent'
       ? { tenantId: principal.tenantId, ownerId: principal.id }
       : { tenantId: principal.tenantId }
-  const wallets = await ctx.storage.query<WalletRecord>('wallets', { where, orderBy: 'createdAt', limit: 2 })
+  const wallets = await ctx.storage.query('wallets', { where, orderBy: 'createdAt', limit: 2 })
   if (wallets.length === 1) return wallets[0]!
   const message =
     wallets.length === 0

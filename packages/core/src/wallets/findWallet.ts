@@ -17,7 +17,7 @@ export async function findWallet(
   address: string,
 ): Promise<WalletRecord> {
   const checksummed: Address = parseInput(addressSchema, address)
-  const [wallet] = await ctx.storage.query<WalletRecord>('wallets', { where: { address: checksummed } })
+  const [wallet] = await ctx.storage.query('wallets', { where: { address: checksummed } })
   if (!wallet || !canSee(principal, wallet))
     throw new NotFoundError('Wallet', { details: { address: checksummed } })
   return wallet

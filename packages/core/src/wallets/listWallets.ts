@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
 import type { Filter } from '../storage/types.js'
-import { toWallet, type Wallet, type WalletRecord } from './types.js'
+import { toWallet, type Wallet } from './types.js'
 import type { walletListQuerySchema } from './walletSchemas.js'
 
 /**
@@ -18,7 +18,7 @@ export async function listWallets(
   const where = managedBy(principal)
   const [count, records] = await Promise.all([
     ctx.storage.count('wallets', { where }),
-    ctx.storage.query<WalletRecord>('wallets', { where, orderBy: 'createdAt', limit, offset }),
+    ctx.storage.query('wallets', { where, orderBy: 'createdAt', limit, offset }),
   ])
   return { count, limit, offset, wallets: records.map(toWallet) }
 }

@@ -24,7 +24,7 @@ export async function deliverWebhooks(
   ctx: AgentWalletContext,
   connections?: WebhookConnections,
 ): Promise<boolean> {
-  const subscriptions = await ctx.storage.query<WebhookSubscriptionRecord>('webhook_subscriptions', {
+  const subscriptions = await ctx.storage.query('webhook_subscriptions', {
     where: { status: 'active' },
     limit: 1000,
   })
@@ -38,12 +38,12 @@ async function work(
   connections: WebhookConnections | undefined,
 ): Promise<boolean> {
   return ctx.storage.transaction([`webhook:${subscriptionId}`], async () => {
-    const stored = await ctx.storage.get<WebhookSubscriptionRecord>('webhook_subscriptions', subscriptionId)
+    const stored = await ctx.storage.get('webhook_subscriptions', subscriptionId)
     if (stored?.status !== 'active') return false
     let subscription = await sealLegacyWebhookSecret(ctx, stored)
     let budget = passBudget
     while (budget > 0) {
-      const [head] = await ctx.storage.query<WebhookDeliveryRecord>('webhook_deliveries', {
+      const [head] = await ctx.storage.query('webhook_deliveries', {
         where: { subscriptionId, status: 'pending' },
         orderBy: 'seq',
         limit: 1,
@@ -103,7 +103,7 @@ async function queueBehindHead(
   await ctx.storage.transaction([], async (tx) => {
     for (const event of events.filter((entry) => wants(subscription, entry)))
       await tx.insert('webhook_deliveries', newDelivery(subscription, event, now))
-    const current = await tx.get<WebhookSubscriptionRecord>('webhook_subscriptions', subscription.id)
+    const current = await tx.get('webhook_subscriptions', subscription.id)
     if (current)
       await tx.put('webhook_subscriptions', { ...current, cursor: events.at(-1)!.seq, updatedAt: now })
   })

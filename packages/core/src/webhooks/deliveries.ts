@@ -20,7 +20,7 @@ export async function listWebhookDeliveries(
   if (status) where.status = status
   const [count, deliveries] = await Promise.all([
     ctx.storage.count('webhook_deliveries', { where }),
-    ctx.storage.query<WebhookDeliveryRecord>('webhook_deliveries', {
+    ctx.storage.query('webhook_deliveries', {
       where,
       orderBy: 'createdAt',
       order: 'desc',
@@ -43,16 +43,16 @@ export async function retryWebhookDelivery(
   principal: Principal,
   { deliveryId }: { deliveryId: string },
 ): Promise<{ delivery: WebhookDeliveryRecord }> {
-  const existing = await ctx.storage.get<WebhookDeliveryRecord>('webhook_deliveries', deliveryId)
+  const existing = await ctx.storage.get('webhook_deliveries', deliveryId)
   if (!existing || existing.tenantId !== principal.tenantId) {
     throw new NotFoundError('Webhook delivery', { details: { deliveryId } })
   }
   return ctx.storage.transaction([`webhook:${existing.subscriptionId}`], async (tx) => {
-    const delivery = await tx.get<WebhookDeliveryRecord>('webhook_deliveries', deliveryId)
+    const delivery = await tx.get('webhook_deliveries', deliveryId)
     if (!delivery) throw new NotFoundError('Webhook delivery', { details: { deliveryId } })
     const now = ctx.now().toISOString()
     if (delivery.status === 'pending') {
-      const [head] = await tx.query<WebhookDeliveryRecord>('webhook_deliveries', {
+      const [head] = await tx.query('webhook_deliveries', {
         where: { subscriptionId: delivery.subscriptionId, status: 'pending' },
         orderBy: 'seq',
         limit: 1,

@@ -70,7 +70,7 @@ export async function listWebhooks(
   ctx: AgentWalletContext,
   principal: Principal,
 ): Promise<{ count: number; subscriptions: WebhookSubscription[] }> {
-  const records = await ctx.storage.query<WebhookSubscriptionRecord>('webhook_subscriptions', {
+  const records = await ctx.storage.query('webhook_subscriptions', {
     where: { tenantId: principal.tenantId },
     orderBy: 'createdAt',
   })
@@ -87,7 +87,7 @@ export async function deleteWebhook(
   { subscriptionId: id }: { subscriptionId: string },
 ): Promise<{ deleted: string }> {
   const deleted = await ctx.storage.transaction([`webhook:${id}`], async (tx) => {
-    const record = await tx.get<WebhookSubscriptionRecord>('webhook_subscriptions', id)
+    const record = await tx.get('webhook_subscriptions', id)
     if (!record || record.tenantId !== principal.tenantId) return false
     return tx.delete('webhook_subscriptions', id)
   })

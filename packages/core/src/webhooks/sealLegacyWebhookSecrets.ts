@@ -12,14 +12,14 @@ export async function sealLegacyWebhookSecrets(ctx: AgentWalletContext): Promise
   if (!ctx.secrets) return 0
   let sealed = 0
   for (let offset = 0; ; offset += 500) {
-    const page = await ctx.storage.query<WebhookSubscriptionRecord>('webhook_subscriptions', {
+    const page = await ctx.storage.query('webhook_subscriptions', {
       orderBy: 'createdAt',
       limit: 500,
       offset,
     })
     for (const record of page.filter((entry) => entry.secret !== undefined)) {
       const done = await ctx.storage.transaction([`webhook:${record.id}`], async (tx) => {
-        const current = await tx.get<WebhookSubscriptionRecord>('webhook_subscriptions', record.id)
+        const current = await tx.get('webhook_subscriptions', record.id)
         if (current?.secret === undefined) return false
         await tx.put('webhook_subscriptions', withSealedWebhookSecret(ctx, current))
         return true

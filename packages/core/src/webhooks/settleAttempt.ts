@@ -72,7 +72,7 @@ export async function saveSubscriptionOutcome(
   { deadInARow, disable }: Pick<Settled, 'deadInARow' | 'disable'>,
   move: { cursor?: number } = {},
 ): Promise<void> {
-  const current = await tx.get<WebhookSubscriptionRecord>('webhook_subscriptions', subscriptionId)
+  const current = await tx.get('webhook_subscriptions', subscriptionId)
   if (!current) return
   const reason = `${deadInARow} deliveries in a row were dead-lettered`
   await tx.put('webhook_subscriptions', {

@@ -1,14 +1,12 @@
 import type { Storage } from '../../storage/types.js'
 import { type StorageSuiteContext, sleep, yieldTurn } from './storageSuiteContext.js'
 
-type Counter = { id: string; value: number }
-
 /** One read-increment-write under `key`, with a yield between read and write to invite races. */
 export const incrementUnderLock = (storage: Storage, key: string, id = 'counter') =>
   storage.transaction([key], async (tx) => {
-    const current = await tx.get<Counter>('counters', id)
+    const current = await tx.get('counters', id)
     await yieldTurn()
-    await tx.put('counters', { id, value: (current?.value ?? 0) + 1 })
+    await tx.put('counters', { id, value: Number(current?.value ?? 0) + 1 })
   })
 
 /** The atomicity primitive under concurrent callers. */
@@ -84,9 +82,9 @@ export const storageConcurrencyTests = ({ runner, withStorage }: StorageSuiteCon
       const work = Array.from({ length: 40 }, (_, i) => {
         const keys = pairs[i % pairs.length]!
         return storage.transaction([...keys], async (tx) => {
-          const current = await tx.get<Counter>('counters', 'shared')
+          const current = await tx.get('counters', 'shared')
           await yieldTurn()
-          await tx.put('counters', { id: 'shared', value: (current?.value ?? 0) + 1 })
+          await tx.put('counters', { id: 'shared', value: Number(current?.value ?? 0) + 1 })
         })
       })
       const outcome = await Promise.race([
