@@ -48,12 +48,9 @@ describe('send commits', () => {
       const stored = await storage.get('transactions', one.transaction.id)
       expect(stored).toMatchObject({ nonce: 0, hash: one.transaction.hash })
       await expect
-        .poll(
-          async () => (await storage.get('transactions', one.transaction.id))?.status,
-          {
-            message: 'the submitted status saved',
-          },
-        )
+        .poll(async () => (await storage.get('transactions', one.transaction.id))?.status, {
+          message: 'the submitted status saved',
+        })
         .toBe('submitted')
 
       // Four wallets at once.
@@ -67,12 +64,9 @@ describe('send commits', () => {
         'submitted',
       ])
       await expect
-        .poll(
-          async () =>
-            (await storage.query('transactions', { where: { status: 'submitted' } }))
-              .length,
-          { message: 'all five submitted statuses saved' },
-        )
+        .poll(async () => (await storage.query('transactions', { where: { status: 'submitted' } })).length, {
+          message: 'all five submitted statuses saved',
+        })
         .toBe(5)
 
       // One tracker pass confirms all five in one commit, not one per receipt.
