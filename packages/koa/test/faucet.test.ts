@@ -70,3 +70,18 @@ describe('POST /devnet/faucet', () => {
     }
   })
 })
+
+describe('/onboarding', () => {
+  it('funds the wallet from the faucet between creating it and sending, and says who approves', async () => {
+    const { body } = await t.call('GET', '/onboarding', { key: '' })
+    const titles: string[] = body.steps.map((step: { title: string }) => step.title)
+    const commands: string[] = body.steps.map((step: { command: string }) => step.command)
+    const created = commands.findIndex((command) => command.endsWith('/wallet/create'))
+    const funded = commands.findIndex((command) => command.endsWith('/devnet/faucet'))
+    const sent = commands.findIndex((command) => command.endsWith('/send'))
+    expect(created, titles.join(' | ')).toBeGreaterThanOrEqual(0)
+    expect(funded, titles.join(' | ')).toBeGreaterThan(created)
+    expect(sent, titles.join(' | ')).toBeGreaterThan(funded)
+    expect(body.auth.approvals).toMatch(/never the key that sent/)
+  })
+})

@@ -9,7 +9,7 @@ import { parseAmount } from '../utils/amounts.js'
 import { type FaucetReturnType, faucetCapEth, type faucetSchema } from './devnetSchemas.js'
 
 /** Chain ids of local development chains (the devnet, anvil, hardhat): the only ones with a faucet. */
-const devnetChainIds: readonly number[] = [31337, 1337]
+export const devnetChainIds: readonly number[] = [31337, 1337]
 const faucetCap = parseEther(faucetCapEth)
 const defaultAmount = '10'
 
