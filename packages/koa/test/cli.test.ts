@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url'
 import { devnetAccounts } from '@agentwallet/devnet'
 import { afterAll, expect, it } from 'vitest'
 import { ensureDashboardBuilt } from '../../dashboard/test/helpers/buildDashboard.js'
+import { commandHelp } from '../src/cli/commandHelp.js'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const main = join(root, 'packages/koa/src/cli/main.ts')
@@ -387,16 +388,14 @@ it('serve: a devnet transaction’s explorer is the dashboard’s page at the pu
 it('each command has its own help, --version prints the version, and a bad --log-level is refused before any dir is made', async () => {
   const version = JSON.parse(readFileSync(join(root, 'packages/koa/package.json'), 'utf8')).version
   expect((await run(['--version'])).out).toBe(`${version}\n`)
-  const global = await run(['--help'])
-  for (const command of ['serve', 'keys', 'faucet', 'devnet', 'migrate', 'rotate-master-key', 'mcp']) {
-    const own = await run([command, '--help'])
-    expect(own.code, command).toBe(0)
-    expect(own.out, command).toMatch(
+  // Every command's text names it; two are read through the real CLI (flag and `help <command>`).
+  for (const [command, text] of Object.entries(commandHelp))
+    expect(text, command).toMatch(
       new RegExp(`^Usage: (AGENTWALLET_API_KEY=<agent key> )?agentwallet ${command}`),
     )
-    expect(own.out, command).not.toBe(global.out)
-  }
-  expect((await run(['help', 'faucet'])).out).toBe((await run(['faucet', '-h'])).out)
+  const [keysHelp, faucetHelp] = await Promise.all([run(['keys', '--help']), run(['help', 'faucet'])])
+  expect(keysHelp.out).toBe(`${commandHelp.keys}\n`)
+  expect(faucetHelp.out).toBe(`${commandHelp.faucet}\n`)
   const dir = join(dataDir, 'never-made')
   const loud = await run(['serve', '--log-level', 'loud', '--data-dir', dir])
   expect(loud.code).toBe(1)
