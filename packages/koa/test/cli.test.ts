@@ -8,6 +8,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -464,3 +465,30 @@ it('a data dir this user may not write: the error names the path and says it is 
   expect(sqlite.err).toContain('SQLITE_CANTOPEN')
   expect(sqlite.err).toContain('a permissions problem')
 }, 60_000)
+
+it('a server.json that no lock holder wrote (a server killed with -9) is ignored: the admin key is sent nowhere', async () => {
+  const dir = join(dataDir, 'stale')
+  mkdirSync(dir)
+  const seen: string[] = []
+  const impostor = createServer((request, response) => {
+    seen.push(`${request.method} ${request.url} key=${request.headers['x-api-key'] ?? ''}`)
+    response.end('{"success":true}')
+  })
+  await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve))
+  const { port } = impostor.address() as AddressInfo
+  writeFileSync(
+    join(dir, 'server.json'),
+    JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: process.pid }),
+  )
+  writeFileSync(join(dir, 'admin.key'), 'aw_not_for_the_impostor\n')
+  try {
+    const listed = await run(['keys', 'list', '--data-dir', dir])
+    expect(listed.code, listed.err).toBe(0)
+    expect(listed.out).toBe('No keys in tenant default\n')
+    const faucet = await run(['faucet', devnetAccounts[1]!.address, '--data-dir', dir])
+    expect(faucet.err).toContain('faucet needs a running server')
+    expect(seen).toEqual([])
+  } finally {
+    await new Promise((resolve) => impostor.close(resolve))
+  }
+}, 120_000)

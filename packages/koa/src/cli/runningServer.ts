@@ -1,5 +1,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
+import { isAgentWalletError } from '@agentwallet/core'
+import { type LockHolder, lockFile } from '@agentwallet/sqlite'
 import { CliError } from './cliError.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 
@@ -19,8 +22,8 @@ export function announceServer(dataDir: string, url: string): { remove(): void }
 }
 
 /**
- * The server that holds this data dir, if one answers `/health/live` at the address it announced
- * (a server killed with -9 leaves a file that nothing answers); the root admin key from
+ * The server that holds this data dir, if the lock's holder is the process that announced itself
+ * and it answers `/health/live` at that address; the root admin key from
  * AGENTWALLET_ADMIN_KEY or `<data-dir>/admin.key`.
  * @example const server = await findRunningServer(config, process.env)
  */
@@ -30,12 +33,16 @@ export async function findRunningServer(
 ): Promise<RunningServer | undefined> {
   const path = serverFileOf(config.dataDir)
   if (config.storage === 'memory' || !existsSync(path)) return undefined
-  let url: string
+  let announced: { url?: unknown; pid?: unknown }
   try {
-    url = String((JSON.parse(readFileSync(path, 'utf8')) as { url?: unknown }).url)
+    announced = JSON.parse(readFileSync(path, 'utf8')) as typeof announced
   } catch {
     return undefined
   }
+  // The admin key goes only to the process that holds the data dir now: a file left by a server
+  // killed with -9 may name a port something else listens on.
+  if (typeof announced.url !== 'string' || announced.pid !== holderPid(config.dataDir)) return undefined
+  const url = announced.url
   const live = await fetch(`${url}/health/live`, { signal: AbortSignal.timeout(2000) }).then(
     (response) => response.ok,
     () => false,
@@ -49,6 +56,18 @@ export async function findRunningServer(
       `A server runs on ${url} over this data dir; reaching it needs the root admin key: set AGENTWALLET_ADMIN_KEY (no ${keyFile})`,
     )
   return { url, adminKey }
+}
+
+/** The pid of the process on this host holding the data dir's lock, if one does. */
+function holderPid(dataDir: string): number | undefined {
+  try {
+    lockFile({ filename: join(dataDir, 'agentwallet.lock'), command: 'agentwallet (probe)' }).release()
+    return undefined
+  } catch (error) {
+    if (!isAgentWalletError(error, 'conflict')) return undefined
+    const holder = (error.details as { holder?: LockHolder } | undefined)?.holder
+    return holder?.host === hostname() ? holder.pid : undefined
+  }
 }
 
 /**
