@@ -1,6 +1,8 @@
 /**
- * `pnpm bench [-- --only send,burst] [--budget 60] [--tx 1000000] [--seed-budget 300]`: every sub-bench in this one
- * process, one after another, each bounded by its time budget (seconds; seeding the history bench by --seed-budget). Prints a table and writes
+ * `pnpm bench [-- --only send,burst] [--budget 30] [--tx 1000000] [--seed-budget 90] [--creates-at 100000]`:
+ * every sub-bench in this one process, one after another, each bounded by its time budget (seconds;
+ * seeding the history bench by --seed-budget). Each figure with a goal stands beside a floor or
+ * baseline measured in the same run (`floor`, `ratio`, `goal` in the JSON). Prints a table and writes
  * bench/results/latest.json with the machine it ran on. Not part of `pnpm test`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -33,9 +35,10 @@ const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
   options: {
     only: { type: 'string' },
-    budget: { type: 'string', default: '60' },
+    budget: { type: 'string', default: '30' },
     tx: { type: 'string', default: '1000000' },
-    'seed-budget': { type: 'string', default: '300' },
+    'seed-budget': { type: 'string', default: '90' },
+    'creates-at': { type: 'string', default: '100000' },
   },
 })
 const selected = values.only ? values.only.split(',') : Object.keys(benches)
@@ -45,6 +48,7 @@ const options: Options = {
   budgetMs: Number(values.budget) * 1000,
   txCount: Number(values.tx),
   seedBudgetMs: Number(values['seed-budget']) * 1000,
+  createsAt: Number(values['creates-at']),
 }
 
 const machine = {
@@ -59,6 +63,7 @@ const machine = {
 console.log(`machine: ${JSON.stringify(machine)}`)
 const rows: Row[] = []
 const started = new Date()
+const runStarted = performance.now()
 for (const name of selected) {
   const t = performance.now()
   process.stdout.write(`running ${name}… `)
@@ -71,9 +76,18 @@ for (const name of selected) {
   }
 }
 
-console.log('\n| bench | metric | value | unit | note |\n|---|---|---:|---|---|')
+console.log(
+  '\n| bench | metric | value | unit | floor | ratio | goal | note |\n|---|---|---:|---|---:|---:|---:|---|',
+)
 for (const row of rows)
-  console.log(`| ${row.bench} | ${row.metric} | ${row.value} | ${row.unit} | ${row.note ?? ''} |`)
+  console.log(
+    `| ${row.bench} | ${row.metric} | ${row.value} | ${row.unit} | ${row.floor ?? ''} | ${row.ratio ?? ''} | ${row.goal ?? ''} | ${row.note ?? ''} |`,
+  )
+console.log(
+  `\ntotal ${((performance.now() - runStarted) / 1000).toFixed(0)} s; load average after: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+)
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true })
 writeFileSync(
   new URL('./results/latest.json', import.meta.url),

@@ -13,6 +13,8 @@ import { createApp, createLogger, type RunningServer } from '@agentwallet/koa'
 import { sqliteStorage } from '@agentwallet/sqlite'
 
 export type BenchServer = {
+  /** The temp dir holding the database (an fsync probe may write beside it). */
+  dir: string
   devnet: Devnet
   agentWallet: AgentWallet
   storage: ReturnType<typeof sqliteStorage>
@@ -51,6 +53,7 @@ export async function startBenchServer(config: Partial<AgentWalletConfig> = {}):
     port: 0,
   })
   return {
+    dir,
     devnet,
     agentWallet,
     storage,
@@ -109,4 +112,8 @@ export async function drive(
 export function quantile(samples: number[], q: number): number {
   const sorted = [...samples].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
+}
+
+export function median(samples: number[]): number {
+  return quantile(samples, 0.5)
 }

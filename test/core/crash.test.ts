@@ -15,18 +15,49 @@ afterAll(async () => {
   await devnet?.close()
 })
 
-/** An EIP-1193 provider that, from the `n`th call of `method` on, never answers: the process "died" there. */
-function dyingAt(method: string, n: number) {
+/**
+ * The point where a process "dies": from the `n`th call on, `dies()` is true and the caller never
+ * answers. `reached` settles once that call came, so a test snapshots storage at the moment of
+ * death, not after a guess at how long the work before it takes.
+ */
+function deathAt(n: number, what: string) {
   let calls = 0
+  let reach: () => void = () => {}
+  const reached = new Promise<void>((resolve) => {
+    reach = resolve
+  })
   return {
-    request: (args: { method: string; params?: unknown }) => {
-      if (args.method === method && ++calls >= n) return new Promise<never>(() => {})
-      return devnet.provider.request(args as Parameters<Devnet['provider']['request']>[0])
+    dies(): boolean {
+      if (++calls < n) return false
+      reach()
+      return true
     },
+    /** Resolves when the process died; rejects, naming the awaited call, if it did not in 30 s. */
+    reached: () => within(reached, 30_000, `the ${what} (call ${n}) where the process dies`),
   }
 }
 
-/** Fires sends without awaiting them (the dying process never answers some), and waits until `settled` have. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`waited ${ms} ms for ${what}`)), ms)
+  })
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer))
+}
+
+/** An EIP-1193 provider whose process dies at the `n`th call of `method`: that call never answers. */
+function dyingAt(method: string, n: number) {
+  const death = deathAt(n, method)
+  const provider = {
+    request: (args: { method: string; params?: unknown }) => {
+      if (args.method === method && death.dies()) return new Promise<never>(() => {})
+      return devnet.provider.request(args as Parameters<Devnet['provider']['request']>[0])
+    },
+  }
+  return { provider, death }
+}
+
+/** Fires sends without awaiting them (the dying process never answers some); resolves once `settled` have. */
 async function burst(aw: AgentWallet, from: string, count: number, settled: number) {
   let done = 0
   for (let index = 0; index < count; index++) {
@@ -35,28 +66,26 @@ async function burst(aw: AgentWallet, from: string, count: number, settled: numb
       () => done++,
     )
   }
-  await expect.poll(() => done, { timeout: 10_000 }).toBe(settled)
+  await expect
+    .poll(() => done, { timeout: 30_000, message: `${settled} of ${count} sends to settle` })
+    .toBe(settled)
 }
 
 describe('crash safety', () => {
   it('rebroadcasts a tx signed before a crash, never re-signing it, and loses no accepted intent', async () => {
     const storage = memoryStorage()
     // Process A dies inside its 5th broadcast: after the signed tx was persisted, before the node saw it.
+    const { provider, death } = dyingAt('eth_sendRawTransaction', 5)
     const dying = await agentWalletOn(devnet, {
       storage,
       masterKey: '11'.repeat(32),
-      chains: {
-        devnet: {
-          provider: dyingAt('eth_sendRawTransaction', 5),
-          chainId: 31337,
-          contracts: devnet.addressBook,
-        },
-      },
+      chains: { devnet: { provider, chainId: 31337, contracts: devnet.addressBook } },
       track: false,
     })
     const { wallet } = await dying.createWallet({ agentName: 'crashy' })
     await devnet.faucet(wallet.address, parseEther('10'))
     await burst(dying, wallet.address, 12, 4)
+    await death.reached()
 
     // What a durable store holds at the moment of death.
     const afterCrash = memoryStorage({ snapshot: storage.snapshot() })
@@ -92,39 +121,41 @@ describe('crash safety', () => {
     )
   })
 
-  it('signs an intent accepted before a crash exactly once after restart', async () => {
+  it('saves nothing of an intent whose signing a crash cut short, and burns no nonce for it', async () => {
     const storage = memoryStorage()
     const base = await agentWalletOn(devnet, { storage, masterKey: '22'.repeat(32), track: false })
     const { wallet } = await base.createWallet({ agentName: 'crashy-2' })
     await devnet.faucet(wallet.address, parseEther('10'))
-    // Process A dies while its vault is signing the 3rd intent: accepted and persisted, never signed.
-    let signs = 0
+    // Process A dies while its vault is signing the 3rd intent. An intent is signed before it is
+    // saved (intent, raw tx and nonce are one commit), so that one was never accepted.
+    const death = deathAt(3, 'vault signing')
     const vault: KeyVault = {
       ...base.context.vault,
       async getSigner(address) {
-        if (++signs >= 3) return new Promise(() => {})
+        if (death.dies()) return new Promise(() => {})
         return base.context.vault.getSigner(address)
       },
     }
     const dying = await agentWalletOn(devnet, { storage, vault, track: false })
     await burst(dying, wallet.address, 6, 2)
+    await death.reached()
 
     const afterCrash = memoryStorage({ snapshot: storage.snapshot() })
-    const unsigned = (await afterCrash.query<TransactionRecord>('transactions')).filter(
-      (record) => !record.rawTx,
-    )
-    expect(unsigned).toHaveLength(1)
-    expect(unsigned[0]?.status).toBe('queued')
+    const stored = await afterCrash.query<TransactionRecord>('transactions')
+    expect(stored).toHaveLength(2)
+    expect(stored.filter((record) => !record.rawTx)).toEqual([])
 
     const restarted = await agentWalletOn(devnet, { storage: afterCrash, masterKey: '22'.repeat(32) })
     closers.push(restarted)
-    const records = await afterCrash.query<TransactionRecord>('transactions')
-    expect(records).toHaveLength(3)
     const final = await Promise.all(
-      records.map((record) => restarted.waitForTransaction({ transaction: record.id })),
+      stored.map((record) => restarted.waitForTransaction({ transaction: record.id })),
     )
-    expect(final.map((answer) => answer.status)).toEqual(['confirmed', 'confirmed', 'confirmed'])
-    expect(final.map((answer) => answer.transaction.nonce).sort()).toEqual([0, 1, 2])
+    expect(final.map((answer) => answer.status)).toEqual(['confirmed', 'confirmed'])
+    expect(final.map((answer) => answer.transaction.nonce).sort()).toEqual([0, 1])
+    const next = await restarted.send({ wallet: wallet.address, to: freshAddress(), value: '0.01' })
+    expect((await restarted.waitForTransaction({ transaction: next.transaction.id })).transaction.nonce).toBe(
+      2,
+    )
     expect(await publicClientOf(devnet).getTransactionCount({ address: wallet.address })).toBe(3)
   })
 })

@@ -1,12 +1,13 @@
 import { type AgentWallet, idempotencyRecordId, requestHash } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
-import { parseEther } from 'viem'
+import { type Hex, parseEther, TimeoutError } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
   agentWalletOn,
   freshAddress,
   fundedWallet,
   publicClientOf,
+  storedTransaction,
   useDevnetAgentWallet,
 } from '../helpers/devnetAgentWallet.js'
 
@@ -108,6 +109,51 @@ describe('a node that rejects a broadcast', () => {
       expect(done.transaction.nonce).toBe(0)
     } finally {
       await picky.close()
+    }
+  })
+
+  it('sends a lower nonce it still owes the node before a later one the node refuses for the gap', async () => {
+    // The first broadcast times out before reaching the node: that tx stays queued, signed at nonce 0,
+    // and the tracker would retry it only once stale. An automining node refuses nonce 1 meanwhile.
+    let timeouts = 1
+    const sent: Hex[] = []
+    const provider = {
+      request: async (args: { method: string; params?: unknown }) => {
+        if (args.method === 'eth_sendRawTransaction') {
+          if (timeouts-- > 0) throw new TimeoutError({ body: {}, url: 'http://node' })
+          sent.push((args.params as [Hex])[0])
+        }
+        return devnet.provider.request(args as Parameters<Devnet['provider']['request']>[0])
+      },
+    }
+    const owing = await agentWalletOn(devnet, {
+      chains: { devnet: { provider, chainId: 31337, contracts: devnet.addressBook } },
+      rebroadcastAfterMs: 600_000,
+    })
+    try {
+      const wallet = await fundedWallet(owing, devnet, '1')
+      const first = await owing.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
+      expect(first.transaction.status).toBe('queued')
+      const second = await owing.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
+      expect(second.transaction.status).toBe('submitted')
+      const done = await Promise.all(
+        [first, second].map((answer) => owing.waitForTransaction({ transaction: answer.transaction.id })),
+      )
+      expect(done.map((tx) => [tx.status, tx.transaction.nonce])).toEqual([
+        ['confirmed', 0],
+        ['confirmed', 1],
+      ])
+      // The owed tx went out byte for byte as signed, before the later one.
+      const [owed, later] = await Promise.all(
+        [first, second].map((answer) => storedTransaction(owing, answer.transaction.id)),
+      )
+      expect(sent.filter((raw) => raw === owed!.rawTx || raw === later!.rawTx)).toEqual([
+        later!.rawTx,
+        owed!.rawTx,
+        later!.rawTx,
+      ])
+    } finally {
+      await owing.close()
     }
   })
 

@@ -17,6 +17,7 @@ export async function startReceiver(
 ) {
   const { host = '127.0.0.1', port: wanted = 0 } = listenOn
   const received: Received[] = []
+  let connections = 0
   const server = createServer((request, response) => {
     let body = ''
     request.on('data', (chunk) => (body += chunk))
@@ -27,6 +28,7 @@ export async function startReceiver(
       response.writeHead(status).end(status >= 400 ? 'receiver says no' : 'ok')
     })
   })
+  server.on('connection', () => connections++)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(wanted, host, resolve)
@@ -36,6 +38,8 @@ export async function startReceiver(
     url: `http://${host}:${port}/hook`,
     port,
     received,
+    /** TCP connections accepted so far. */
+    connections: () => connections,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

@@ -25,6 +25,7 @@ import { type AgentWalletSession, createSession } from './session.js'
 import { memoryStorage } from './storage/memoryStorage.js'
 import type { Storage } from './storage/types.js'
 import { startTracker, type Tracker } from './transactions/startTracker.js'
+import { settleSubmitted } from './transactions/submittedBatch.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
 import { assertMasterKey } from './vault/assertMasterKey.js'
 import { localKeyVault } from './vault/localKeyVault.js'
@@ -173,6 +174,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       // Stops every background operation of this context: ENS and identity registrations, swaps (resumable).
       await stopEnsRegistrations(ctx)
       await tracker?.stop()
+      await settleSubmitted(ctx.storage)
       await webhookWorker?.stop()
       unsubscribe()
       await chains.close?.()

@@ -2,23 +2,26 @@ import { keccak256 } from 'viem'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import type { StorageTx } from '../storage/types.js'
 import { allocateNonce } from './allocateNonce.js'
 import type { GasSettings } from './prepareGas.js'
-import { markFailed, markSubmitted } from './transitions.js'
+import { markSubmitted } from './submittedBatch.js'
+import { markFailed } from './transitions.js'
 import type { TransactionRecord } from './types.js'
 
+/** A tx signed in memory, with the nonce slot it takes: durable only once `saveSigned` commits. */
+export type Signing = { signed: TransactionRecord; nonceId: string }
+
 /**
- * queued → signed → submitted. Allocates the nonce, signs through the vault, persists the raw tx,
- * its hash and the nonce together, and only then broadcasts: a crash after the commit leaves a tx
- * the reconciler rebroadcasts as is, never one signed again with another nonce.
- * The caller holds the wallet lock.
+ * queued → signed, in memory: allocates the nonce and signs through the vault. The caller holds the
+ * wallet lock and commits the raw tx, its hash and the nonce together (`saveSigned`) before any broadcast.
  */
-export async function signAndBroadcast(
+export async function signRecord(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   record: TransactionRecord,
   gas: GasSettings,
-): Promise<TransactionRecord> {
+): Promise<Signing> {
   const { nonceId, nonce } = await allocateNonce(ctx, chain, record.from)
   const signer = await ctx.vault.getSigner(record.from)
   const rawTx = await signer.signTransaction({
@@ -32,35 +35,52 @@ export async function signAndBroadcast(
     maxFeePerGas: BigInt(gas.maxFeePerGas),
     maxPriorityFeePerGas: BigInt(gas.maxPriorityFeePerGas),
   })
-  const signed: TransactionRecord = {
-    ...record,
-    nonce,
-    gas,
-    rawTx,
-    hash: keccak256(rawTx),
-    updatedAt: ctx.now().toISOString(),
-  }
-  await ctx.storage.transaction([], async (tx) => {
-    await tx.put('transactions', signed)
-    await tx.put('nonces', { id: nonceId, next: nonce + 1 })
-  })
-  return broadcastSigned(ctx, chain, signed, { releaseNonce: { nonceId } })
+  const signed = { ...record, nonce, gas, rawTx, hash: keccak256(rawTx), updatedAt: ctx.now().toISOString() }
+  return { signed, nonceId }
+}
+
+/** Writes the signed tx and its wallet's next nonce in `tx` (`insert` for a tx not saved before). */
+export async function saveSigned(
+  tx: StorageTx,
+  { signed, nonceId }: Signing,
+  write: 'insert' | 'put' = 'put',
+): Promise<void> {
+  await tx[write]('transactions', signed)
+  await tx.put('nonces', { id: nonceId, next: signed.nonce! + 1 })
+}
+
+/**
+ * queued → signed → submitted for an intent saved earlier (approved, or accepted before a crash).
+ * Signs, commits the raw tx with the nonce, and only then broadcasts: a crash after the commit leaves
+ * a tx the reconciler rebroadcasts as is, never one signed again with another nonce.
+ * The caller holds the wallet lock.
+ */
+export async function signAndBroadcast(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  record: TransactionRecord,
+  gas: GasSettings,
+): Promise<TransactionRecord> {
+  const signing = await signRecord(ctx, chain, record, gas)
+  await ctx.storage.transaction([], (tx) => saveSigned(tx, signing))
+  return broadcastSigned(ctx, chain, signing.signed, { releaseNonce: { nonceId: signing.nonceId } })
 }
 
 /**
  * Sends a persisted raw tx. A transport failure leaves it signed for the tracker to retry; an
- * answer from the node that it does not know the tx fails it (and, for the newest nonce, frees it).
+ * answer from the node that it does not know the tx fails it (and, for the newest nonce, frees it),
+ * unless the refusal came from a lower nonce we still owe the node: those go first, then this again.
  */
 export async function broadcastSigned(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   record: TransactionRecord,
-  options: { releaseNonce?: { nonceId: string } | undefined } = {},
+  options: { releaseNonce?: { nonceId: string } | undefined; owedSent?: boolean } = {},
 ): Promise<TransactionRecord> {
   if (!record.rawTx || !record.hash) throw new Error('broadcastSigned needs a signed transaction')
   try {
     await chain.client.sendRawTransaction({ serializedTransaction: record.rawTx })
-    return await markSubmitted(ctx, record)
+    return markSubmitted(ctx, record)
   } catch (error) {
     if (isTransportError(error)) return record
     // "Already known" and "nonce too low" for our own mined tx are both fine: ask the node.
@@ -69,6 +89,29 @@ export async function broadcastSigned(
       () => false,
     )
     if (known) return markSubmitted(ctx, record)
+    if (!options.owedSent && (await sendOwed(ctx, chain, record)))
+      return broadcastSigned(ctx, chain, record, { ...options, owedSent: true })
     return markFailed(ctx, record, toChainError(error, chain.name), options)
   }
+}
+
+/**
+ * Broadcasts, lowest nonce first, the signed txs of the same wallet and chain below `record`'s
+ * nonce that the node has not been given: signed by a replica that died before broadcasting, or
+ * met a transport error. A node that does not queue future nonces (an automining devnet) refuses
+ * `record` until they are in. True when there were any. The caller holds the wallet lock.
+ */
+async function sendOwed(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  record: TransactionRecord,
+): Promise<boolean> {
+  const queued = await ctx.storage.query<TransactionRecord>('transactions', {
+    where: { walletId: record.walletId, status: 'queued' },
+  })
+  const owed = queued
+    .filter((other) => other.chain === record.chain && other.rawTx && other.nonce! < record.nonce!)
+    .sort((x, y) => x.nonce! - y.nonce!)
+  for (const other of owed) await broadcastSigned(ctx, chain, other, { owedSent: true })
+  return owed.length > 0
 }

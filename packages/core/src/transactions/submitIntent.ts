@@ -12,7 +12,7 @@ import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { evaluateIntent, type IntentDecision } from './evaluateIntent.js'
 import { prepareGas, tokenSpendOf } from './prepareGas.js'
-import { signAndBroadcast } from './signAndBroadcast.js'
+import { broadcastSigned, saveSigned, signRecord } from './signAndBroadcast.js'
 import { txPayload } from './transitions.js'
 import type { TransactionRecord } from './types.js'
 
@@ -44,9 +44,9 @@ export type SubmitOptions = {
 
 /**
  * The money path of DESIGN §4, in one lock on the wallet: window totals → policy → funds (unless
- * blocked; `insufficient_funds` saves nothing) → persist the intent and reserve its spend (with its
- * events and idempotency record, in one commit) → for an allowed intent: nonce, sign, persist the
- * signed tx, broadcast. Every value-moving action uses it.
+ * blocked; `insufficient_funds` saves nothing) → for an allowed intent, nonce and signature →
+ * persist the intent, reserving its spend, with its raw tx, nonce, events and idempotency record in
+ * one commit (one fsync) → broadcast. Every value-moving action uses it.
  * A blocked intent is recorded, then thrown as `policy_blocked`.
  */
 export async function submitIntent(
@@ -74,9 +74,12 @@ export async function submitIntent(
     const approval =
       decision.decision === 'require_approval' ? newApproval(ctx, principal, record, decision) : undefined
     if (approval) record.approvalId = approval.id
+    // An allowed intent is signed before anything is saved, so intent, raw tx and nonce are one commit.
+    const signing = record.status === 'queued' ? await signRecord(ctx, chain, record, gas!) : undefined
 
     await ctx.storage.transaction([], async (tx) => {
-      await tx.insert('transactions', record)
+      if (signing) await saveSigned(tx, signing, 'insert')
+      else await tx.insert('transactions', record)
       if (approval) await tx.insert('approvals', approval)
       if (idempotency) {
         const saved: IdempotencyRecord = {
@@ -105,21 +108,13 @@ export async function submitIntent(
         })
       }
     })
-    return finish(ctx, chain, record, approval, gas)
+    if (record.status === 'blocked') throw blockedError(record)
+    if (approval) return { status: 'pending_approval', transaction: record, approval }
+    const sent = await broadcastSigned(ctx, chain, signing!.signed, {
+      releaseNonce: { nonceId: signing!.nonceId },
+    })
+    return { status: sent.status as SettledStatus, transaction: sent }
   })
-}
-
-async function finish(
-  ctx: AgentWalletContext,
-  chain: ReturnType<AgentWalletContext['chains']['get']>,
-  record: TransactionRecord,
-  approval: ApprovalRecord | undefined,
-  gas: Awaited<ReturnType<typeof prepareGas>> | undefined,
-): Promise<SubmitResult> {
-  if (record.status === 'blocked') throw blockedError(record)
-  if (approval) return { status: 'pending_approval', transaction: record, approval }
-  const sent = await signAndBroadcast(ctx, chain, record, gas!)
-  return { status: sent.status as SettledStatus, transaction: sent }
 }
 
 /** What the policy engine sees of a draft: the call's value and recipient in the asset's terms. */

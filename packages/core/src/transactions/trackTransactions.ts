@@ -1,4 +1,4 @@
-import { type Hex, TransactionNotFoundError } from 'viem'
+import { type Hex, TransactionNotFoundError, type TransactionReceipt } from 'viem'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
@@ -9,7 +9,7 @@ import { prepareGas, tokenSpendOf } from './prepareGas.js'
 import { refreshCall } from './refreshCall.js'
 import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from './replaceStuck.js'
 import { broadcastSigned, signAndBroadcast } from './signAndBroadcast.js'
-import { markFailed, markMined } from './transitions.js'
+import { markFailed, minedRecord, saveMined } from './transitions.js'
 import type { TransactionRecord } from './types.js'
 
 /**
@@ -38,31 +38,62 @@ export async function trackTransactions(
     }),
   ])
   const staleBefore = ctx.now().getTime() - (options.all ? -1 : ctx.options.rebroadcastAfterMs)
+  const receipts = await Promise.all(
+    submitted.map(async (record) => ({
+      record,
+      receipt: await receiptOf(ctx.chains.get(record.chain), record),
+    })),
+  )
+  await saveReceipts(
+    ctx,
+    receipts.filter((found): found is Found => found.receipt !== undefined),
+  )
   await Promise.all([
-    ...submitted.map((record) =>
-      settle(ctx, record, Date.parse(record.submittedAt ?? record.updatedAt) <= staleBefore),
-    ),
+    ...receipts
+      .filter((found) => found.receipt === undefined)
+      .map(({ record }) =>
+        settle(ctx, record, Date.parse(record.submittedAt ?? record.updatedAt) <= staleBefore),
+      ),
     ...queued
       .filter((record) => Date.parse(record.updatedAt) <= staleBefore)
       .map((record) => resume(ctx, record)),
   ])
 }
 
+type Found = { record: TransactionRecord; receipt: TransactionReceipt }
+
 /**
- * Reads the receipt of a submitted tx (of any of its signatures, when it was replaced); a stale one
- * the node no longer knows is broadcast again; one stuck below the chain's current fees is replaced.
+ * Every tx a receipt was found for, confirmed or failed in one commit (one fsync per pass, not per
+ * tx), holding the locks of their wallets as a single settle would. A record that moved on meanwhile
+ * is left as it is.
+ */
+async function saveReceipts(ctx: AgentWalletContext, found: Found[]): Promise<void> {
+  if (found.length === 0) return
+  await ctx.storage.transaction(
+    found.map(({ record }) => walletLockKey(record.from)),
+    async (tx) => {
+      for (const { record: candidate, receipt } of found) {
+        const record = await tx.get<TransactionRecord>('transactions', candidate.id)
+        if (record?.status !== 'submitted') continue
+        await saveMined(ctx, tx, minedRecord(ctx, adoptMined(record, receipt.transactionHash), receipt))
+      }
+    },
+  )
+}
+
+/**
+ * A submitted tx without a receipt (of any of its signatures): a stale one the node no longer knows
+ * is broadcast again; one stuck below the chain's current fees is replaced.
  */
 async function settle(ctx: AgentWalletContext, candidate: TransactionRecord, stale: boolean): Promise<void> {
   const chain = ctx.chains.get(candidate.chain)
-  const receipt = await receiptOf(chain, candidate)
   // The newest signature unknown to the node (evicted, or a crash between commit and broadcast).
-  const unseen = !receipt && stale && (await isUnknown(chain, candidate.hash!))
-  if (!receipt && !unseen && !replacementDue(ctx, candidate)) return
+  const unseen = stale && (await isUnknown(chain, candidate.hash!))
+  if (!unseen && !replacementDue(ctx, candidate)) return
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
     const record = await ctx.storage.get<TransactionRecord>('transactions', candidate.id)
     if (record?.status !== 'submitted') return
-    if (receipt) await markMined(ctx, adoptMined(record, receipt.transactionHash), receipt)
-    else if (unseen) await rebroadcastDropped(ctx, chain, record)
+    if (unseen) await rebroadcastDropped(ctx, chain, record)
     else if (record.submittedAt === candidate.submittedAt) await replaceStuck(ctx, chain, record)
   })
 }

@@ -20,20 +20,6 @@ export function txPayload(record: TransactionRecord) {
   }
 }
 
-/** queued (signed) → submitted: the node accepted the raw transaction. */
-export async function markSubmitted(
-  ctx: AgentWalletContext,
-  record: TransactionRecord,
-): Promise<TransactionRecord> {
-  const now = ctx.now().toISOString()
-  const next: TransactionRecord = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
-  await ctx.storage.transaction([], async (tx) => {
-    await tx.put('transactions', next)
-    appendEvent(ctx, tx, next.tenantId, 'tx.submitted', txPayload(next))
-  })
-  return next
-}
-
 /**
  * queued → failed before reaching a block. With `releaseNonce`, the nonce goes back to the pool:
  * only safe while holding the wallet lock and when no later nonce was allocated.
@@ -65,12 +51,12 @@ async function releaseNonce(tx: StorageTx, nonceId: string, nonce: number): Prom
   if (stored?.next === nonce + 1) await tx.put('nonces', { id: nonceId, next: nonce })
 }
 
-/** submitted → confirmed or failed, from a receipt. */
-export async function markMined(
+/** submitted → confirmed or failed, from a receipt: the record to save with `saveMined`. */
+export function minedRecord(
   ctx: AgentWalletContext,
   record: TransactionRecord,
   receipt: { status: 'success' | 'reverted'; blockNumber: bigint; gasUsed: bigint },
-): Promise<TransactionRecord> {
+): TransactionRecord {
   const now = ctx.now().toISOString()
   const base = {
     ...record,
@@ -78,28 +64,32 @@ export async function markMined(
     gasUsed: receipt.gasUsed.toString(),
     updatedAt: now,
   }
-  const next: TransactionRecord =
-    receipt.status === 'success'
-      ? { ...base, status: 'confirmed', confirmedAt: now }
-      : {
-          ...base,
-          status: 'failed',
-          error: { code: 'transaction_failed', message: 'The transaction reverted' },
-        }
-  await ctx.storage.transaction([], async (tx) => {
-    await tx.put('transactions', next)
-    if (next.status === 'confirmed') {
-      appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', {
-        ...txPayload(next),
-        blockNumber: next.blockNumber ?? 0,
-      })
-    } else {
-      appendEvent(ctx, tx, next.tenantId, 'tx.failed', {
-        ...txPayload(next),
-        reason: 'reverted',
-        blockNumber: next.blockNumber,
-      })
-    }
-  })
-  return next
+  return receipt.status === 'success'
+    ? { ...base, status: 'confirmed', confirmedAt: now }
+    : {
+        ...base,
+        status: 'failed',
+        error: { code: 'transaction_failed', message: 'The transaction reverted' },
+      }
+}
+
+/** Writes a mined record (from `minedRecord`) with its `tx.confirmed` or `tx.failed` event in `tx`. */
+export async function saveMined(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  next: TransactionRecord,
+): Promise<void> {
+  await tx.put('transactions', next)
+  if (next.status === 'confirmed') {
+    appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', {
+      ...txPayload(next),
+      blockNumber: next.blockNumber ?? 0,
+    })
+  } else {
+    appendEvent(ctx, tx, next.tenantId, 'tx.failed', {
+      ...txPayload(next),
+      reason: 'reverted',
+      blockNumber: next.blockNumber,
+    })
+  }
 }

@@ -8,7 +8,7 @@ import type { LocalKeyRecord } from './localKeyRecord.js'
 import { parseMasterKey } from './masterKey.js'
 import { nextFreeIndex } from './nextFreeIndex.js'
 import { signerFromKey } from './signerFromKey.js'
-import type { KeyRecordStore, KeyVault } from './types.js'
+import type { KeyRecordStore, KeyVault, PreparedKey } from './types.js'
 import { parsePrivateKey, vaultAddressId } from './vaultAddress.js'
 
 type CommonOptions = {
@@ -96,10 +96,15 @@ export const localKeyVault = (options: LocalKeyVaultOptions): LocalKeyVault => {
     return privateKey
   }
 
-  const sealAndAdd = async (privateKey: Hex, address: Address): Promise<Address> => {
+  const seal = async (privateKey: Hex, address: Address): Promise<LocalKeyRecord> => {
     const bytes = hexToBytes(privateKey)
     const record = sealEnvelope(bytes, await wrappingKey(), address)
     bytes.fill(0)
+    return record
+  }
+
+  const sealAndAdd = async (privateKey: Hex, address: Address): Promise<Address> => {
+    const record = await seal(privateKey, address)
     // false means the vault already holds this key (a repeated or concurrent import): same address.
     await store.add(vaultAddressId(address) as Address, record)
     return address
@@ -125,6 +130,18 @@ export const localKeyVault = (options: LocalKeyVaultOptions): LocalKeyVault => {
     }
   }
 
+  const { addIn } = store
+  // HD keys take the next free index, probed against committed records: they keep `createKey`.
+  const prepareKey =
+    mnemonic === undefined && addIn
+      ? async (): Promise<PreparedKey> => {
+          const privateKey = generatePrivateKey()
+          const { address } = privateKeyToAccount(privateKey)
+          const record = await seal(privateKey, address)
+          return { address, save: (tx) => addIn(tx, vaultAddressId(address) as Address, record) }
+        }
+      : undefined
+
   return {
     name: options.name ?? 'local',
     capabilities: { exportable: true, hd: mnemonic !== undefined, encryptedAtRest: true },
@@ -146,5 +163,6 @@ export const localKeyVault = (options: LocalKeyVaultOptions): LocalKeyVault => {
       return signerFromKey(address, await privateKeyOf(address))
     },
     exportKey: privateKeyOf,
+    ...(prepareKey ? { prepareKey } : {}),
   }
 }

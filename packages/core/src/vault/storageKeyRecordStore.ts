@@ -29,4 +29,7 @@ export const storageKeyRecordStore = <TRecord>(storage: Storage): KeyRecordStore
       throw error
     }
   },
+  async addIn(tx, address, record) {
+    await tx.insert(vaultKeysCollection, { id: address.toLowerCase(), record })
+  },
 })

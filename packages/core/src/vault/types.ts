@@ -1,4 +1,5 @@
 import type { Address, Hex, LocalAccount } from 'viem'
+import type { StorageTx } from '../storage/types.js'
 
 /**
  * What a vault hands to core instead of a key: a viem-compatible local account that signs.
@@ -24,6 +25,12 @@ export interface KeyVault {
   readonly capabilities: KeyVaultCapabilities
   /** Creates a new key and returns its address. */
   createKey(): Promise<Address>
+  /**
+   * Optional: a new key, generated and sealed but not yet stored; `save(tx)` files it in the
+   * caller's transaction, so the key and the wallet that uses it commit together (one fsync).
+   * Vaults that keep keys elsewhere leave it out, and `createKey` is used.
+   */
+  prepareKey?(): Promise<PreparedKey>
   /** Stores an existing private key; importing a key the vault already holds returns its address. */
   importKey(privateKey: Hex): Promise<Address>
   hasKey(address: Address): Promise<boolean>
@@ -33,9 +40,14 @@ export interface KeyVault {
   exportKey?(address: Address): Promise<Hex>
 }
 
+/** A key made by `KeyVault.prepareKey`, stored when `save` runs in a transaction that commits. */
+export type PreparedKey = { address: Address; save(tx: StorageTx): Promise<void> }
+
 /** Where an encrypting vault keeps its records (core adapts Storage to it). */
 export interface KeyRecordStore<TRecord> {
   get(address: Address): Promise<TRecord | undefined>
   /** Stores a new record; resolves false when one already exists for the address. */
   add(address: Address, record: TRecord): Promise<boolean>
+  /** Optional: stores a new record in an open transaction (`storage_conflict` when one exists). */
+  addIn?(tx: StorageTx, address: Address, record: TRecord): Promise<void>
 }

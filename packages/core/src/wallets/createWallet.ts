@@ -5,6 +5,7 @@ import { ConflictError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
 import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import type { Principal } from '../principals/types.js'
+import type { PreparedKey } from '../vault/types.js'
 import { toWallet, type Wallet, type WalletRecord } from './types.js'
 import type { createWalletSchema, importWalletSchema } from './walletSchemas.js'
 
@@ -20,8 +21,16 @@ export async function createWallet(
 ): Promise<{ wallet: Wallet }> {
   return withIdempotency(ctx, principal, 'wallet.create', input, options, async () => {
     const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain).name
-    const address = await ctx.vault.createKey()
-    return saveWallet(ctx, principal, { address, agentName: input.agentName, chain, source: 'created' })
+    // Key and wallet in one commit where the vault stores in ours; else the key first (an orphan key
+    // left by a crash between the two is harmless: no wallet points at it).
+    const prepared = await ctx.vault.prepareKey?.()
+    const address = prepared?.address ?? (await ctx.vault.createKey())
+    return saveWallet(
+      ctx,
+      principal,
+      { address, agentName: input.agentName, chain, source: 'created' },
+      prepared,
+    )
   })
 }
 
@@ -47,6 +56,7 @@ async function saveWallet(
   ctx: AgentWalletContext,
   principal: Principal,
   fields: Pick<WalletRecord, 'address' | 'agentName' | 'chain' | 'source'>,
+  key?: PreparedKey,
 ): Promise<{ wallet: Wallet }> {
   const record: WalletRecord = {
     id: ctx.newId('wal'),
@@ -62,6 +72,7 @@ async function saveWallet(
         details: { address: record.address },
       })
     }
+    await key?.save(tx)
     await tx.insert('wallets', record)
     appendEvent(ctx, tx, record.tenantId, 'wallet.created', {
       walletId: record.id,

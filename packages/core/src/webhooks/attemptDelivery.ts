@@ -1,6 +1,6 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http'
-import { request as httpsRequest } from 'node:https'
-import { isIP, type LookupFunction } from 'node:net'
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { isIP } from 'node:net'
 import type { WebhookTarget } from './resolveWebhookTarget.js'
 import type { WebhookAttempt } from './types.js'
 
@@ -10,10 +10,29 @@ const maxResponseBytes = 1024 * 1024
 const excerptChars = 500
 
 /**
+ * Keep-alive connection pools for deliveries, owned by the worker (`closeWebhookConnections` on stop).
+ * Pools are keyed by the address connected to (and the TLS server name), never by the host name, so
+ * a reused socket is always one to the address judged for this attempt.
+ */
+export type WebhookConnections = { http: Agent; https: HttpsAgent }
+
+/** @example const connections = openWebhookConnections() */
+export function openWebhookConnections(): WebhookConnections {
+  return { http: new Agent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
+}
+
+/** @example closeWebhookConnections(connections) */
+export function closeWebhookConnections(connections: WebhookConnections): void {
+  connections.http.destroy()
+  connections.https.destroy()
+}
+
+/**
  * POSTs one signed delivery to the address `resolveWebhookTarget` judged (pinned: the host is never
  * looked up again, so DNS cannot swap in another address) and reports what happened. Host header
  * and TLS server name stay the URL's host. Redirects are not followed: a 3xx is a failed attempt, so
- * a receiver cannot bounce us elsewhere. A private target's reply is counted, never kept.
+ * a receiver cannot bounce us elsewhere. A private target's reply is counted, never kept. With
+ * `connections`, a socket to the same address is reused; without, each attempt opens its own.
  * @example const attempt = await attemptDelivery({ target, body, headers, timeoutMs: 10_000, now })
  */
 export async function attemptDelivery(parameters: {
@@ -22,6 +41,7 @@ export async function attemptDelivery(parameters: {
   headers: Record<string, string>
   timeoutMs: number
   now: () => Date
+  connections?: WebhookConnections | undefined
 }): Promise<WebhookAttempt> {
   const { target } = parameters
   const at = parameters.now()
@@ -49,16 +69,25 @@ export async function attemptDelivery(parameters: {
 }
 
 function post(
-  parameters: { target: WebhookTarget; body: string; headers: Record<string, string> },
+  parameters: {
+    target: WebhookTarget
+    body: string
+    headers: Record<string, string>
+    connections?: WebhookConnections | undefined
+  },
   signal: AbortSignal,
 ): Promise<IncomingMessage> {
   const { url, address, family } = parameters.target
   const hostname = url.hostname.replace(/^\[|\]$/g, '')
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest
+  const secure = url.protocol === 'https:'
+  const request = secure ? httpsRequest : httpRequest
+  const pool = parameters.connections && (secure ? parameters.connections.https : parameters.connections.http)
   return new Promise((resolve, reject) => {
     const outgoing = request({
       protocol: url.protocol,
-      hostname,
+      // The judged address itself: nothing is looked up, and a pooled socket is one to this address.
+      host: address,
+      family,
       port: url.port || undefined,
       path: `${url.pathname}${url.search}`,
       method: 'POST',
@@ -69,24 +98,14 @@ function post(
         'user-agent': 'AgentWallet-Webhooks/1',
         ...parameters.headers,
       },
-      lookup: pinnedLookup(address, family),
       servername: isIP(hostname) ? undefined : hostname,
-      // A fresh connection per attempt: a pooled socket would be one connected to an earlier answer.
-      agent: false,
+      agent: pool ?? false,
       signal,
     })
     outgoing.once('response', resolve)
     outgoing.once('error', reject)
     outgoing.end(parameters.body)
   })
-}
-
-/** Answers every lookup with the judged address (in the shape asked for: one, or `all`). */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address, family }])
-    else callback(null, address, family)
-  }
 }
 
 /** Counts the reply's bytes (up to `maxResponseBytes`, then hangs up) and keeps the first `keep`. */
@@ -101,8 +120,8 @@ async function readReply(response: IncomingMessage, keep: number): Promise<{ byt
     }
   } catch {
     // A reply cut short (timeout, reset) still has its status; what arrived is counted.
-  } finally {
     response.destroy()
   }
+  // A reply read to its end leaves the socket to its pool; one cut off at the limit was destroyed by `break`.
   return { bytes: Math.min(bytes, maxResponseBytes), head: Buffer.concat(kept) }
 }

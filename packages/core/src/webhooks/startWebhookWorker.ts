@@ -1,4 +1,5 @@
 import type { AgentWalletContext } from '../context.js'
+import { closeWebhookConnections, openWebhookConnections } from './attemptDelivery.js'
 import { deliverWebhooks } from './deliverWebhooks.js'
 
 export type WebhookWorker = {
@@ -7,8 +8,9 @@ export type WebhookWorker = {
 }
 
 /**
- * Runs `deliverWebhooks` every `webhooks.intervalMs`, and soon after any committed event, off the
- * request path. Passes never overlap; a failed pass is reported and the next one runs anyway.
+ * Runs `deliverWebhooks` every `webhooks.intervalMs`, soon after any committed event, and again at
+ * once after a pass that used up its budget, off the request path. Passes never overlap; a failed
+ * pass is reported and the next one runs anyway.
  * @example const worker = startWebhookWorker(ctx, { onError: console.error })
  */
 export function startWebhookWorker(
@@ -19,6 +21,7 @@ export function startWebhookWorker(
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined
   let again = false
+  const connections = openWebhookConnections()
 
   const run = (): Promise<void> => {
     if (running) {
@@ -30,7 +33,7 @@ export function startWebhookWorker(
       do {
         again = false
         try {
-          await deliverWebhooks(ctx)
+          if (await deliverWebhooks(ctx, connections)) again = true
         } catch (error) {
           hooks.onError?.(error)
         }
@@ -52,6 +55,7 @@ export function startWebhookWorker(
       unsubscribe()
       clearTimeout(timer)
       await running
+      closeWebhookConnections(connections)
     },
   }
 }
