@@ -195,6 +195,7 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
     confirmSafeTransaction: resource(async () => ({ safe, safeTxHash: await proposal(), wallet: w1 })),
     // A Safe's owners are public chain data: another tenant reads them, with none of tenant A's records.
     getSafe: { scope: 'resource', otherTenant: 'chain', input: async () => ({ safe }) },
+    devnetFaucet: none(async () => ({ address: fresh(), amount: '1' })),
   }
   return { callers, samples, close: () => resources.close() }
 }

@@ -32,7 +32,7 @@ export type HealthAnswer = {
 export type OnboardingAnswer = {
   service: string
   chains: ChainInfo[]
-  auth: { header: string; roles: Record<string, string>; adminKey: string }
+  auth: { header: string; roles: Record<string, string>; approvals: string; adminKey: string }
   steps: { title: string; command: string }[]
   docs: { openapi: string; health: string }
 }

@@ -1,5 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -8,6 +18,7 @@ import { fileURLToPath } from 'node:url'
 import { devnetAccounts } from '@agentwallet/devnet'
 import { afterAll, expect, it } from 'vitest'
 import { ensureDashboardBuilt } from '../../dashboard/test/helpers/buildDashboard.js'
+import { commandHelp } from '../src/cli/commandHelp.js'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const main = join(root, 'packages/koa/src/cli/main.ts')
@@ -15,10 +26,16 @@ const dataDir = mkdtempSync(join(tmpdir(), 'agentwallet-cli-'))
 const children: ChildProcess[] = []
 
 /** Runs the CLI from source (tsx), collecting output until `until` matches or it exits. */
-function run(args: string[], env: Record<string, string> = {}, until?: RegExp) {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+  until?: RegExp,
+  user: { uid?: number; gid?: number } = {},
+) {
   const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
+    ...user,
   })
   children.push(child)
   let out = ''
@@ -217,14 +234,13 @@ it('keys create|list|revoke on the data dir; clear errors for bad flags', async 
   expect(badChain.err).toMatch(/--chain expects name=rpcUrl/)
 }, 120_000)
 
-it('one process holds a data dir: a memory serve beside a SQLite serve is refused, admin.key untouched; a SIGKILLed holder blocks nothing', async () => {
+it('one process holds a data dir (keys and faucet go through its API instead): a memory serve beside a SQLite serve is refused, admin.key untouched; a SIGKILLed holder blocks nothing', async () => {
   const dir = join(dataDir, 'held')
   const holder = await run(['serve', '--port', '0', '--data-dir', dir], {}, /wallet\/list\n/)
   const adminKey = readFileSync(join(dir, 'admin.key'), 'utf8')
   try {
     for (const args of [
       ['serve', '--port', '0', '--storage', 'memory'],
-      ['keys', 'create', '--name', 'bot'],
       ['devnet', '--port', '0'],
     ]) {
       const refused = await run([...args, '--data-dir', dir], {}, /wallet\/list\n|on http/)
@@ -368,4 +384,111 @@ it('serve: a devnet transaction’s explorer is the dashboard’s page at the pu
   const badUrl = await run(['serve', '--public-url', 'ftp://wallet.example.com'])
   expect(badUrl.code).toBe(1)
   expect(badUrl.err).toMatch(/--public-url must be an absolute http\(s\) URL/)
+}, 120_000)
+
+it('each command has its own help, --version prints the version, and a bad --log-level is refused before any dir is made', async () => {
+  const version = JSON.parse(readFileSync(join(root, 'packages/koa/package.json'), 'utf8')).version
+  expect((await run(['--version'])).out).toBe(`${version}\n`)
+  // Every command's text names it; two are read through the real CLI (flag and `help <command>`).
+  for (const [command, text] of Object.entries(commandHelp))
+    expect(text, command).toMatch(
+      new RegExp(`^Usage: (AGENTWALLET_API_KEY=<agent key> )?agentwallet ${command}`),
+    )
+  const [keysHelp, faucetHelp] = await Promise.all([run(['keys', '--help']), run(['help', 'faucet'])])
+  expect(keysHelp.out).toBe(`${commandHelp.keys}\n`)
+  expect(faucetHelp.out).toBe(`${commandHelp.faucet}\n`)
+  const dir = join(dataDir, 'never-made')
+  const loud = await run(['serve', '--log-level', 'loud', '--data-dir', dir])
+  expect(loud.code).toBe(1)
+  expect(loud.err).toBe(
+    'agentwallet: --log-level must be one of fatal, error, warn, info, debug, trace, silent, not "loud"\n',
+  )
+  expect(existsSync(dir)).toBe(false)
+}, 120_000)
+
+it('keys create/list and faucet work while the server runs (through its API); one log line at shutdown', async () => {
+  const dir = join(dataDir, 'beside')
+  const server = await run(['serve', '--port', '0', '--data-dir', dir], {}, /wallet\/list\n/)
+  const url = urlOf(server.out)
+  const adminKey = printedKey(server.out)!
+  const created = await run(['keys', 'create', '--name', 'beside-bot', '--role', 'agent', '--data-dir', dir])
+  expect(created.code, created.err).toBe(0)
+  const agentKey = created.out.trim().split('\n').at(-1)!
+  const id = /key (key_\w+)/.exec(created.out)![1]!
+  // The key the CLI made works on the server at once: it went through the server, not beside it.
+  expect((await fetch(`${url}/api-keys/me`, { headers: { 'x-api-key': agentKey } })).status).toBe(200)
+  expect((await run(['keys', 'list', '--data-dir', dir])).out).toContain(id)
+
+  const wallet = await fetch(`${url}/wallet/create`, {
+    method: 'POST',
+    headers: { 'x-api-key': adminKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ agentName: 'funded' }),
+  })
+  const { address } = ((await wallet.json()) as { wallet: { address: string } }).wallet
+  const funded = await run(['faucet', address, '2.5', '--data-dir', dir])
+  expect(funded.code, funded.err).toBe(0)
+  expect(funded.out).toContain(`Added 2.5 ETH to ${address} on devnet`)
+  const balance = await fetch(`${url}/wallet/${address}/balance`, { headers: { 'x-api-key': adminKey } })
+  expect(((await balance.json()) as { eth: string }).eth).toBe('2.5')
+  const tooMuch = await run(['faucet', address, '101', '--data-dir', dir])
+  expect(tooMuch.code).toBe(1)
+  expect(tooMuch.err).toMatch(/^agentwallet: validation_failed: .*100 ETH/)
+
+  await stop(server.child)
+  const lines = server.output().trim().split('\n')
+  expect(lines.filter((line) => line.includes('"msg":"server stopped"'))).toHaveLength(1)
+  expect(lines.at(-1)).toContain('"msg":"server stopped"')
+  const offline = await run(['faucet', address, '--data-dir', dir])
+  expect(offline.code).toBe(1)
+  expect(offline.err).toContain('faucet needs a running server')
+}, 180_000)
+
+it('a data dir this user may not write: the error names the path and says it is a permissions problem', async () => {
+  const parent = mkdtempSync(join(tmpdir(), 'agentwallet-denied-'))
+  chmodSync(parent, 0o755)
+  const locked = join(parent, 'locked')
+  mkdirSync(locked, { mode: 0o555 })
+  // root may write anywhere: run as nobody then.
+  const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
+  const denied = await run(['keys', 'list', '--data-dir', join(locked, 'data')], {}, undefined, user)
+  rmSync(parent, { recursive: true, force: true })
+  expect(denied.code).toBe(1)
+  expect(denied.err).toContain(join(locked, 'data'))
+  expect(denied.err).toContain('a permissions problem')
+  expect(denied.err).not.toMatch(/\n\s+at /)
+  // An SQLite file that cannot be opened (here a directory in its place) is named the same way.
+  const cantOpen = join(dataDir, 'cantopen')
+  mkdirSync(join(cantOpen, 'agentwallet.db'), { recursive: true })
+  const sqlite = await run(['keys', 'list', '--data-dir', cantOpen])
+  expect(sqlite.code).toBe(1)
+  expect(sqlite.err).toContain(join(cantOpen, 'agentwallet.db'))
+  expect(sqlite.err).toContain('SQLITE_CANTOPEN')
+  expect(sqlite.err).toContain('a permissions problem')
+}, 60_000)
+
+it('a server.json that no lock holder wrote (a server killed with -9) is ignored: the admin key is sent nowhere', async () => {
+  const dir = join(dataDir, 'stale')
+  mkdirSync(dir)
+  const seen: string[] = []
+  const impostor = createServer((request, response) => {
+    seen.push(`${request.method} ${request.url} key=${request.headers['x-api-key'] ?? ''}`)
+    response.end('{"success":true}')
+  })
+  await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve))
+  const { port } = impostor.address() as AddressInfo
+  writeFileSync(
+    join(dir, 'server.json'),
+    JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: process.pid }),
+  )
+  writeFileSync(join(dir, 'admin.key'), 'aw_not_for_the_impostor\n')
+  try {
+    const listed = await run(['keys', 'list', '--data-dir', dir])
+    expect(listed.code, listed.err).toBe(0)
+    expect(listed.out).toBe('No keys in tenant default\n')
+    const faucet = await run(['faucet', devnetAccounts[1]!.address, '--data-dir', dir])
+    expect(faucet.err).toContain('faucet needs a running server')
+    expect(seen).toEqual([])
+  } finally {
+    await new Promise((resolve) => impostor.close(resolve))
+  }
 }, 120_000)

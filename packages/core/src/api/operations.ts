@@ -1,6 +1,7 @@
 import { approvalOperations } from './approvalOperations.js'
 import type { OperationDeclaration } from './defineOperation.js'
 import { defiOperations } from './defiOperations.js'
+import { devnetOperations } from './devnetOperations.js'
 import { ensOperations } from './ensOperations.js'
 import { identityOperations } from './identityOperations.js'
 import { multisigOperations } from './multisigOperations.js'
@@ -28,6 +29,7 @@ export const operationList = [
   ...defiOperations,
   ...multisigOperations,
   ...paymentOperations,
+  ...devnetOperations,
 ] as const
 
 export type Operation = (typeof operationList)[number]

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { isAgentWalletError } from '@agentwallet/core'
 import { type LockHolder, lockFile } from '@agentwallet/sqlite'
 import { CliError } from './cliError.js'
+import { permissionProblem } from './permissionProblem.js'
 
 export type DataDirLock = { release(): void }
 
@@ -20,11 +21,13 @@ export type HoldDataDirOptions = {
  */
 export function holdDataDir(dataDir: string, command: string, options: HoldDataDirOptions = {}): DataDirLock {
   if (options.create === false && !existsSync(dataDir)) return { release() {} }
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  const filename = join(dataDir, 'agentwallet.lock')
   try {
-    return lockFile({ filename: join(dataDir, 'agentwallet.lock'), command: `agentwallet ${command}` })
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    return lockFile({ filename, command: `agentwallet ${command}` })
   } catch (error) {
-    if (!isAgentWalletError(error, 'conflict')) throw error
+    if (!isAgentWalletError(error, 'conflict'))
+      throw permissionProblem(error) ?? permissionProblem(error, filename) ?? error
     const holder = (error.details as { holder?: LockHolder } | undefined)?.holder
     throw new CliError(
       `Data dir ${dataDir} is in use by ${describe(holder)}: stop it first, or use another --data-dir`,

@@ -52,6 +52,7 @@ const options = {
   role: { type: 'string' },
   tenant: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const
 
 export type ParsedArgs = {
@@ -105,7 +106,7 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
     chains: chainSpecs
       ? parseChains(chainSpecs)
       : ((file.chains as Record<string, string> | undefined) ?? {}),
-    logLevel: String(values['log-level'] ?? env.AGENTWALLET_LOG_LEVEL ?? file.logLevel ?? 'info'),
+    logLevel: parseLogLevel(values['log-level'] ?? env.AGENTWALLET_LOG_LEVEL ?? file.logLevel ?? 'info'),
     adminKey: env.AGENTWALLET_ADMIN_KEY || undefined,
     allowPrivateWebhooks: parseWebhookAllowance(
       env.AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS ?? file.allowPrivateWebhooks,
@@ -208,6 +209,16 @@ function parseRateLimit(value: unknown): ServerConfig['rateLimit'] {
       `AGENTWALLET_RATE_LIMIT must be "<burst>/<per second>" (e.g. "120/20") or "off", not "${text}"`,
     )
   return { capacity, refillPerSecond }
+}
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+/** One of pino's levels, checked here, before any command touches the disk. */
+function parseLogLevel(value: unknown): string {
+  const level = String(value)
+  if (!logLevels.includes(level))
+    throw new CliError(`--log-level must be one of ${logLevels.join(', ')}, not "${level}"`)
+  return level
 }
 
 function optionalString(value: unknown): string | undefined {

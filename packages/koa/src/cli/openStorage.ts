@@ -5,6 +5,7 @@ import { postgresStorage } from '@agentwallet/postgres'
 import { sqliteStorage } from '@agentwallet/sqlite'
 import { CliError } from './cliError.js'
 import type { ServerConfig } from './loadConfig.js'
+import { permissionProblem } from './permissionProblem.js'
 
 /**
  * The configured Storage: SQLite in `<dataDir>/agentwallet.db` (default), memory, or Postgres
@@ -17,11 +18,13 @@ export async function openStorage(
 ): Promise<Storage> {
   if (config.storage === 'memory') return memoryStorage()
   if (config.storage === 'postgres') return openPostgres(config.databaseUrl, config.databaseSchema)
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const filename = join(config.dataDir, 'agentwallet.db')
   try {
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
     return sqliteStorage({ filename })
   } catch (error) {
+    const denied = permissionProblem(error, filename)
+    if (denied) throw denied
     const code = (error as { code?: string }).code
     throw new CliError(`Cannot open ${filename}${code ? ` (${code})` : ''}: ${(error as Error).message}`)
   }

@@ -9,6 +9,7 @@ import { CliError } from './cliError.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { openAgentWallet, type Runtime } from './openAgentWallet.js'
 import { describeUrl } from './openStorage.js'
+import { announceServer } from './runningServer.js'
 import { writeSecretFile } from './writeSecretFile.js'
 
 export type Print = (line: string) => void
@@ -75,6 +76,10 @@ export async function serve(
         throw error
       })
     publicUrl ??= reachableUrl(server.url)
+    // `keys` and `faucet` on this data dir go through this server while it runs.
+    const announced =
+      config.storage === 'memory' ? undefined : announceServer(config.dataDir, reachableUrl(server.url))
+    const startedAt = Date.now()
     const chains = runtime.agentWallet.context.chains
       .list()
       .map((chain) => `${chain.name} (${chain.chainId})`)
@@ -115,8 +120,10 @@ export async function serve(
     return {
       url: server.url,
       async close() {
+        announced?.remove()
         await server.close()
         await runtime.close()
+        logger.info({ uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) }, 'server stopped')
       },
     }
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { AgentWallet } from '@agentwallet/core'
+import { type AgentWallet, devnetChainIds, faucetCapEth } from '@agentwallet/core'
 import { defineRoute, type RouteSpec } from './defineRoute.js'
 
 export type SystemRouteOptions = {
@@ -34,41 +34,66 @@ export function systemRoutes(options: SystemRouteOptions): RouteSpec[] {
 function onboarding(chains: { name: string; chainId: number }[], adminKeyHint: string | undefined) {
   // The base URL is a placeholder on purpose: behind a proxy the server cannot know its public address.
   const base = '$AGENTWALLET_URL'
-  const auth = '-H "X-API-Key: $AGENTWALLET_API_KEY"'
+  const admin = '-H "X-API-Key: $AGENTWALLET_API_KEY"'
+  const agent = '-H "X-API-Key: $AGENT_KEY"'
   const json = '-H "content-type: application/json"'
+  const devnet = chains.find((chain) => devnetChainIds.includes(chain.chainId))
   return {
     service: 'agentwallet',
     chains,
     auth: {
       header: 'X-API-Key',
       roles: {
-        agent: 'its own wallets',
-        approver: 'approvals of its tenant',
-        admin: 'keys, policy, everything in its tenant',
+        agent: 'its own wallets: creates them, sends from them; cannot approve',
+        approver: 'reads its tenant and approves or rejects paused sends; never spends',
+        admin: 'keys, policy, the faucet, every wallet of its tenant; approves paused sends too',
       },
+      approvals:
+        'Sends above 0.5 ETH (the default rules) wait for a human: an approver or admin key approves them, never the key that sent (that is a 403 forbidden, even for an admin), so let an agent key send and approve with the admin key.',
       adminKey: adminKeyHint ?? 'printed once by the server on first start',
     },
     steps: [
       {
-        title: 'Point your shell at the server',
+        title: 'Point your shell at the server, with the admin key',
         command: 'export AGENTWALLET_URL=http://127.0.0.1:8080 AGENTWALLET_API_KEY=<admin key>',
       },
       {
-        title: 'Create an agent key',
-        command: `curl -s ${auth} ${json} -d '{"name":"my-agent","role":"agent"}' ${base}/api-keys`,
+        title: 'Create an agent key, and keep the "key" it answers (shown once)',
+        command: `curl -s ${admin} ${json} -d '{"name":"my-agent","role":"agent"}' ${base}/api-keys`,
+      },
+      { title: 'Use it for the agent’s calls', command: 'export AGENT_KEY=<the key>' },
+      {
+        title: 'The agent creates a wallet: note its "address"',
+        command: `curl -s ${agent} ${json} -d '{"agentName":"my-agent"}' ${base}/wallet/create`,
+      },
+      ...(devnet
+        ? [
+            {
+              title: `Fund it with test ETH (devnet faucet, admin key; at most ${faucetCapEth} ETH a call; or: agentwallet faucet <address> 10)`,
+              command: `curl -s ${admin} ${json} -d '{"address":"<address>","amount":"10"}' ${base}/devnet/faucet`,
+            },
+          ]
+        : []),
+      { title: 'Read its balance', command: `curl -s ${agent} ${base}/wallet/<address>/balance` },
+      {
+        title: 'Send 0.1 ETH (at most 0.5 goes straight through): note the "transaction" id',
+        command: `curl -s ${agent} ${json} -d '{"to":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","value":"0.1"}' ${base}/wallet/<address>/send`,
       },
       {
-        title: 'Create a wallet',
-        command: `curl -s ${auth} ${json} -d '{"agentName":"my-agent"}' ${base}/wallet/create`,
-      },
-      { title: 'Read its balance', command: `curl -s ${auth} ${base}/wallet/<address>/balance` },
-      {
-        title: 'Require approval above 1 ETH',
-        command: `curl -s ${auth} ${json} -d '{"rules":[{"type":"require_approval","asset":"native","above":"1"}]}' ${base}/policy/update`,
+        title: 'Wait until it is confirmed',
+        command: `curl -s ${agent} ${base}/wallet/tx/<transaction id>/wait`,
       },
       {
-        title: 'Send',
-        command: `curl -s ${auth} ${json} -d '{"to":"0x…","value":"0.01"}' ${base}/wallet/<address>/send`,
+        title: 'Send 1 ETH: it pauses (202, status pending_approval); note approval.id',
+        command: `curl -s ${agent} ${json} -d '{"to":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","value":"1"}' ${base}/wallet/<address>/send`,
+      },
+      {
+        title: 'Approve it with the admin key (the agent that sent cannot), or in the dashboard',
+        command: `curl -s ${admin} -X POST ${base}/policy/approvals/<approval id>/approve`,
+      },
+      {
+        title: 'Change the rules (admin): e.g. require approval above 1 ETH',
+        command: `curl -s ${admin} ${json} -d '{"rules":[{"type":"require_approval","asset":"native","above":"1"}]}' ${base}/policy/update`,
       },
       { title: 'Stream events', command: `websocat "ws://127.0.0.1:8080/ws?apiKey=$AGENTWALLET_API_KEY"` },
     ],

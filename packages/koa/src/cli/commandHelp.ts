@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { keysUsage } from './keys.js'
+
+const storageFlags = `  --data-dir <dir>      default ./.agentwallet                env AGENTWALLET_DATA_DIR
+  --storage sqlite|memory|postgres  default sqlite            env AGENTWALLET_STORAGE
+  --database-url <url>  Postgres, shared by every replica       env AGENTWALLET_DATABASE_URL
+  --database-schema <s> Postgres schema, default agentwallet    env AGENTWALLET_DATABASE_SCHEMA
+  --config <file>       JSON with the same settings (default <data-dir>/config.json if present)`
+
+const serverFlags = `  --port <n>            default 8080                          env AGENTWALLET_PORT
+  --host <h>            default 127.0.0.1                     env AGENTWALLET_HOST
+  --public-url <url>    the address clients reach (explorer links) env AGENTWALLET_PUBLIC_URL
+${storageFlags}
+  --chain name=rpcUrl   repeatable; default the embedded devnet  env AGENTWALLET_CHAINS (comma-separated)
+  --log-level <level>   fatal|error|warn|info|debug|trace|silent, default info  env AGENTWALLET_LOG_LEVEL`
+
+const runningServerNote = `While a server runs on the data dir, this goes through its API as the root admin
+(AGENTWALLET_ADMIN_KEY, else <data-dir>/admin.key).`
+
+/** Each command's own help (`agentwallet <command> --help`). */
+export const commandHelp: Record<string, string> = {
+  serve: `Usage: agentwallet serve [flags]
+
+The HTTP + WebSocket API. Default: SQLite and a persistent embedded devnet in --data-dir.
+On first start it prints the root admin API key once (also saved to <data-dir>/admin.key, 0600).
+
+Flags:
+${serverFlags}
+Secrets (env only): AGENTWALLET_ADMIN_KEY is the root admin key (a new value revokes the previous one);
+AGENTWALLET_MASTER_KEY the key-encryption key. One process holds a data dir at a time.
+AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS=127.0.0.0/8,::1/128 lets webhooks target those private/loopback ranges.`,
+  keys: `${keysUsage}
+
+Manages API keys: create prints the key once; list shows ids, prefixes, roles; revoke stops a key at once.
+${runningServerNote} With the server stopped, it writes the data dir's storage directly.
+
+Flags:
+  --name <name>         the key's name (create)
+  --role <role>         agent (default), approver or admin (create)
+  --tenant <id>         another tenant (server stopped only)
+${storageFlags}`,
+  faucet: `Usage: agentwallet faucet <address> [eth]
+
+Adds test ETH (default 10, at most 100 per call) to an address on the running server's devnet.
+${runningServerNote}
+
+Flags:
+  --data-dir <dir>      the server's data dir, default ./.agentwallet  env AGENTWALLET_DATA_DIR`,
+  devnet: `Usage: agentwallet devnet [--port 8545] [--host 127.0.0.1] [--data-dir <dir>] [--storage memory]
+
+Serves the embedded chain (state in <data-dir>/devnet) as JSON-RPC, chain id 31337; a server uses it
+with --chain devnet=http://127.0.0.1:8545.`,
+  migrate: `Usage: agentwallet migrate --storage postgres --database-url <url> [--database-schema <s>]
+
+Brings the Postgres schema up to date and exits.`,
+  'rotate-master-key': `Usage: agentwallet rotate-master-key [--data-dir <dir>] [--storage …]
+
+Re-seals wallet keys and webhook secrets under a new master key, with every server stopped.
+Old key: AGENTWALLET_MASTER_KEY or <data-dir>/master.key; new: AGENTWALLET_NEW_MASTER_KEY or generated
+(0600 in the data dir). See docs/deploy.md.`,
+  mcp: `Usage: AGENTWALLET_API_KEY=<agent key> agentwallet mcp
+
+The agent tools as an MCP server on stdio. AGENTWALLET_URL points at a running server (else in-process
+over the data dir); AGENTWALLET_MCP_TRANSPORT=http serves streamable HTTP instead.`,
+}
+
+/** The global help (`agentwallet --help`). */
+export const usage = `Usage: agentwallet <command> [flags]      (agentwallet <command> --help for its own)
+
+Commands:
+  serve    HTTP + WebSocket API (default: SQLite + embedded devnet in --data-dir)
+  keys     create --name <n> [--role agent|approver|admin] | list | revoke <id>
+  faucet   <address> [eth]: test ETH on the running server's devnet
+  devnet   serve the embedded chain as JSON-RPC (default port 8545)
+  migrate  bring the Postgres schema up to date and exit
+  rotate-master-key  re-seal wallet keys and webhook secrets under a new master key (servers stopped)
+  mcp      the agent tools as an MCP server on stdio
+
+Flags:
+  --version, -v         print the version
+  --help, -h            print help
+${serverFlags}`
+
+/** The version of `@agentwallet/koa`, from its package.json (beside `dist/`, or two levels above `src/cli/`). */
+export function cliVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (let depth = 0; depth < 4; depth++) {
+    const file = join(dir, 'package.json')
+    if (existsSync(file)) {
+      const { name, version } = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
+      if (name === '@agentwallet/koa' && version) return version
+    }
+    dir = dirname(dir)
+  }
+  return 'unknown'
+}
