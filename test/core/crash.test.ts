@@ -1,4 +1,4 @@
-import { type AgentWallet, type KeyVault, memoryStorage, type TransactionRecord } from '@agentwallet/core'
+import { type AgentWallet, type KeyVault, memoryStorage } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

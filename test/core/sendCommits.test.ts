@@ -1,4 +1,4 @@
-import { type TransactionRecord, trackTransactions } from '@agentwallet/core'
+import { trackTransactions } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -7,8 +7,6 @@ import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { out } from '../schemas/out.js'
 import { prepareFunds, tokenSpendOf } from '../transactions/prepareGas.js'
-import type { TransactionRecord } from '../transactions/types.js'
-import type { ApprovalRecord } from './types.js'
 
 /** Whether the wallet can pay a paused intent now: its balance against what approving would need. */
 export const approvalFundsSchema = z.object({

@@ -4,7 +4,6 @@ import type { AgentWalletContext } from '../context.js'
 import type { CounterpartyFacts, PolicyIntent, ReputationQuery } from '../policy/types.js'
 import { identityRegistryAbi } from './identityRegistryAbi.js'
 import { reputationRegistryAbi } from './reputationRegistryAbi.js'
-import type { IdentityRecord } from './types.js'
 
 /**
  * What the chain's ERC-8004 registries say of an intent's payee, read before the pure engine runs:

@@ -11,7 +11,6 @@ import { decimalAmountSchema, displayTextSchema } from '../schemas/primitives.js
 import { intentOf } from '../transactions/evaluateIntent.js'
 import { type SendAnswer, sendAnswerSchema, toSendAnswer } from '../transactions/sendAnswer.js'
 import { type IntentDraft, type SubmitOptions, submitIntent } from '../transactions/submitIntent.js'
-import type { TransactionRecord } from '../transactions/types.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { walletField } from '../wallets/walletSchemas.js'
 
