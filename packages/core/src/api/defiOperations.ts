@@ -15,7 +15,7 @@ import { quoteSwap } from '../defi/quoteSwap.js'
 import { stake } from '../defi/stake.js'
 import { swap } from '../defi/swap.js'
 import { getSwap } from '../defi/trackSwap.js'
-import { chainErrors, defineOperation } from './defineOperation.js'
+import { chainErrors, defineOperation, intentErrors } from './defineOperation.js'
 
 const swapErrors = [
   'not_found',
@@ -39,14 +39,7 @@ export const defiOperations = [
     idempotent: true,
     movesValue: true,
     http: { method: 'post', path: '/defi/swap', status: 200, whenPaused: 202 },
-    errors: [
-      ...swapErrors,
-      'policy_blocked',
-      'insufficient_funds',
-      'transaction_failed',
-      'idempotency_conflict',
-      ...chainErrors,
-    ],
+    errors: [...swapErrors, 'transaction_failed', ...intentErrors],
     tool: true,
     action: swap,
   }),
@@ -92,15 +85,7 @@ export const defiOperations = [
     idempotent: true,
     movesValue: true,
     http: { method: 'post', path: '/defi/stake', status: 200, whenPaused: 202 },
-    errors: [
-      'not_found',
-      'unsupported_protocol',
-      'policy_blocked',
-      'insufficient_funds',
-      'transaction_failed',
-      'idempotency_conflict',
-      ...chainErrors,
-    ],
+    errors: ['not_found', 'unsupported_protocol', 'transaction_failed', ...intentErrors],
     tool: true,
     action: stake,
   }),

@@ -87,6 +87,17 @@ export const commonErrors = ['validation_failed', 'forbidden', 'internal'] as co
 export const chainErrors = ['unsupported_chain', 'chain_unavailable'] as const satisfies ErrorCode[]
 
 /**
+ * Codes of an operation that submits an intent through the money path (`submitIntent`): its policy,
+ * funds and idempotency checks, and its chain. One that signs an on-chain tx adds `transaction_failed`.
+ */
+export const intentErrors = [
+  'policy_blocked',
+  'insufficient_funds',
+  'idempotency_conflict',
+  ...chainErrors,
+] as const satisfies ErrorCode[]
+
+/**
  * Declares an operation; the literal types of its name and schemas flow into the session, the
  * client and the tools.
  * @example defineOperation({ name: 'getWallet', summary: '…', description: '…', input, output, roles: ['agent', 'approver', 'admin'], idempotent: false, movesValue: false, http: { method: 'get', path: '/wallet/:wallet', status: 200 }, errors: ['not_found'], tool: true })

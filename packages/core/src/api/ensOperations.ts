@@ -13,7 +13,7 @@ import {
 import { getEnsRegistration, listEnsNames } from '../ens/listEnsNames.js'
 import { registerEnsName } from '../ens/registerEnsName.js'
 import { resolveEnsName, reverseEnsName } from '../ens/resolveEnsName.js'
-import { chainErrors, defineOperation } from './defineOperation.js'
+import { chainErrors, defineOperation, intentErrors } from './defineOperation.js'
 
 const registrationAnswer = z.object({ registration: ensRegistrationSchema })
 
@@ -61,16 +61,7 @@ export const ensOperations = [
     idempotent: true,
     movesValue: true,
     http: { method: 'post', path: '/ens/register', status: 202 },
-    errors: [
-      'not_found',
-      'conflict',
-      'policy_blocked',
-      'insufficient_funds',
-      'transaction_failed',
-      'idempotency_conflict',
-      'unsupported_protocol',
-      ...chainErrors,
-    ],
+    errors: ['not_found', 'conflict', 'transaction_failed', 'unsupported_protocol', ...intentErrors],
     tool: true,
     action: registerEnsName,
   }),

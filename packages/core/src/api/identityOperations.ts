@@ -13,7 +13,7 @@ import { identitiesOfWallet, listIdentities } from '../identity/listIdentities.j
 import { registerIdentity } from '../identity/registerIdentity.js'
 import { out } from '../schemas/out.js'
 import { walletField } from '../wallets/walletSchemas.js'
-import { chainErrors, defineOperation } from './defineOperation.js'
+import { chainErrors, defineOperation, intentErrors } from './defineOperation.js'
 
 /** ERC-8004 identities: register, list, by wallet, by agentId (read from chain, with a proof of ownership). */
 export const identityOperations = [
@@ -35,15 +35,7 @@ export const identityOperations = [
       whenPaused: 202,
       renamedFields: { walletAddress: 'wallet' },
     },
-    errors: [
-      'not_found',
-      'policy_blocked',
-      'insufficient_funds',
-      'transaction_failed',
-      'idempotency_conflict',
-      'unsupported_protocol',
-      ...chainErrors,
-    ],
+    errors: ['not_found', 'transaction_failed', 'unsupported_protocol', ...intentErrors],
     tool: true,
     action: registerIdentity,
   }),

@@ -12,14 +12,7 @@ import {
   safeSchema,
 } from '../multisig/multisigSchemas.js'
 import { proposeSafeTransaction } from '../multisig/proposeSafeTransaction.js'
-import { chainErrors, defineOperation } from './defineOperation.js'
-
-const moneyErrors = [
-  'policy_blocked',
-  'insufficient_funds',
-  'transaction_failed',
-  'idempotency_conflict',
-] as const
+import { chainErrors, defineOperation, intentErrors } from './defineOperation.js'
 
 /** Safe v1.4.1 multisig wallets: deploy, propose, confirm (executes at threshold), read. */
 export const multisigOperations = [
@@ -40,7 +33,7 @@ export const multisigOperations = [
       whenPaused: 202,
       renamedFields: { from: 'wallet' },
     },
-    errors: ['not_found', 'unsupported_protocol', ...moneyErrors, ...chainErrors],
+    errors: ['not_found', 'unsupported_protocol', 'transaction_failed', ...intentErrors],
     tool: false,
     action: deploySafe,
   }),
@@ -61,7 +54,7 @@ export const multisigOperations = [
       status: 201,
       renamedFields: { from: 'wallet' },
     },
-    errors: ['not_found', 'conflict', 'unsupported_protocol', ...moneyErrors, ...chainErrors],
+    errors: ['not_found', 'conflict', 'unsupported_protocol', 'transaction_failed', ...intentErrors],
     tool: true,
     action: proposeSafeTransaction,
   }),
@@ -82,7 +75,7 @@ export const multisigOperations = [
       status: 200,
       renamedFields: { from: 'wallet' },
     },
-    errors: ['not_found', 'conflict', ...moneyErrors, ...chainErrors],
+    errors: ['not_found', 'conflict', 'transaction_failed', ...intentErrors],
     tool: true,
     action: confirmSafeTransaction,
   }),

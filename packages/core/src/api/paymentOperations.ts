@@ -5,7 +5,7 @@ import {
   rateCounterpartyAnswerSchema,
   rateCounterpartySchema,
 } from '../payments/rateCounterparty.js'
-import { chainErrors, defineOperation } from './defineOperation.js'
+import { defineOperation, intentErrors } from './defineOperation.js'
 
 /** Payments for what agents use over HTTP: x402. */
 export const paymentOperations = [
@@ -23,14 +23,11 @@ export const paymentOperations = [
     http: { method: 'post', path: '/x402/fetch', status: 200, whenPaused: 202 },
     errors: [
       'not_found',
-      'policy_blocked',
-      'insufficient_funds',
-      'idempotency_conflict',
       'payment_not_payable',
       'payment_requirements_invalid',
       'payment_failed',
       'resource_unavailable',
-      ...chainErrors,
+      ...intentErrors,
     ],
     tool: true,
     action: payAndFetch,
@@ -47,16 +44,7 @@ export const paymentOperations = [
     idempotent: true,
     movesValue: true,
     http: { method: 'post', path: '/x402/feedback', status: 200, whenPaused: 202 },
-    errors: [
-      'not_found',
-      'validation_failed',
-      'unsupported_protocol',
-      'policy_blocked',
-      'insufficient_funds',
-      'idempotency_conflict',
-      'transaction_failed',
-      ...chainErrors,
-    ],
+    errors: ['not_found', 'validation_failed', 'unsupported_protocol', 'transaction_failed', ...intentErrors],
     tool: true,
     action: rateCounterparty,
   }),

@@ -16,7 +16,7 @@ import {
   waitForTransactionAnswerSchema,
   waitForTransactionSchema,
 } from '../transactions/waitForTransaction.js'
-import { chainErrors, defineOperation } from './defineOperation.js'
+import { chainErrors, defineOperation, intentErrors } from './defineOperation.js'
 
 /** Transactions: send (with policy and approvals), status, waiting, history, gas estimates. */
 export const transactionOperations = [
@@ -32,14 +32,7 @@ export const transactionOperations = [
     idempotent: true,
     movesValue: true,
     http: { method: 'post', path: '/wallet/:wallet/send', status: 200, whenPaused: 202 },
-    errors: [
-      'not_found',
-      'policy_blocked',
-      'insufficient_funds',
-      'idempotency_conflict',
-      'transaction_failed',
-      ...chainErrors,
-    ],
+    errors: ['not_found', 'transaction_failed', ...intentErrors],
     tool: true,
     action: sendTransaction,
   }),
