@@ -42,12 +42,13 @@ function run(
   args: string[],
   env: Record<string, string> = {},
   until?: RegExp,
-  user: { uid?: number; gid?: number } = {},
+  /** Commands to exec the CLI through, e.g. one that drops a capability. */
+  through: string[] = [],
 ) {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+  const [command, ...prefix] = [...through, process.execPath]
+  const child = spawn(command!, [...prefix, '--import', 'tsx', main, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
-    ...user,
   })
   children.push(child)
   let out = ''
@@ -538,9 +539,11 @@ it(
     chmodSync(parent, 0o755)
     const locked = join(parent, 'locked')
     mkdirSync(locked, { mode: 0o555 })
-    // root may write anywhere: run as nobody then.
-    const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
-    const denied = await run(['keys', 'list', '--data-dir', join(locked, 'data')], {}, undefined, user)
+    // root may write anywhere: run it without the capabilities that let it (util-linux's setpriv).
+    // Still root, it reads the checkout however its dirs are shared, which another user might not.
+    const through =
+      process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--'] : []
+    const denied = await run(['keys', 'list', '--data-dir', join(locked, 'data')], {}, undefined, through)
     rmSync(parent, { recursive: true, force: true })
     expect(denied.code).toBe(1)
     expect(denied.err).toContain(join(locked, 'data'))
