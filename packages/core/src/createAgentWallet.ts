@@ -24,6 +24,7 @@ import { localPrincipal, type Principal } from './principals/types.js'
 import { type AgentWalletSession, createSession } from './session.js'
 import { memoryStorage } from './storage/memoryStorage.js'
 import type { Storage } from './storage/types.js'
+import { settleBroadcasts } from './transactions/broadcastLane.js'
 import { startTracker, type Tracker } from './transactions/startTracker.js'
 import { settleSubmitted } from './transactions/submittedBatch.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
@@ -174,6 +175,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       // Stops every background operation of this context: ENS and identity registrations, swaps (resumable).
       await stopEnsRegistrations(ctx)
       await tracker?.stop()
+      await settleBroadcasts(ctx.storage)
       await settleSubmitted(ctx.storage)
       await webhookWorker?.stop()
       unsubscribe()

@@ -6,6 +6,7 @@ import { appendEvent } from '../events/appendEvent.js'
 import { settlePayment } from '../payments/settlePayment.js'
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
+import { inFlightOf } from '../transactions/broadcastLane.js'
 import { evaluateIntent, intentOf } from '../transactions/evaluateIntent.js'
 import { prepareFunds } from '../transactions/prepareGas.js'
 import { refreshCall } from '../transactions/refreshCall.js'
@@ -75,17 +76,20 @@ export async function approveApproval(
       status: 'queued',
       updatedAt: now,
     }
-    const gas = await prepareFunds(chain, queued.from, queued.call, queued).catch(async (error: unknown) => {
-      if (!isAgentWalletError(error, 'insufficient_funds')) throw error
-      // The money left while the intent waited: the approval is spent and the intent fails
-      // unsigned, releasing its reservation. Any other error (chain down) leaves it pending.
-      await resolve(ctx, approval, queued, 'approved', principal, reason)
-      await markFailed(ctx, queued, error)
-      throw new BaseError(error.code, error.shortMessage, {
-        details: { ...error.details, transactionId: queued.id, approvalId: approval.id },
-        cause: error,
-      })
-    })
+    const inFlight = inFlightOf(ctx, chain.chainId, queued.from)
+    const gas = await prepareFunds(chain, queued.from, queued.call, queued, { inFlight }).catch(
+      async (error: unknown) => {
+        if (!isAgentWalletError(error, 'insufficient_funds')) throw error
+        // The money left while the intent waited: the approval is spent and the intent fails
+        // unsigned, releasing its reservation. Any other error (chain down) leaves it pending.
+        await resolve(ctx, approval, queued, 'approved', principal, reason)
+        await markFailed(ctx, queued, error)
+        throw new BaseError(error.code, error.shortMessage, {
+          details: { ...error.details, transactionId: queued.id, approvalId: approval.id },
+          cause: error,
+        })
+      },
+    )
     const resolved = await resolve(ctx, approval, queued, 'approved', principal, reason)
     // An x402 payment is settled by its payee, after the lock: the request is sent again, paid.
     if (!gas) return { approval: resolved, offchain: queued }

@@ -12,10 +12,15 @@ export async function allocateNonce(
   chain: ChainHandle,
   address: Address,
 ): Promise<{ nonceId: string; nonce: number }> {
-  const nonceId = `${chain.chainId}:${address.toLowerCase()}`
+  const nonceId = nonceIdOf(chain.chainId, address)
   const [stored, pending] = await Promise.all([
     ctx.storage.get('nonces', nonceId),
     chain.client.getTransactionCount({ address, blockTag: 'pending' }),
   ])
   return { nonceId, nonce: Math.max(stored?.next ?? 0, pending) }
+}
+
+/** The id of the `nonces` record of (chain, address). */
+export function nonceIdOf(chainId: number, address: Address): string {
+  return `${chainId}:${address.toLowerCase()}`
 }

@@ -9,9 +9,48 @@ export type GasSettings = NonNullable<TransactionRecord['gas']>
 /** ERC-20 base units a call pays out of the sending wallet itself (an ERC-20 send, a swap's input). */
 export type TokenSpend = { token: Address; amount: bigint }
 
+/** An estimate started ahead (`estimateAhead`): the gas settings, or what the node answered instead. */
+export type Estimate = Promise<{ gas: GasSettings } | { error: unknown }>
+
 /**
- * Estimates gas and EIP-1559 fees for a call and checks the wallet can pay: value + max fee in the
- * native asset and, with `token`, that ERC-20 amount too. A failure here means nothing is signed.
+ * What the wallet's txs signed but not yet handed to the node will spend: the node's balance does not
+ * show them yet (`inFlightOf` in broadcastLane.ts). `tokens` by lowercase token address.
+ */
+export type InFlight = { native: bigint; tokens: ReadonlyMap<string, bigint> }
+
+/** What a caller that starts the estimate early, or has txs in flight, hands `prepareGas`. */
+export type Ahead = { estimate?: Estimate | undefined; inFlight?: InFlight | undefined }
+
+/**
+ * Starts the gas estimate of a call: EIP-1559 fees and the gas limit. It needs no lock, so the money
+ * path runs it while it waits for the wallet's; it never rejects (an error is kept for `prepareGas`,
+ * which checks funds first, so a wallet short of funds reads `insufficient_funds`, not a revert).
+ * @example const estimate = estimateAhead(chain, wallet.address, call)
+ */
+export function estimateAhead(chain: ChainHandle, from: Address, call: TransactionRecord['call']): Estimate {
+  const value = BigInt(call.value)
+  return Promise.all([
+    chain.client.estimateFeesPerGas(),
+    chain.client.estimateGas({ account: from, to: call.to, value, data: call.data }),
+  ]).then(
+    ([fees, estimate]) => {
+      // Contract calls can cost more at execution than at estimation (state moves); plain transfers cannot.
+      const limit = call.data && call.data !== '0x' ? (estimate * 12n) / 10n : estimate
+      const gas: GasSettings = {
+        limit: limit.toString(),
+        maxFeePerGas: fees.maxFeePerGas.toString(),
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+      }
+      return { gas }
+    },
+    (error: unknown) => ({ error }),
+  )
+}
+
+/**
+ * Estimates gas and EIP-1559 fees for a call (or takes the estimate started `ahead`) and checks the
+ * wallet can pay: value + max fee in the native asset and, with `token`, that ERC-20 amount too,
+ * beyond what its txs in flight will spend. A failure here means nothing is signed.
  * @example const gas = await prepareGas(chain, from, { to, value: '0' }, tokenSpendOf(record))
  */
 export async function prepareGas(
@@ -19,12 +58,14 @@ export async function prepareGas(
   from: Address,
   call: TransactionRecord['call'],
   token?: TokenSpend | undefined,
+  ahead: Ahead = {},
 ): Promise<GasSettings> {
   const value = BigInt(call.value)
+  const inFlight = ahead.inFlight ?? { native: 0n, tokens: new Map() }
   try {
-    const [balance, fees, held] = await Promise.all([
+    const [estimated, balance, held] = await Promise.all([
+      ahead.estimate ?? estimateAhead(chain, from, call),
       chain.client.getBalance({ address: from, blockTag: 'pending' }),
-      chain.client.estimateFeesPerGas(),
       token &&
         chain.client.readContract({
           address: token.token,
@@ -34,23 +75,30 @@ export async function prepareGas(
           blockTag: 'pending',
         }),
     ])
-    // Before estimating: a transfer of more than the wallet holds would only "revert" in the estimate.
-    if (token && (held ?? 0n) < token.amount)
-      throw insufficientFunds(chain, token.token, held ?? 0n, token.amount)
-    if (balance < value) throw insufficientFunds(chain, 'native', balance, value)
-    const estimate = await chain.client.estimateGas({ account: from, to: call.to, value, data: call.data })
-    // Contract calls can cost more at execution than at estimation (state moves); plain transfers cannot.
-    const limit = call.data && call.data !== '0x' ? (estimate * 12n) / 10n : estimate
-    const required = value + limit * fees.maxFeePerGas
-    if (balance < required) throw insufficientFunds(chain, 'native', balance, required)
-    return {
-      limit: limit.toString(),
-      maxFeePerGas: fees.maxFeePerGas.toString(),
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+    // Funds before the estimate: a transfer of more than the wallet holds only "reverts" in the estimate.
+    if (token) {
+      const free = (held ?? 0n) - (inFlight.tokens.get(token.token.toLowerCase()) ?? 0n)
+      if (free < token.amount) throw insufficientFunds(chain, token.token, free, token.amount)
     }
+    const free = balance - inFlight.native
+    if (free < value) throw insufficientFunds(chain, 'native', free, value)
+    if ('error' in estimated) throw estimated.error
+    const required = value + BigInt(estimated.gas.limit) * BigInt(estimated.gas.maxFeePerGas)
+    if (free < required) throw insufficientFunds(chain, 'native', free, required)
+    return estimated.gas
   } catch (error) {
     throw toChainError(error, chain.name)
   }
+}
+
+/**
+ * The most a signed tx can take from its wallet once mined: its value plus gas limit × max fee, and
+ * the ERC-20 amount it pays out of the wallet (`tokenSpendOf`).
+ * @example const { native, token } = spendOf(signed)
+ */
+export function spendOf(record: TransactionRecord): { native: bigint; token?: TokenSpend | undefined } {
+  const gas = record.gas ? BigInt(record.gas.limit) * BigInt(record.gas.maxFeePerGas) : 0n
+  return { native: BigInt(record.call.value) + gas, token: tokenSpendOf(record) }
 }
 
 /**
@@ -63,9 +111,10 @@ export async function prepareFunds(
   from: Address,
   call: TransactionRecord['call'],
   intent: Parameters<typeof tokenSpendOf>[0] & Pick<TransactionRecord, 'kind'>,
+  ahead: Ahead = {},
 ): Promise<GasSettings | undefined> {
   const spend = tokenSpendOf(intent)
-  if (!isSettledOffchain(intent)) return prepareGas(chain, from, call, spend)
+  if (!isSettledOffchain(intent)) return prepareGas(chain, from, call, spend, ahead)
   if (spend) await requireTokenFunds(chain, from, spend)
   return undefined
 }

@@ -2,11 +2,13 @@ import { keccak256 } from 'viem'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import type { BaseError } from '../errors/baseError.js'
 import type { StorageTx } from '../storage/types.js'
-import { allocateNonce } from './allocateNonce.js'
+import { allocateNonce, nonceIdOf } from './allocateNonce.js'
+import { nonceFiller } from './fillNonce.js'
 import type { GasSettings } from './prepareGas.js'
 import { markSubmitted } from './submittedBatch.js'
-import { markFailed } from './transitions.js'
+import { writeFailed } from './transitions.js'
 import type { TransactionRecord } from './types.js'
 
 /** A tx signed in memory, with the nonce slot it takes: durable only once `saveSigned` commits. */
@@ -63,22 +65,33 @@ export async function signAndBroadcast(
 ): Promise<TransactionRecord> {
   const signing = await signRecord(ctx, chain, record, gas)
   await ctx.storage.transaction([], (tx) => saveSigned(tx, signing))
-  return broadcastSigned(ctx, chain, signing.signed, { releaseNonce: { nonceId: signing.nonceId } })
+  return broadcastSigned(ctx, chain, signing.signed)
+}
+
+type BroadcastOptions = {
+  /** Lower nonces owed were sent already: a second refusal is final. */
+  owedSent?: boolean | undefined
+  /** This tx fills a refused one's nonce: its own refusal is not filled again. */
+  filler?: boolean | undefined
+  /** The node's refusal of this very attempt, met outside the lock (the wallet's lane): not sent again. */
+  refused?: { error: unknown } | undefined
 }
 
 /**
  * Sends a persisted raw tx. A transport failure leaves it signed for the tracker to retry; an
- * answer from the node that it does not know the tx fails it (and, for the newest nonce, frees it),
- * unless the refusal came from a lower nonce we still owe the node: those go first, then this again.
+ * answer from the node that it does not know the tx fails it (`failSigned`: its nonce is freed or
+ * filled), unless the refusal came from a lower nonce we still owe the node: those go first, then
+ * this again. The caller holds the wallet lock.
  */
 export async function broadcastSigned(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   record: TransactionRecord,
-  options: { releaseNonce?: { nonceId: string } | undefined; owedSent?: boolean } = {},
+  options: BroadcastOptions = {},
 ): Promise<TransactionRecord> {
   if (!record.rawTx || !record.hash) throw new Error('broadcastSigned needs a signed transaction')
   try {
+    if (options.refused) throw options.refused.error
     await chain.client.sendRawTransaction({ serializedTransaction: record.rawTx })
     return markSubmitted(ctx, record)
   } catch (error) {
@@ -90,9 +103,47 @@ export async function broadcastSigned(
     )
     if (known) return markSubmitted(ctx, record)
     if (!options.owedSent && (await sendOwed(ctx, chain, record)))
-      return broadcastSigned(ctx, chain, record, { ...options, owedSent: true })
-    return markFailed(ctx, record, toChainError(error, chain.name), options)
+      return broadcastSigned(ctx, chain, record, { ...options, owedSent: true, refused: undefined })
+    return failSigned(ctx, chain, record, toChainError(error, chain.name), options)
   }
+}
+
+/**
+ * Fails a signed tx the node refused and does not know, leaving no hole in the wallet's nonces: the
+ * newest nonce goes back to the next send; one below later signed txs (a pipelined burst, another
+ * replica's send) gets a zero-value filler (`nonceFiller`), saved with the failure in one commit and
+ * then broadcast, so a crash between them leaves it owed, and rebroadcast. A filler that is itself
+ * refused is not filled again. When the node cannot be asked for a filler, the tx stays as it was
+ * (signed, queued) for the tracker to try again. The caller holds the wallet lock.
+ * @example return failSigned(ctx, chain, record, toChainError(error, chain.name))
+ */
+export async function failSigned(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  record: TransactionRecord,
+  error: BaseError,
+  options: { filler?: boolean } = {},
+): Promise<TransactionRecord> {
+  const nonceId = nonceIdOf(chain.chainId, record.from)
+  const nonce = record.nonce!
+  const stored = await ctx.storage.get('nonces', nonceId)
+  const followed = (stored?.next ?? 0) > nonce + 1
+  let filler: TransactionRecord | undefined
+  if (followed && !options.filler) {
+    try {
+      filler = await nonceFiller(ctx, chain, record)
+    } catch (cause) {
+      if (isTransportError(cause)) return record
+      throw cause
+    }
+  }
+  const failed = await ctx.storage.transaction([], async (tx) => {
+    if (stored?.next === nonce + 1) await tx.put('nonces', { id: nonceId, next: nonce })
+    if (filler) await tx.insert('transactions', filler)
+    return writeFailed(ctx, tx, record, error)
+  })
+  if (filler) await broadcastSigned(ctx, chain, filler, { owedSent: true, filler: true })
+  return failed
 }
 
 /**

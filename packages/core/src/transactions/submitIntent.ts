@@ -11,9 +11,10 @@ import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
+import { enqueueBroadcast, inFlightOf } from './broadcastLane.js'
 import { agentIdOf, evaluateIntent, type IntentDecision } from './evaluateIntent.js'
-import { prepareFunds } from './prepareGas.js'
-import { broadcastSigned, saveSigned, signRecord } from './signAndBroadcast.js'
+import { estimateAhead, prepareFunds } from './prepareGas.js'
+import { saveSigned, signRecord } from './signAndBroadcast.js'
 import { txPayload } from './transitions.js'
 import { isSettledOffchain, type TransactionRecord } from './types.js'
 
@@ -48,9 +49,11 @@ export type SubmitOptions = {
 
 /**
  * The money path of DESIGN §4, in one lock on the wallet: window totals → policy → funds (unless
- * blocked; `insufficient_funds` saves nothing) → for an allowed intent, nonce and signature →
- * persist the intent, reserving its spend, with its raw tx, nonce, events and idempotency record in
- * one commit (one fsync) → broadcast. Every value-moving action uses it.
+ * blocked; `insufficient_funds` saves nothing; the gas estimate was started before the lock) → for an
+ * allowed intent, nonce and signature → persist the intent, reserving its spend, with its raw tx,
+ * nonce, events and idempotency record in one commit (one fsync). The lock is released once that is
+ * durable; the broadcast follows in the wallet's lane (`enqueueBroadcast`), in nonce order, and is
+ * awaited for the answer. Every value-moving action uses it.
  * A blocked intent is recorded, then thrown as `policy_blocked`.
  */
 export async function submitIntent(
@@ -61,72 +64,86 @@ export async function submitIntent(
   options: SubmitOptions = {},
 ): Promise<SubmitResult> {
   const idempotency = idempotencyOf(principal, draft, options)
-  return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
-    if (idempotency) {
-      const replayed = await replay(ctx, idempotency)
-      if (replayed) return replayed
-    }
-    const chain = ctx.chains.get(draft.chain)
-    const decision = await evaluateIntent(ctx, wallet, intentOfDraft(draft, chain.name, wallet.address))
-    // Gas and funds are checked before anything is saved, for a paused intent too: an intent we
-    // cannot pay is not accepted, nor put before an approver. (A blocked one is recorded as is.)
-    const gas =
-      decision.decision === 'deny'
-        ? undefined
-        : await prepareFunds(chain, wallet.address, callOf(draft), draft)
-    const record = newRecord(ctx, principal, wallet, chain.chainId, draft, decision)
-    const approval =
-      decision.decision === 'require_approval' ? newApproval(ctx, principal, record, decision) : undefined
-    if (approval) record.approvalId = approval.id
-    // An allowed intent is signed before anything is saved, so intent, raw tx and nonce are one commit.
-    // An x402 payment is settled by its payee, never signed here as a tx (isSettledOffchain).
-    const signing =
-      record.status === 'queued' && !isSettledOffchain(record)
-        ? await signRecord(ctx, chain, record, gas!)
-        : undefined
-
-    await ctx.storage.transaction([], async (tx) => {
-      if (signing) await saveSigned(tx, signing, 'insert')
-      else await tx.insert('transactions', record)
-      await options.beforeCommit?.(tx, record)
-      if (approval) await tx.insert('approvals', approval)
+  const chain = ctx.chains.get(draft.chain)
+  // The gas estimate needs no lock: it runs while this send waits for the wallet's.
+  const estimate = isSettledOffchain(draft) ? undefined : estimateAhead(chain, wallet.address, callOf(draft))
+  const accepted = await withLock(
+    ctx.storage,
+    [walletLockKey(wallet.address)],
+    async (): Promise<Accepted> => {
       if (idempotency) {
-        const saved: IdempotencyRecord = {
-          id: idempotency.id,
-          operation: 'intent',
-          requestHash: idempotency.hash,
-          transactionId: record.id,
-          createdAt: record.createdAt,
+        const replayed = await replay(ctx, idempotency)
+        if (replayed) return { answer: replayed }
+      }
+      const decision = await evaluateIntent(ctx, wallet, intentOfDraft(draft, chain.name, wallet.address))
+      // Gas and funds are checked before anything is saved, for a paused intent too: an intent we
+      // cannot pay is not accepted, nor put before an approver. (A blocked one is recorded as is.)
+      const gas =
+        decision.decision === 'deny'
+          ? undefined
+          : await prepareFunds(chain, wallet.address, callOf(draft), draft, {
+              estimate,
+              inFlight: inFlightOf(ctx, chain.chainId, wallet.address),
+            })
+      const record = newRecord(ctx, principal, wallet, chain.chainId, draft, decision)
+      const approval =
+        decision.decision === 'require_approval' ? newApproval(ctx, principal, record, decision) : undefined
+      if (approval) record.approvalId = approval.id
+      // An allowed intent is signed before anything is saved, so intent, raw tx and nonce are one commit.
+      // An x402 payment is settled by its payee, never signed here as a tx (isSettledOffchain).
+      const signing =
+        record.status === 'queued' && !isSettledOffchain(record)
+          ? await signRecord(ctx, chain, record, gas!)
+          : undefined
+
+      await ctx.storage.transaction([], async (tx) => {
+        if (signing) await saveSigned(tx, signing, 'insert')
+        else await tx.insert('transactions', record)
+        await options.beforeCommit?.(tx, record)
+        if (approval) await tx.insert('approvals', approval)
+        if (idempotency) {
+          const saved: IdempotencyRecord = {
+            id: idempotency.id,
+            operation: 'intent',
+            requestHash: idempotency.hash,
+            transactionId: record.id,
+            createdAt: record.createdAt,
+          }
+          await tx.insert('idempotency', saved)
         }
-        await tx.insert('idempotency', saved)
-      }
-      if (record.status === 'blocked') {
-        appendEvent(ctx, tx, record.tenantId, 'policy.blocked', {
-          ...txPayload(record),
-          ruleId: decision.ruleId,
-          reason: decision.reason,
-        })
-      }
-      if (approval) {
-        appendEvent(ctx, tx, record.tenantId, 'policy.hitl', {
-          ...txPayload(record),
-          approvalId: approval.id,
-          expiresAt: approval.expiresAt,
-          ruleId: approval.ruleId,
-          reason: approval.reason,
-        })
-      }
-    })
-    if (record.status === 'blocked') throw blockedError(record)
-    if (approval) return { status: 'pending_approval', transaction: record, approval }
-    // Accepted and reserved; its caller has it settled (the x402 payee), outside the wallet lock.
-    if (!signing) return { status: 'queued', transaction: record }
-    const sent = await broadcastSigned(ctx, chain, signing!.signed, {
-      releaseNonce: { nonceId: signing!.nonceId },
-    })
-    return { status: sent.status as SettledStatus, transaction: sent }
-  })
+        if (record.status === 'blocked') {
+          appendEvent(ctx, tx, record.tenantId, 'policy.blocked', {
+            ...txPayload(record),
+            ruleId: decision.ruleId,
+            reason: decision.reason,
+          })
+        }
+        if (approval) {
+          appendEvent(ctx, tx, record.tenantId, 'policy.hitl', {
+            ...txPayload(record),
+            approvalId: approval.id,
+            expiresAt: approval.expiresAt,
+            ruleId: approval.ruleId,
+            reason: approval.reason,
+          })
+        }
+      })
+      if (record.status === 'blocked') throw blockedError(record)
+      if (approval) return { answer: { status: 'pending_approval', transaction: record, approval } }
+      // Accepted and reserved; its caller has it settled (the x402 payee), outside the wallet lock.
+      if (!signing) return { answer: { status: 'queued', transaction: record } }
+      // Durable, so the lock goes: the broadcast waits in the wallet's lane, in nonce order, while the
+      // wallet's next send is evaluated and signed.
+      return { sending: enqueueBroadcast(ctx, chain, signing) }
+    },
+  )
+  if ('answer' in accepted) return accepted.answer
+  const sent = await accepted.sending
+  return { status: sent.status as SettledStatus, transaction: sent }
 }
+
+/** What the locked part of `submitIntent` ends with: an answer, or a broadcast to await unlocked. */
+type Accepted = { answer: SubmitResult } | { sending: Promise<TransactionRecord> }
 
 /** What the policy engine sees of a draft: the call's value and recipient in the asset's terms. */
 export function intentOfDraft(draft: IntentDraft, chain: string, from: Address): PolicyIntent {

@@ -8,7 +8,7 @@ import { walletLockKey, withLock } from '../storage/withLock.js'
 import { prepareGas, tokenSpendOf } from './prepareGas.js'
 import { refreshCall } from './refreshCall.js'
 import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from './replaceStuck.js'
-import { broadcastSigned, signAndBroadcast } from './signAndBroadcast.js'
+import { broadcastSigned, failSigned, signAndBroadcast } from './signAndBroadcast.js'
 import { markFailed, minedRecord, saveMined } from './transitions.js'
 import { isSettledOffchain, type TransactionRecord } from './types.js'
 
@@ -135,7 +135,7 @@ async function rebroadcastDropped(
     })
   } catch (error) {
     if (isTransportError(error) || !(await isDropped(chain, record))) return
-    await markFailed(ctx, record, toChainError(error, chain.name))
+    await failSigned(ctx, chain, record, toChainError(error, chain.name))
   }
 }
 

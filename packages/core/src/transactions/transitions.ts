@@ -30,19 +30,31 @@ export async function markFailed(
   error: BaseError,
   options: { releaseNonce?: { nonceId: string } | undefined } = {},
 ): Promise<TransactionRecord> {
-  const now = ctx.now().toISOString()
+  return ctx.storage.transaction([], async (tx) => {
+    if (options.releaseNonce && record.nonce !== undefined)
+      await releaseNonce(tx, options.releaseNonce.nonceId, record.nonce)
+    return writeFailed(ctx, tx, record, error)
+  })
+}
+
+/**
+ * Writes queued → failed, with its `tx.failed` event, in `tx`: the record as saved.
+ * @example const failed = await writeFailed(ctx, tx, record, error)
+ */
+export async function writeFailed(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  record: TransactionRecord,
+  error: BaseError,
+): Promise<TransactionRecord> {
   const next: TransactionRecord = {
     ...record,
     status: 'failed',
     error: { code: error.code, message: error.shortMessage },
-    updatedAt: now,
+    updatedAt: ctx.now().toISOString(),
   }
-  await ctx.storage.transaction([], async (tx) => {
-    await tx.put('transactions', next)
-    if (options.releaseNonce && record.nonce !== undefined)
-      await releaseNonce(tx, options.releaseNonce.nonceId, record.nonce)
-    appendEvent(ctx, tx, next.tenantId, 'tx.failed', { ...txPayload(next), reason: error.shortMessage })
-  })
+  await tx.put('transactions', next)
+  appendEvent(ctx, tx, next.tenantId, 'tx.failed', { ...txPayload(next), reason: error.shortMessage })
   return next
 }
 

@@ -1,0 +1,111 @@
+import { isTransportError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import type { Storage } from '../storage/types.js'
+import { walletLockKey, withLock } from '../storage/withLock.js'
+import type { InFlight } from './prepareGas.js'
+import { spendOf } from './prepareGas.js'
+import { broadcastSigned, type Signing } from './signAndBroadcast.js'
+import { markSubmitted } from './submittedBatch.js'
+import type { TransactionRecord } from './types.js'
+
+/** A signed tx waiting in its wallet's lane, with what it will spend once the node has it. */
+type Entry = { native: bigint; token?: { key: string; amount: bigint } | undefined }
+
+/** One wallet's broadcasts on one chain, in nonce order: the tail to chain onto, and who waits. */
+type Lane = { tail: Promise<unknown>; waiting: Set<Entry> }
+
+/** Per storage, so two AgentWallets in one process (tests, replicas) never share a lane. */
+const lanesOf = new WeakMap<Storage, Map<string, Lane>>()
+
+const laneKey = (chainId: number, address: string) => `${chainId}:${address.toLowerCase()}`
+
+/**
+ * Broadcasts a signed tx after the ones this process signed before it for the same wallet and chain,
+ * in nonce order. The caller holds the wallet lock, has made the tx durable (`saveSigned`), and awaits
+ * the answer only after releasing the lock: so the wallet's next send is evaluated, signed and
+ * committed while this one goes to the node, and one wallet's sends pipeline. Never await it while
+ * holding the lock: a refusal is worked out under the lock (`broadcastSigned`).
+ * @example const sending = enqueueBroadcast(ctx, chain, signing) // then, outside the lock: await sending
+ */
+export function enqueueBroadcast(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  signing: Signing,
+): Promise<TransactionRecord> {
+  let lanes = lanesOf.get(ctx.storage)
+  if (!lanes) {
+    lanes = new Map()
+    lanesOf.set(ctx.storage, lanes)
+  }
+  const key = laneKey(chain.chainId, signing.signed.from)
+  const lane = lanes.get(key) ?? { tail: Promise.resolve(), waiting: new Set<Entry>() }
+  lanes.set(key, lane)
+  const spend = spendOf(signing.signed)
+  const entry: Entry = {
+    native: spend.native,
+    token: spend.token && { key: spend.token.token.toLowerCase(), amount: spend.token.amount },
+  }
+  lane.waiting.add(entry)
+  const sent = lane.tail
+    .then(() => broadcastInLane(ctx, chain, signing))
+    .finally(() => lane.waiting.delete(entry))
+  const tail = sent.catch(() => undefined)
+  lane.tail = tail
+  // The last one out leaves no lane behind.
+  void tail.then(() => {
+    if (lanes.get(key)?.tail === tail) lanes.delete(key)
+  })
+  return sent
+}
+
+/**
+ * What the wallet's txs waiting in this process's lane will spend: the node's balance does not show
+ * them yet, so the funds check of the next send counts them. The caller holds the wallet lock.
+ * @example await prepareFunds(chain, from, call, draft, { inFlight: inFlightOf(ctx, chain.chainId, from) })
+ */
+export function inFlightOf(ctx: AgentWalletContext, chainId: number, address: string): InFlight {
+  const tokens = new Map<string, bigint>()
+  let native = 0n
+  for (const entry of lanesOf.get(ctx.storage)?.get(laneKey(chainId, address))?.waiting ?? []) {
+    native += entry.native
+    if (entry.token) tokens.set(entry.token.key, (tokens.get(entry.token.key) ?? 0n) + entry.token.amount)
+  }
+  return { native, tokens }
+}
+
+/**
+ * Waits until every lane of this storage is empty; `close` calls it before it settles the batches.
+ * @example await settleBroadcasts(ctx.storage)
+ */
+export async function settleBroadcasts(storage: Storage): Promise<void> {
+  const lanes = lanesOf.get(storage)
+  while (lanes && lanes.size > 0) await Promise.all([...lanes.values()].map((lane) => lane.tail))
+}
+
+/**
+ * The happy path needs no lock: the node takes the tx, and the submitted status goes in the next
+ * batch. A transport error leaves it signed and queued, for the tracker (or the next refusal's
+ * `sendOwed`). Any other answer is worked out under the wallet lock by `broadcastSigned`, which asks
+ * the node again, sends owed lower nonces first, and fails the tx with its nonce freed or filled.
+ */
+async function broadcastInLane(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  { signed }: Signing,
+): Promise<TransactionRecord> {
+  let refusal: unknown
+  try {
+    await chain.client.sendRawTransaction({ serializedTransaction: signed.rawTx! })
+    return markSubmitted(ctx, signed)
+  } catch (error) {
+    if (isTransportError(error)) return signed
+    refusal = error
+  }
+  return withLock(ctx.storage, [walletLockKey(signed.from)], async () => {
+    const current = await ctx.storage.get('transactions', signed.id)
+    // Moved on meanwhile (another replica's `sendOwed` broadcast it, or the tracker did).
+    if (current?.status !== 'queued' || current.hash !== signed.hash) return current ?? signed
+    return broadcastSigned(ctx, chain, current, { refused: { error: refusal } })
+  })
+}
