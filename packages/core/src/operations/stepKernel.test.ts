@@ -1,6 +1,6 @@
-import { createDevnet, type Devnet } from '@agentwallet/devnet'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import type { ChainProvider } from '../chain/types.js'
 import { type AgentWallet, createAgentWallet } from '../createAgentWallet.js'
 import { BaseError } from '../errors/baseError.js'
 import type { DomainEvent } from '../events/eventBus.js'
@@ -9,8 +9,8 @@ import type { Storage } from '../storage/types.js'
 import { registerOperations, runOperation, sleep } from './backgroundOperations.js'
 import type { Retry, StepMachine } from './stepMachine.js'
 
-// The kernel with a machine of the test's own, on a real AgentWallet (devnet, memory storage): what
-// the kernel promises every operation, whatever its steps do.
+// The kernel with a machine of the test's own, on a real AgentWallet (memory storage; no chain, which
+// the kernel never touches): what the kernel promises every operation, whatever its steps do.
 
 const toySchema = z.object({
   id: z.string(),
@@ -82,19 +82,18 @@ function nextFailure(aw: AgentWallet, operationId: string): Promise<DomainEvent<
   })
 }
 
-let devnet: Devnet
-beforeAll(async () => {
-  devnet = await createDevnet()
-})
-afterAll(async () => {
-  await devnet?.close()
-})
+/** A provider with no chain: the kernel's steps here send nothing, and the tracker has nothing to track. */
+const noChains: ChainProvider = {
+  defaultChain: 'none',
+  list: () => [],
+  get(name) {
+    throw new BaseError('unsupported_chain', `No chain ${name} in this test`)
+  },
+}
 
 function agentWalletOn(storage: Storage, onBackgroundError?: (error: unknown) => void): Promise<AgentWallet> {
   return createAgentWallet({
-    chains: {
-      devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
-    },
+    chains: noChains,
     storage,
     defaultTenantRules: [],
     trackerIntervalMs: 20,
