@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import {
   agentWalletOn,
   approver,
+  eventsOf,
   fundedWallet,
   publicClientOf,
   useDevnetAgentWallet,
@@ -114,10 +115,22 @@ describe('a swap that pauses for approval', () => {
       await aw.swap({ fromToken: 'USDC', toToken: 'DAI', amount: '50', wallet: wallet.address }),
       'pending_approval',
     )
+    const failures = eventsOf(aw, 'operation.failed')
     await aw.as(approver).reject({ approvalId: started.approval.id, reason: 'not this venue' })
     const done = await swapWhere(aw, started.swapId, (swap) => swap.status === 'failed')
     expect(done.step).toBe('allowance')
     expect(done.error?.message).toMatch(/rejected/)
+    await expect
+      .poll(() => failures.map((event) => event.data))
+      .toEqual([
+        {
+          operation: 'swap',
+          operationId: started.swapId,
+          walletId: expect.any(String),
+          step: 'allowance',
+          error: done.error,
+        },
+      ])
     expect(done.transactions.swap).toBeUndefined()
     expect(await balanceOf(token('DAI'), wallet.address)).toBe(0n)
     expect(

@@ -19,6 +19,7 @@ import {
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   agentWalletOn,
+  eventsOf,
   freshAddress,
   fundedWallet,
   publicClientOf,
@@ -360,6 +361,7 @@ describe('ERC-8004 registration under human approval', () => {
       agentType: 'x',
     })
     if (result.status !== 'pending_approval') throw new Error('expected a paused registration')
+    const failures = eventsOf(aw, 'operation.failed')
     await human().reject({ approvalId: result.approval.id, reason: 'not this agent' })
     await expect
       .poll(async () => (await registrationOf(result.identity.id))?.status, { timeout: 20_000 })
@@ -368,6 +370,17 @@ describe('ERC-8004 registration under human approval', () => {
     expect(record.step).toBe('register')
     expect(record.error).toMatchObject({ code: 'transaction_failed' })
     expect(record.error?.message).toContain('rejected')
+    await expect
+      .poll(() => failures.map((event) => event.data))
+      .toEqual([
+        {
+          operation: 'identity',
+          operationId: record.id,
+          walletId: record.walletId,
+          step: 'register',
+          error: record.error,
+        },
+      ])
     expect((await aw.identitiesOfWallet({ wallet: wallet.address })).count).toBe(0)
     expect((await aw.listHistory({ wallet: wallet.address })).transactions.map((tx) => tx.status)).toEqual([
       'rejected',

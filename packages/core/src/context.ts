@@ -31,6 +31,11 @@ export type CoreOptions = {
   quoteSources?: readonly QuoteSource[] | undefined
   webhooks: WebhookOptions
   /**
+   * Receives errors of background work that have no record to go on: a tracker pass, a background
+   * operation whose failure storage would not record (default: ignored).
+   */
+  onBackgroundError?: ((error: unknown) => void) | undefined
+  /**
    * Hold every operation to its declaration (tests): an answer outside its output schema, or an
    * error code it does not declare, fails as `internal` instead of passing silently.
    */

@@ -4,12 +4,13 @@ import type { ChainProvider } from './chain/types.js'
 import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
 import type { AgentWalletContext, CoreOptions } from './context.js'
 import type { QuoteSource } from './defi/quoteSource.js'
-import { resumeSwaps } from './defi/trackSwap.js'
-import { resumeEnsRegistrations, stopEnsRegistrations } from './ens/resumeEnsRegistrations.js'
+import { trackedSwap } from './defi/trackSwap.js'
+import { ensRegistration } from './ens/ensRegistration.js'
 import { BaseError } from './errors/baseError.js'
 import { toDomainEvent } from './events/appendEvent.js'
 import { EventBus } from './events/eventBus.js'
-import { resumeIdentityRegistrations } from './identity/advanceIdentityRegistration.js'
+import { identityRegistration } from './identity/identityRegistration.js'
+import { registerOperations, resumeOperations, stopOperations } from './operations/backgroundOperations.js'
 import { defaultTenantRules } from './policy/defaultRules.js'
 import { type PriceFeedMaxAge, resolvePriceFeedMaxAge } from './policy/priceFeedMaxAge.js'
 import { rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
@@ -72,7 +73,11 @@ export type AgentWalletConfig = {
   webhooks?: Partial<WebhookOptions> | undefined
   /** Start the receipt tracker, the webhook worker, and reconcile at creation (default true). */
   track?: boolean | undefined
-  /** Receives errors of background work (tracker passes); default: ignored. */
+  /**
+   * Receives errors of background work that have no record to go on: tracker passes, a background
+   * operation whose failure storage would not record (default: ignored). A step's error is
+   * recorded on its operation's record and emitted as `operation.failed`.
+   */
   onBackgroundError?: ((error: unknown) => void) | undefined
   /**
    * How old a price feed's answer may be when a USD rule (`asset: "usd"`) values an intent: seconds
@@ -141,10 +146,14 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       priceFeedMaxAge: resolvePriceFeedMaxAge(config.priceFeedMaxAge),
       quoteSources: config.quoteSources ?? [],
       checkOperations: config.checkOperations ?? false,
+      onBackgroundError: config.onBackgroundError,
     },
     now: config.now ?? (() => new Date()),
     newId: (prefix) => `${prefix}_${randomUUID().replaceAll('-', '')}`,
   }
+  // The multi-step operations: resumed at start, stopped at close, their steps' call refreshers
+  // asked by `refreshCall` (a late approval, a stuck-tx replacement).
+  registerOperations(ctx, [ensRegistration, identityRegistration, trackedSwap])
   const unsubscribe = storage.onEvents((events) => {
     for (const event of events) ctx.bus.publish(toDomainEvent(event))
   })
@@ -152,9 +161,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     await sealLegacyWebhookSecrets(ctx)
     await trackTransactions(ctx, { all: true })
     await expireApprovals(ctx)
-    await resumeEnsRegistrations(ctx)
-    await resumeIdentityRegistrations(ctx)
-    await resumeSwaps(ctx)
+    await resumeOperations(ctx)
   }
   let tracker: Tracker | undefined
   let webhookWorker: WebhookWorker | undefined
@@ -173,7 +180,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     bootstrapAdmin: (parameters) => bootstrapAdmin(ctx, parameters),
     async close() {
       // Stops every background operation of this context: ENS and identity registrations, swaps (resumable).
-      await stopEnsRegistrations(ctx)
+      await stopOperations(ctx)
       await tracker?.stop()
       await settleBroadcasts(ctx.storage)
       await settleSubmitted(ctx.storage)

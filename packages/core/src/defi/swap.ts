@@ -7,6 +7,7 @@ import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
+import { stepIdempotency } from '../operations/stepMachine.js'
 import type { Principal } from '../principals/types.js'
 import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { viewOf } from '../transactions/sendAnswer.js'
@@ -24,7 +25,7 @@ import {
   type SwapPlan,
 } from './quoteSwap.js'
 import { swapDeadline } from './swapDeadline.js'
-import type { SwapStep } from './swapTypes.js'
+import { type SwapStep, swapSteps } from './swapTypes.js'
 import { trackPausedSwap } from './trackSwap.js'
 
 /** One pass of a swap, with the stored records of its steps (the answer is `toSwapAnswer` of it). */
@@ -268,8 +269,7 @@ async function ensureAllowance(
 
 /** Idempotency for a tracked swap's step: a resumed pass replays what an earlier pass sent. */
 function replaySafe(swapId: string | undefined, step: SwapStep) {
-  if (swapId === undefined) return {}
-  return { idempotencyKey: `swap:${swapId}:${step}`, request: { swapId, step } }
+  return swapId === undefined ? {} : stepIdempotency(swapSteps, swapId, step)
 }
 
 /** What the swap paid the wallet: token Transfer logs, or the native balance change net of gas. */

@@ -5,6 +5,9 @@ import type { TokenView } from './quoteSwap.js'
 /** The on-chain steps of a swap: the ERC-20 `approve` (when the allowance is short), then the swap. */
 export type SwapStep = 'allowance' | 'swap'
 
+/** How a tracked swap's steps are keyed: `swap:{swapId}:{step}`, request `{ swapId, step }`. */
+export const swapSteps = { name: 'swap', idName: 'swapId' } as const
+
 /** awaiting_approval (a step paused by a `require_approval` rule) ⇄ swapping → confirmed | failed. */
 export type SwapStatus = 'awaiting_approval' | 'swapping' | 'confirmed' | 'failed'
 

@@ -1,16 +1,22 @@
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import { isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
-import { resumeOperations, runOperation, sleep } from '../operations/backgroundOperations.js'
-import { operationError, stepFailed, waitFinal } from '../operations/operationSteps.js'
+import { resumeOperations, runOperation } from '../operations/backgroundOperations.js'
+import { stepFailed, waitFinal } from '../operations/operationSteps.js'
+import type { StepMachine, StepRun } from '../operations/stepMachine.js'
 import type { Principal } from '../principals/types.js'
 import { canSee } from '../wallets/findWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { receivedAmount, runSwap, type SwapInput, type SwapPass } from './swap.js'
-import { activeSwapStatuses, type SwapOperation, type SwapRecord, toSwapOperation } from './swapTypes.js'
-
-const retryMs = 2_000
+import { renewSwapDeadline } from './swapDeadline.js'
+import {
+  activeSwapStatuses,
+  type SwapOperation,
+  type SwapRecord,
+  type SwapStep,
+  swapSteps,
+  toSwapOperation,
+} from './swapTypes.js'
 
 /**
  * Records a swap whose allowance or swap step paused for approval, and follows it in the background:
@@ -65,61 +71,71 @@ export async function getSwap(
 
 /** Runs the swap's remaining steps in the background (once per record and context). */
 export function continueSwap(ctx: AgentWalletContext, id: string): void {
-  runOperation(ctx, id, (signal) => advanceSwap(ctx, id, signal))
+  runOperation(ctx, trackedSwap, id)
 }
 
 /**
- * Picks up swaps a previous process left unfinished (the composition root's reconcile).
+ * Picks up swaps a previous process left unfinished (the composition root resumes every registered
+ * operation at start; this is the swap part alone).
  * @example await resumeSwaps(ctx)
  */
 export function resumeSwaps(ctx: AgentWalletContext): Promise<void> {
-  return resumeOperations(ctx, 'swaps', activeSwapStatuses, (id) => continueSwap(ctx, id))
+  return resumeOperations(ctx, [trackedSwap])
 }
 
 /**
- * Drives a tracked swap to `confirmed` or `failed`: waits for the current step's transaction; an
+ * A swap that paused for approval, as a step machine: waits for the current step's transaction; an
  * approved allowance is followed by a fresh quote and the swap (which may pause again); a confirmed
  * swap records what the wallet received. Each submit is replay-safe (`swap:{id}:{step}`).
  */
-async function advanceSwap(ctx: AgentWalletContext, id: string, signal: AbortSignal): Promise<void> {
-  let record = await ctx.storage.get('swaps', id)
-  while (record && activeSwapStatuses.includes(record.status) && !signal.aborted) {
-    try {
-      const done = await waitFinal(ctx, record.transactions[record.step]!, signal)
-      if (!done) return
-      if (done.status !== 'confirmed') throw stepFailed('swap', record.step, done)
-      const chain = ctx.chains.get(record.chain)
-      if (record.step === 'swap') {
-        const received = await receivedAmount(chain, record.toToken, record.walletAddress, done)
-        record = await save(ctx, {
-          ...record,
-          status: 'confirmed',
-          approvalId: undefined,
-          amountOutRaw: received.toString(),
-        })
-        return
-      }
-      const wallet = await ctx.storage.get('wallets', record.walletId)
-      if (!wallet) throw new NotFoundError('Wallet', { details: { id: record.walletId } })
-      const principal: Principal = { tenantId: record.tenantId, ...record.requestedBy }
-      if (record.status !== 'swapping')
-        record = await save(ctx, { ...record, status: 'swapping', approvalId: undefined })
-      const next = stepOf(await runSwap(ctx, principal, wallet, chain, record.request, record.id))
-      const transactions = {
-        allowance: next.transactions.allowance ?? record.transactions.allowance,
-        swap: next.transactions.swap,
-      }
-      record = await save(ctx, { ...record, ...next, transactions })
-    } catch (error) {
-      if (isAgentWalletError(error) && error.code === 'chain_unavailable') {
-        await sleep(retryMs, signal)
-        record = await ctx.storage.get('swaps', id)
-        continue
-      }
-      await save(ctx, { ...record, status: 'failed', approvalId: undefined, error: operationError(error) })
-      return
-    }
+export const trackedSwap: StepMachine<SwapRecord, SwapStep> = {
+  ...swapSteps,
+  collection: 'swaps',
+  activeStatuses: activeSwapStatuses,
+  load: (ctx, id) => ctx.storage.get('swaps', id),
+  save: (tx, record) => tx.put('swaps', record),
+  stepOf: (record) => record.step,
+  steps: {
+    allowance: {},
+    // A swap's deadline lapses while it waits for an approver or sits stuck: renewed when re-signed.
+    swap: { refreshCall: (_ctx, chain, record) => renewSwapDeadline(chain, record) },
+  },
+  advance: advanceSwap,
+  failed: (record, error) => ({ ...record, status: 'failed', approvalId: undefined, error }),
+}
+
+/** One step of a tracked swap: its transaction's outcome, then the next pass or what it received. */
+async function advanceSwap(
+  ctx: AgentWalletContext,
+  record: SwapRecord,
+  { signal }: StepRun,
+): Promise<SwapRecord | undefined> {
+  const done = await waitFinal(ctx, record.transactions[record.step]!, signal)
+  if (!done) return undefined
+  if (done.status !== 'confirmed') throw stepFailed('swap', record.step, done)
+  const chain = ctx.chains.get(record.chain)
+  if (record.step === 'swap') {
+    const received = await receivedAmount(chain, record.toToken, record.walletAddress, done)
+    return save(ctx, {
+      ...record,
+      status: 'confirmed',
+      approvalId: undefined,
+      amountOutRaw: received.toString(),
+    })
   }
+  const wallet = await ctx.storage.get('wallets', record.walletId)
+  if (!wallet) throw new NotFoundError('Wallet', { details: { id: record.walletId } })
+  const principal: Principal = { tenantId: record.tenantId, ...record.requestedBy }
+  const swapping =
+    record.status === 'swapping'
+      ? record
+      : await save(ctx, { ...record, status: 'swapping', approvalId: undefined })
+  const next = stepOf(await runSwap(ctx, principal, wallet, chain, swapping.request, swapping.id))
+  const transactions = {
+    allowance: next.transactions.allowance ?? swapping.transactions.allowance,
+    swap: next.transactions.swap,
+  }
+  return save(ctx, { ...swapping, ...next, transactions })
 }
 
 /** The record fields a pass's answer sets: where it stopped, or what it received. */

@@ -7,14 +7,16 @@ import { BaseError } from '../errors/baseError.js'
 import { ConflictError, NotFoundError, PolicyBlockedError, ValidationError } from '../errors/errors.js'
 import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import { runOperation } from '../operations/backgroundOperations.js'
+import { failOperation } from '../operations/failOperation.js'
+import { submitStep } from '../operations/submitStep.js'
 import type { Principal } from '../principals/types.js'
 import { evaluateIntent } from '../transactions/evaluateIntent.js'
 import { canSee, findWallet } from '../wallets/findWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { advanceEnsRegistration, fail, submitStep } from './advanceEnsRegistration.js'
 import { ensControllerAbi } from './ensAbis.js'
 import { ensContractsOf, requireEnsContract } from './ensContractsOf.js'
 import { commitDraft, registerDraft, valueWithBuffer } from './ensDrafts.js'
+import { ensRegistration } from './ensRegistration.js'
 import { durationOf, type registerEnsSchema } from './ensSchemas.js'
 import { type ParsedEthName, parseEthName } from './parseEnsName.js'
 import { readRentPrice } from './readRentPrice.js'
@@ -120,14 +122,21 @@ async function startRegistration(
   })
   let saved = record
   try {
-    const { transaction, approvalId } = await submitStep(ctx, record, 'commit', commitDraft(chain, record))
+    const { transaction, approval } = await submitStep(
+      ctx,
+      ensRegistration,
+      record,
+      'commit',
+      commitDraft(chain, record),
+    )
+    const approvalId = approval?.id
     saved = { ...record, commitTransactionId: transaction.id, approvalId, updatedAt: ctx.now().toISOString() }
     await ctx.storage.transaction([], (tx) => tx.put('ens_names', saved))
   } catch (error) {
-    await fail(ctx, record, error)
+    await failOperation(ctx, ensRegistration, record, error)
     throw error
   }
-  runOperation(ctx, saved.id, (signal) => advanceEnsRegistration(ctx, saved.id, signal))
+  runOperation(ctx, ensRegistration, saved.id)
   return toEnsRegistration(saved)
 }
 

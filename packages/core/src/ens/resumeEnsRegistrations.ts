@@ -1,16 +1,14 @@
 import type { AgentWalletContext } from '../context.js'
-import { resumeOperations, runOperation, stopOperations } from '../operations/backgroundOperations.js'
-import { advanceEnsRegistration } from './advanceEnsRegistration.js'
-import { activeEnsStatuses } from './types.js'
+import { resumeOperations, stopOperations } from '../operations/backgroundOperations.js'
+import { ensRegistration } from './ensRegistration.js'
 
 /**
- * Picks up registrations a previous process left unfinished (called by the composition root's reconcile).
+ * Picks up registrations a previous process left unfinished (the composition root resumes every
+ * registered operation at start; this is the ENS part alone).
  * @example await resumeEnsRegistrations(ctx)
  */
 export function resumeEnsRegistrations(ctx: AgentWalletContext): Promise<void> {
-  return resumeOperations(ctx, 'ens_names', activeEnsStatuses, (id) =>
-    runOperation(ctx, id, (signal) => advanceEnsRegistration(ctx, id, signal)),
-  )
+  return resumeOperations(ctx, [ensRegistration])
 }
 
 /** Stops every background operation of this context: registrations, swaps (they stay resumable). */

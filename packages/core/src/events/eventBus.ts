@@ -102,6 +102,19 @@ export type EventPayloads = {
     /** CAIP-2, e.g. `eip155:8453`. */
     network: string
   }
+  /**
+   * A multi-step operation (an ENS or identity registration, a tracked swap) ended `failed`: the
+   * step it was on and the error its record keeps. (`operation` is spelled out: events sit below
+   * operations and import nothing from them.)
+   */
+  'operation.failed': {
+    operation: 'ens' | 'identity' | 'swap'
+    /** The record's id: `ens_…`, `idn_…` or `swp_…`. */
+    operationId: string
+    walletId: string
+    step: string
+    error: { code: string; message: string }
+  }
   'webhook.disabled': { subscriptionId: string; url: string; reason: string }
   /**
    * An API key was revoked: every replica closes that key's open WebSockets (4401). Admins only.

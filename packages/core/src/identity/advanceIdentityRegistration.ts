@@ -1,21 +1,8 @@
-import { type Address, encodeFunctionData, parseEventLogs, toHex } from 'viem'
-import { toChainError } from '../chain/toChainError.js'
-import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import { BaseError, isAgentWalletError } from '../errors/baseError.js'
-import { appendEvent } from '../events/appendEvent.js'
-import { resumeOperations, runOperation, sleep } from '../operations/backgroundOperations.js'
-import { operationError, stepFailed, waitFinal } from '../operations/operationSteps.js'
-import type { Principal } from '../principals/types.js'
-import { type IntentDraft, submitIntent } from '../transactions/submitIntent.js'
-import type { TransactionRecord } from '../transactions/types.js'
-import { waitForFinalStatus } from '../transactions/waitForTransaction.js'
-import { agentWalletCall } from './agentWalletCall.js'
-import { identityRegistryAbi } from './identityRegistryAbi.js'
-import { buildRegistrationFile, toDataUri } from './registrationFile.js'
-import { activeIdentityStatuses, agentRegistryId, type IdentityRecord, type IdentityStep } from './types.js'
-
-const retryMs = 2_000
+import { resumeOperations } from '../operations/backgroundOperations.js'
+import { driveOperation } from '../operations/driveOperation.js'
+import { identityRegistration } from './identityRegistration.js'
+import type { IdentityRecord } from './types.js'
 
 export type AdvanceIdentityOptions = {
   /**
@@ -26,240 +13,27 @@ export type AdvanceIdentityOptions = {
 }
 
 /**
- * Drives one registration to `registered` or `failed`, persisting each transition:
- * register (mint) → setAgentURI (the registration file, which names the agentId) → setAgentWallet
- * (only when the registry has not bound the agent wallet) → registered, with `identity.registered`
- * in the same commit. Every step goes through the money path, as the requesting principal, with an
- * idempotency key per step (`identity:{id}:{step}`), so a resumed run replays instead of re-sending.
- * A step the policy pauses leaves the record `awaiting_approval`: the paused transaction's outcome
- * (confirmed after approval; rejected or expired) decides whether the next step runs or the
- * registration fails. Returns the record as it stands when done, paused (foreground) or aborted.
+ * Drives one registration (`identityRegistration`'s steps) to `registered` or `failed`. Returns the
+ * record as it stands when done, paused (foreground) or aborted.
+ * @example const record = await advanceIdentityRegistration(ctx, id, signal, { foreground: true })
  */
-export async function advanceIdentityRegistration(
+export function advanceIdentityRegistration(
   ctx: AgentWalletContext,
   id: string,
   signal: AbortSignal,
   options: AdvanceIdentityOptions = {},
 ): Promise<IdentityRecord | undefined> {
-  let record = await ctx.storage.get('identities', id)
-  while (record && !signal.aborted) {
-    if (record.status === 'registered' || record.status === 'failed' || !record.status) return record
-    try {
-      const step = record.step ?? 'register'
-      const transactionId = record.transactions[step]
-      if (!transactionId) {
-        record = await submitStep(ctx, record, step)
-        if (record.status === 'awaiting_approval' && options.foreground) return record
-        if (record.status === 'registered') return record
-        continue
-      }
-      const done = options.foreground
-        ? await waitForFinalStatus(ctx, transactionId, { timeoutMs: 120_000 })
-        : await waitFinal(ctx, transactionId, signal)
-      if (!done) return record
-      if (done.status !== 'confirmed') throw stepFailed('identity', step, done)
-      record = await completeStep(ctx, record, step, done)
-    } catch (error) {
-      if (!options.foreground && isAgentWalletError(error) && error.code === 'chain_unavailable') {
-        await sleep(retryMs, signal)
-        record = await ctx.storage.get('identities', id)
-        continue
-      }
-      const failed = await save(ctx, { ...record, status: 'failed', error: operationError(error) })
-      if (options.foreground) throw error
-      return failed
-    }
-  }
-  return record
-}
-
-/** Runs the registration's remaining steps in the background (once per record and context). */
-export function continueIdentityRegistration(ctx: AgentWalletContext, id: string): void {
-  runOperation(ctx, id, (signal) => advanceIdentityRegistration(ctx, id, signal).then(() => undefined))
+  return driveOperation(ctx, identityRegistration, id, signal, {
+    foreground: options.foreground,
+    until: options.foreground ? (record) => record.status === 'awaiting_approval' : undefined,
+  })
 }
 
 /**
- * Picks up registrations a previous process left unfinished (called by the composition root's reconcile;
- * stopped, resumable, at close with every background operation).
+ * Picks up registrations a previous process left unfinished (the composition root resumes every
+ * registered operation at start; this is the identity part alone).
  * @example await resumeIdentityRegistrations(ctx)
  */
 export function resumeIdentityRegistrations(ctx: AgentWalletContext): Promise<void> {
-  return resumeOperations(ctx, 'identities', activeIdentityStatuses, (id) =>
-    continueIdentityRegistration(ctx, id),
-  )
-}
-
-/** Sends the step through the money path (replayed by its key) and records its transaction. */
-async function submitStep(
-  ctx: AgentWalletContext,
-  record: IdentityRecord,
-  step: IdentityStep,
-): Promise<IdentityRecord> {
-  const chain = ctx.chains.get(record.chain)
-  const data = await callData(ctx, chain, record, step)
-  if (!data) return finish(ctx, record)
-  const owner = await ctx.storage.get('wallets', record.ownerWalletId ?? record.walletId)
-  if (!owner) throw new Error(`Owner wallet of identity registration ${record.id} is gone`)
-  const principal: Principal = {
-    tenantId: record.tenantId,
-    ...(record.requestedBy ?? { id: owner.ownerId, role: 'agent' }),
-  }
-  const draft: IntentDraft = {
-    kind: 'identity',
-    chain: chain.name,
-    to: record.registry,
-    asset: { address: 'native', symbol: chain.nativeSymbol, decimals: chain.nativeDecimals },
-    amount: 0n,
-    call: { to: record.registry, value: 0n, data },
-    meta: {
-      protocol: 'erc8004',
-      step,
-      registrationId: record.id,
-      walletAddress: record.walletAddress,
-      agentName: record.agentName,
-    },
-  }
-  const result = await submitIntent(ctx, principal, owner, draft, {
-    idempotencyKey: `identity:${record.id}:${step}`,
-    request: { registrationId: record.id, step },
-  })
-  return save(ctx, {
-    ...record,
-    step,
-    status: result.status === 'pending_approval' ? 'awaiting_approval' : 'registering',
-    approvalId: result.approval?.id,
-    transactions: { ...record.transactions, [step]: result.transaction.id },
-  })
-}
-
-/** The step's calldata; undefined for a `setAgentWallet` the registry made unnecessary. */
-async function callData(
-  ctx: AgentWalletContext,
-  chain: ChainHandle,
-  record: IdentityRecord,
-  step: IdentityStep,
-): Promise<`0x${string}` | undefined> {
-  if (step === 'register') {
-    // The file names its own agentId, known only after the mint: mint without a URI, then set it.
-    const metadata = [
-      { metadataKey: 'agentName', metadataValue: toHex(record.agentName) },
-      { metadataKey: 'agentType', metadataValue: toHex(record.agentType) },
-    ]
-    return encodeFunctionData({ abi: identityRegistryAbi, functionName: 'register', args: ['', metadata] })
-  }
-  const agentId = BigInt(record.agentId!)
-  if (step === 'setAgentURI') {
-    return encodeFunctionData({
-      abi: identityRegistryAbi,
-      functionName: 'setAgentURI',
-      args: [agentId, record.agentURI!],
-    })
-  }
-  const contract = { address: record.registry, abi: identityRegistryAbi } as const
-  const current = await chain.client
-    .readContract({ ...contract, functionName: 'getAgentWallet', args: [agentId] })
-    .catch((error: unknown) => {
-      throw toChainError(error, chain.name)
-    })
-  if (current.toLowerCase() === record.walletAddress.toLowerCase()) return undefined
-  // Signed now for a step that runs now; a step that pauses is signed again when it is approved
-  // (`refreshCall`): the approval covers binding this wallet, not a signature with a deadline.
-  return agentWalletCall(ctx, chain, {
-    registry: record.registry,
-    agentId,
-    agentWallet: record.walletAddress,
-    owner: record.ownerAddress,
-  })
-}
-
-/** A confirmed step: record its hash (and after the mint, the agentId and agentURI), then move on. */
-async function completeStep(
-  ctx: AgentWalletContext,
-  record: IdentityRecord,
-  step: IdentityStep,
-  done: TransactionRecord,
-): Promise<IdentityRecord> {
-  const hashes = { ...record.hashes, [step]: done.hash }
-  if (step === 'register') {
-    const chain = ctx.chains.get(record.chain)
-    const agentId = await agentIdOf(chain, record.registry, done.hash!)
-    const agentURI = toDataUri(
-      buildRegistrationFile({
-        ...record,
-        agentId,
-        agentRegistry: agentRegistryId(record.chainId, record.registry),
-      }),
-    )
-    return save(ctx, {
-      ...record,
-      status: 'registering',
-      step: 'setAgentURI',
-      approvalId: undefined,
-      agentId: agentId.toString(),
-      agentURI,
-      hashes,
-    })
-  }
-  if (step === 'setAgentURI') {
-    return save(ctx, {
-      ...record,
-      status: 'registering',
-      step: 'setAgentWallet',
-      approvalId: undefined,
-      hashes,
-    })
-  }
-  return finish(ctx, { ...record, hashes })
-}
-
-/** → registered, with `identity.registered` in the same commit. */
-async function finish(ctx: AgentWalletContext, record: IdentityRecord): Promise<IdentityRecord> {
-  const now = ctx.now().toISOString()
-  const next: IdentityRecord = {
-    ...record,
-    status: 'registered',
-    step: undefined,
-    approvalId: undefined,
-    registeredAt: now,
-    updatedAt: now,
-  }
-  await ctx.storage.transaction([], async (tx) => {
-    await tx.put('identities', next)
-    appendEvent(ctx, tx, next.tenantId, 'identity.registered', {
-      agentId: next.agentId!,
-      chain: next.chain,
-      chainId: next.chainId,
-      agentRegistry: agentRegistryId(next.chainId, next.registry),
-      walletId: next.walletId,
-      walletAddress: next.walletAddress,
-      ownerAddress: next.ownerAddress,
-      agentName: next.agentName,
-      agentType: next.agentType,
-      hash: next.hashes.register,
-    })
-  })
-  return next
-}
-
-async function agentIdOf(chain: ChainHandle, registry: Address, hash: `0x${string}`): Promise<bigint> {
-  const receipt = await chain.client.getTransactionReceipt({ hash }).catch((error: unknown) => {
-    throw toChainError(error, chain.name)
-  })
-  const [registered] = parseEventLogs({
-    abi: identityRegistryAbi,
-    logs: receipt.logs,
-    eventName: 'Registered',
-  }).filter((log) => log.address.toLowerCase() === registry.toLowerCase())
-  if (!registered) {
-    throw new BaseError('transaction_failed', 'The register transaction emitted no Registered event', {
-      details: { chain: chain.name, hash },
-    })
-  }
-  return registered.args.agentId
-}
-
-async function save(ctx: AgentWalletContext, record: IdentityRecord): Promise<IdentityRecord> {
-  const next = { ...record, updatedAt: ctx.now().toISOString() }
-  await ctx.storage.transaction([], (tx) => tx.put('identities', next))
-  return next
+  return resumeOperations(ctx, [identityRegistration])
 }

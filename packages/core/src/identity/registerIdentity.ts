@@ -3,10 +3,10 @@ import { toApprovalSummary } from '../approvals/approvalSchemas.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
-import { runOperation } from '../operations/backgroundOperations.js'
+import { runOperationUntil } from '../operations/backgroundOperations.js'
 import type { Principal } from '../principals/types.js'
 import { findWallet } from '../wallets/findWallet.js'
-import { advanceIdentityRegistration } from './advanceIdentityRegistration.js'
+import { identityRegistration } from './identityRegistration.js'
 import { identityRegistryOf } from './identityRegistryOf.js'
 import type { registerIdentityAnswerSchema, registerIdentitySchema } from './identitySchemas.js'
 import { type IdentityRecord, toIdentity, toIdentityRegistration } from './types.js'
@@ -73,19 +73,14 @@ async function startRegistration(
   }
   await ctx.storage.transaction([], (tx) => tx.insert('identities', record))
 
-  // One background operation per registration: the request waits for its first outcome (registered,
-  // paused, failed); a paused registration goes on waiting for the approver in the background.
-  const outcome = await new Promise<IdentityRecord | undefined>((resolve, reject) => {
-    runOperation(ctx, record.id, async (signal) => {
-      try {
-        const first = await advanceIdentityRegistration(ctx, record.id, signal, { foreground: true })
-        resolve(first)
-        if (first?.status === 'awaiting_approval') await advanceIdentityRegistration(ctx, record.id, signal)
-      } catch (error) {
-        reject(error)
-      }
-    })
-  })
+  // One operation per registration: the request waits for its first outcome (registered, paused,
+  // failed); a paused registration goes on waiting for the approver in the background.
+  const outcome = await runOperationUntil(
+    ctx,
+    identityRegistration,
+    record.id,
+    (current) => current.status === 'awaiting_approval',
+  )
   if (outcome?.status === 'registered') return { status: 'registered', identity: toIdentity(outcome) }
   if (outcome?.status === 'awaiting_approval' && outcome.approvalId) {
     const approval = await ctx.storage.get('approvals', outcome.approvalId)

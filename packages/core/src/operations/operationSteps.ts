@@ -1,5 +1,5 @@
 import type { AgentWalletContext } from '../context.js'
-import { BaseError, isAgentWalletError } from '../errors/baseError.js'
+import { BaseError } from '../errors/baseError.js'
 import { finalStatuses, type TransactionRecord } from '../transactions/types.js'
 import { sleep } from './backgroundOperations.js'
 
@@ -49,10 +49,4 @@ export function stepFailed(operation: string, step: string, transaction: Transac
   return new BaseError(code, `The ${operation} ${step} transaction did not confirm: ${why}`, {
     details: { step, transactionId: transaction.id, hash: transaction.hash, status: transaction.status },
   })
-}
-
-/** What an operation record keeps of the error that ended it. */
-export function operationError(error: unknown): { code: string; message: string } {
-  if (isAgentWalletError(error)) return { code: error.code, message: error.shortMessage }
-  return { code: 'internal', message: 'The operation stopped on an unexpected error' }
 }

@@ -1,17 +1,18 @@
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import { renewSwapDeadline } from '../defi/swapDeadline.js'
-import { resignAgentWalletCall } from '../identity/agentWalletCall.js'
+import { callRefreshersOf } from './callRefreshers.js'
 import type { TransactionRecord } from './types.js'
 
 /**
  * Makes again the bytes of a call that embed something short-lived, just before an intent that
- * waited (for an approver, or for a restart) is signed: the signature of an ERC-8004
- * `setAgentWallet` (identity registration), or the deadline of a swap on an address-book router
- * (same `amountOutMin`). Any other record comes back as is. The intent (contract, function,
- * amounts, recipient, sender) stays what the policy and the approver saw. Callers use it only for
- * bytes about to be signed: an intent not signed yet, or a stuck one being replaced at its nonce
- * (a signed transaction is otherwise only ever rebroadcast byte for byte).
+ * waited (for an approver, or for a restart) is signed: whatever the steps of the context's
+ * operations registered (`registerCallRefresher`) — today the signature of an ERC-8004
+ * `setAgentWallet` (identity registration) and the deadline of a swap on an address-book router
+ * (same `amountOutMin`). The first refresher that knows the record answers; any other record comes
+ * back as is. The intent (contract, function, amounts, recipient, sender) stays what the policy and
+ * the approver saw. Callers use it only for bytes about to be signed: an intent not signed yet, or
+ * a stuck one being replaced at its nonce (a signed transaction is otherwise only ever rebroadcast
+ * byte for byte).
  * @example const fresh = await refreshCall(ctx, chain, transaction)
  */
 export async function refreshCall(
@@ -19,7 +20,9 @@ export async function refreshCall(
   chain: ChainHandle,
   record: TransactionRecord,
 ): Promise<TransactionRecord> {
-  const data = (await resignAgentWalletCall(ctx, chain, record)) ?? (await renewSwapDeadline(chain, record))
-  if (!data) return record
-  return { ...record, call: { ...record.call, data } }
+  for (const refresher of callRefreshersOf(ctx)) {
+    const data = await refresher(ctx, chain, record)
+    if (data) return { ...record, call: { ...record.call, data } }
+  }
+  return record
 }

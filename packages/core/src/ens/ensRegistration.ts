@@ -5,96 +5,84 @@ import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import { sleep } from '../operations/backgroundOperations.js'
-import { operationError, stepFailed, waitFinal } from '../operations/operationSteps.js'
-import type { Principal } from '../principals/types.js'
-import { type IntentDraft, submitIntent } from '../transactions/submitIntent.js'
+import { operationError } from '../operations/failOperation.js'
+import { stepFailed, waitFinal } from '../operations/operationSteps.js'
+import { chainUnavailable, type StepMachine } from '../operations/stepMachine.js'
+import { submitStep } from '../operations/submitStep.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import { ensControllerAbi } from './ensAbis.js'
 import { commitDraft, registerDraft, reverseDraft } from './ensDrafts.js'
 import { readRentPrice } from './readRentPrice.js'
-import type { EnsRegistrationRecord } from './types.js'
+import { activeEnsStatuses, type EnsRegistrationRecord } from './types.js'
 
-/** How often a chain or storage condition is polled while waiting, and how long transport errors back off. */
+/** How often a chain or storage condition is polled while waiting. */
 const pollMs = 250
-const retryMs = 2_000
-/** A reveal refused at estimation (commitment not old enough yet by the node's clock) is retried this often. */
+/** A reveal refused at estimation (commitment not old enough yet by the node's clock) is tried this often. */
 const maxRevealAttempts = 20
 
-/**
- * Drives one registration to `registered` or `failed`, one step per status, persisting each
- * transition: committing (commit tx confirmed) → committed (commitment old enough) → registering
- * (register, then the optional reverse record) → registered. Every tx goes through the money path
- * with an idempotency key per step, so a resumed run (after a restart) replays instead of re-sending.
- * Returns early, leaving the record resumable, when `signal` aborts.
- */
-export async function advanceEnsRegistration(
-  ctx: AgentWalletContext,
-  id: string,
-  signal: AbortSignal,
-): Promise<void> {
-  let revealAttempts = 0
-  while (!signal.aborted) {
-    const record = await ctx.storage.get('ens_names', id)
-    if (!record || record.status === 'registered' || record.status === 'failed') return
-    try {
-      if (record.status === 'committing') await confirmCommit(ctx, record, signal)
-      else if (record.status === 'committed') await awaitCommitmentAge(ctx, record, signal)
-      else if (record.status === 'registering') await register(ctx, record, signal)
-    } catch (error) {
-      if (isAgentWalletError(error) && error.code === 'chain_unavailable') {
-        await sleep(retryMs, signal)
-      } else if (
-        isAgentWalletError(error) &&
-        error.code === 'transaction_failed' &&
-        record.status === 'registering' &&
-        !record.registerTransactionId &&
-        ++revealAttempts < maxRevealAttempts
-      ) {
-        // The node estimated the reveal against a clock that had not yet passed the commitment age.
-        await sleep(1_000, signal)
-      } else {
-        await fail(ctx, record, error)
-        return
-      }
-    }
-  }
-}
+/** The steps of a registration: one per status, and the reverse record after the register. */
+export type EnsStep = 'commit' | 'commitmentAge' | 'register' | 'reverse'
 
-/** Submits one step on the money path (replayed by its idempotency key) and returns its transaction. */
-export async function submitStep(
-  ctx: AgentWalletContext,
-  record: EnsRegistrationRecord,
-  step: 'commit' | 'register' | 'reverse',
-  draft: IntentDraft,
-): Promise<{ transaction: TransactionRecord; approvalId?: string | undefined }> {
-  const wallet = await ctx.storage.get('wallets', record.walletId)
-  if (!wallet) throw new Error(`Wallet ${record.walletId} of ENS registration ${record.id} is gone`)
-  const principal: Principal = { tenantId: record.tenantId, ...record.requestedBy }
-  const result = await submitIntent(ctx, principal, wallet, draft, {
-    idempotencyKey: `ens:${record.id}:${step}`,
-    request: { registrationId: record.id, step },
-  })
-  return { transaction: result.transaction, approvalId: result.approval?.id }
+/**
+ * A `.eth` registration as a step machine, one step per status, each transition persisted:
+ * committing (commit tx confirmed) → committed (commitment old enough) → registering (register,
+ * then the optional reverse record) → registered, with `ens.registered` in the same commit. Every
+ * tx goes through the money path under its step's key (`ens:{id}:{step}`), so a resumed run (after
+ * a restart) replays instead of re-sending.
+ */
+export const ensRegistration: StepMachine<EnsRegistrationRecord, EnsStep> = {
+  name: 'ens',
+  collection: 'ens_names',
+  activeStatuses: activeEnsStatuses,
+  idName: 'registrationId',
+  load: (ctx, id) => ctx.storage.get('ens_names', id),
+  save: (tx, record) => tx.put('ens_names', record),
+  stepOf(record) {
+    if (record.status === 'committing') return 'commit'
+    if (record.status === 'committed') return 'commitmentAge'
+    return record.reverseTransactionId ? 'reverse' : 'register'
+  },
+  steps: {
+    commit: {},
+    commitmentAge: {},
+    register: {
+      retryable(error, record) {
+        const retry = chainUnavailable(error)
+        if (retry || record.registerTransactionId) return retry
+        // The node estimated the reveal against a clock that had not yet passed the commitment age.
+        return isAgentWalletError(error) && error.code === 'transaction_failed'
+          ? { reason: 'reveal_too_early', afterMs: 1_000, attempts: maxRevealAttempts }
+          : undefined
+      },
+    },
+    reverse: {},
+  },
+  advance(ctx, record, { signal }) {
+    if (record.status === 'committing') return confirmCommit(ctx, record, signal)
+    if (record.status === 'committed') return awaitCommitmentAge(ctx, record, signal)
+    return register(ctx, record, signal)
+  },
+  failed: (record, error) => ({ ...record, status: 'failed', error }),
 }
 
 async function confirmCommit(
   ctx: AgentWalletContext,
   record: EnsRegistrationRecord,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<EnsRegistrationRecord | undefined> {
   const chain = ctx.chains.get(record.chain)
   const transactionId =
     record.commitTransactionId ??
-    (await submitStep(ctx, record, 'commit', commitDraft(chain, record))).transaction.id
+    (await submitStep(ctx, ensRegistration, record, 'commit', commitDraft(chain, record))).transaction.id
   const done = await waitFinal(ctx, transactionId, signal)
-  if (!done) return
+  if (!done) return undefined
   if (done.status !== 'confirmed') throw stepFailed('ENS', 'commit', done)
   const block = await chain.client
     .getBlock({ blockNumber: BigInt(done.blockNumber!) })
     .catch((error: unknown) => {
       throw toChainError(error, chain.name)
     })
-  await save(ctx, {
+  return save(ctx, {
     ...record,
     status: 'committed',
     commitTransactionId: done.id,
@@ -107,7 +95,7 @@ async function awaitCommitmentAge(
   ctx: AgentWalletContext,
   record: EnsRegistrationRecord,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<EnsRegistrationRecord | undefined> {
   const chain = ctx.chains.get(record.chain)
   const contract = { address: record.controller, abi: ensControllerAbi } as const
   const [minAge, maxAge] = await Promise.all([
@@ -133,12 +121,10 @@ async function awaitCommitmentAge(
         },
       )
     }
-    if (now >= readyAt) {
-      await save(ctx, { ...record, status: 'registering' })
-      return
-    }
+    if (now >= readyAt) return save(ctx, { ...record, status: 'registering' })
     await sleep(Math.min(pollMs * 4, (readyAt - now) * 1000), signal)
   }
+  return undefined
 }
 
 /**
@@ -157,7 +143,7 @@ async function register(
   ctx: AgentWalletContext,
   initial: EnsRegistrationRecord,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<EnsRegistrationRecord | undefined> {
   const chain = ctx.chains.get(initial.chain)
   let record = initial
   if (!record.registerTransactionId) {
@@ -166,8 +152,9 @@ async function register(
         throw toChainError(error, chain.name)
       },
     )
-    const { transaction, approvalId } = await submitStep(
+    const { transaction, approval } = await submitStep(
       ctx,
+      ensRegistration,
       record,
       'register',
       registerDraft(chain, record, rent.total),
@@ -176,18 +163,18 @@ async function register(
       ...record,
       registerTransactionId: transaction.id,
       rentWei: rent.total.toString(),
-      approvalId,
+      approvalId: approval?.id,
     })
   }
   const done = await waitFinal(ctx, record.registerTransactionId!, signal)
-  if (!done) return
+  if (!done) return undefined
   if (done.status !== 'confirmed') throw stepFailed('ENS', 'register', done)
   record = { ...record, registerHash: done.hash, expires: await expiresOf(chain, done) }
   if (record.setReverse && !record.reverseHash && !record.reverseError) {
     record = await setReverse(ctx, chain, record, signal)
-    if (signal.aborted) return
+    if (signal.aborted) return undefined
   }
-  await finish(ctx, record)
+  return finish(ctx, record)
 }
 
 async function setReverse(
@@ -200,7 +187,7 @@ async function setReverse(
   try {
     const transactionId =
       record.reverseTransactionId ??
-      (await submitStep(ctx, record, 'reverse', reverseDraft(chain, record))).transaction.id
+      (await submitStep(ctx, ensRegistration, record, 'reverse', reverseDraft(chain, record))).transaction.id
     const saved = await save(ctx, { ...record, reverseTransactionId: transactionId })
     const done = await waitFinal(ctx, transactionId, signal)
     if (!done) return saved
@@ -228,7 +215,10 @@ async function save(ctx: AgentWalletContext, record: EnsRegistrationRecord): Pro
 }
 
 /** registering → registered, with `ens.registered` in the same commit. */
-async function finish(ctx: AgentWalletContext, record: EnsRegistrationRecord): Promise<void> {
+async function finish(
+  ctx: AgentWalletContext,
+  record: EnsRegistrationRecord,
+): Promise<EnsRegistrationRecord> {
   const now = ctx.now().toISOString()
   const next: EnsRegistrationRecord = { ...record, status: 'registered', registeredAt: now, updatedAt: now }
   await ctx.storage.transaction([], async (tx) => {
@@ -245,13 +235,5 @@ async function finish(ctx: AgentWalletContext, record: EnsRegistrationRecord): P
       reverseName: next.reverseHash !== undefined,
     })
   })
-}
-
-/** any active status → failed, with the error's code. */
-export async function fail(
-  ctx: AgentWalletContext,
-  record: EnsRegistrationRecord,
-  error: unknown,
-): Promise<EnsRegistrationRecord> {
-  return save(ctx, { ...record, status: 'failed', error: operationError(error) })
+  return next
 }
