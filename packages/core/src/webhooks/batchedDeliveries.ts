@@ -13,7 +13,8 @@ export function newestFirst(a: WebhookDeliveryRecord, b: WebhookDeliveryRecord):
  * At least the `top` newest batched deliveries matching `where` (tenant, subscription), or all there
  * are: every batched delivery newer than those left unread is among them. Batches are read newest
  * `lastAt` first, so an unread batch holds nothing newer than the last batch read; the read widens
- * (doubles, each read one snapshot) until `top` deliveries are newer than that bound.
+ * (each read one snapshot, at least twice the last, sized by the batches seen) until `top` deliveries
+ * are newer than that bound.
  * @example const newest = await newestBatchedDeliveries(ctx, { tenantId }, offset + limit)
  */
 export async function newestBatchedDeliveries(
@@ -21,7 +22,8 @@ export async function newestBatchedDeliveries(
   where: Filter,
   top: number,
 ): Promise<WebhookDeliveryRecord[]> {
-  for (let batches = Math.min(top, 8); ; batches *= 2) {
+  let batches = Math.min(top, 8)
+  for (;;) {
     const read = await ctx.storage.query('webhook_delivery_batches', {
       where,
       orderBy: 'lastAt',
@@ -31,7 +33,10 @@ export async function newestBatchedDeliveries(
     const deliveries = read.flatMap(unbatchDeliveries)
     if (read.length < batches) return deliveries
     const bound = read.at(-1)!.lastAt
-    if (deliveries.filter(({ createdAt }) => createdAt > bound).length >= top) return deliveries
+    const newer = deliveries.filter(({ createdAt }) => createdAt > bound).length
+    if (newer >= top) return deliveries
+    // At least double; as many as the batches read so far suggest are needed, with a margin, if more.
+    batches = Math.max(batches * 2, Math.ceil(((batches * top) / Math.max(newer, 1)) * 1.25))
   }
 }
 
