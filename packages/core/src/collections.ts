@@ -11,7 +11,12 @@ import type { NonceRecord, TransactionRecord } from './transactions/types.js'
 import type { MasterKeyRotationRecord } from './vault/assertMasterKey.js'
 import type { VaultKeyRow } from './vault/storageKeyRecordStore.js'
 import type { WalletRecord } from './wallets/types.js'
-import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from './webhooks/types.js'
+import type {
+  WebhookDeliveryBatchRecord,
+  WebhookDeliveryRecord,
+  WebhookRetiredCountRecord,
+  WebhookSubscriptionRecord,
+} from './webhooks/types.js'
 
 /**
  * The record type of each collection core keeps, so `storage.get('transactions', id)` is typed
@@ -35,5 +40,7 @@ export interface CollectionRecords {
   multisig_proposals: SafeProposalRecord
   webhook_subscriptions: WebhookSubscriptionRecord
   webhook_deliveries: WebhookDeliveryRecord
+  webhook_delivery_batches: WebhookDeliveryBatchRecord
+  webhook_retired_counts: WebhookRetiredCountRecord
   x402_requests: X402RequestRecord
 }

@@ -144,4 +144,6 @@ export const storageSchema: Record<string, { indexes: readonly string[] }> = {
   webhook_deliveries: {
     indexes: ['tenantId', 'subscriptionId', 'status', 'nextAttemptAt', 'seq', 'createdAt'],
   },
+  webhook_delivery_batches: { indexes: ['tenantId', 'subscriptionId', 'lastAt'] },
+  webhook_retired_counts: { indexes: ['tenantId'] },
 }

@@ -1,5 +1,6 @@
 import type { AgentWalletContext } from '../context.js'
 import type { WebhookConnections } from './attemptDelivery.js'
+import { newDeliveryBatch } from './deliveryBatch.js'
 import { newDelivery, wants } from './newDelivery.js'
 import { type Settled, saveSubscriptionOutcome, settleAttempt } from './settleAttempt.js'
 import { signAndAttempt } from './signAndAttempt.js'
@@ -7,9 +8,11 @@ import type { WebhookSubscriptionRecord } from './types.js'
 
 /**
  * Delivers up to `limit` events after the subscription's cursor straight from the tenant's log, one
- * after another, stopping at the first that is not delivered. One commit for the batch: a log record
- * per attempted delivery, the cursor moved past the last one settled, the run of dead letters. A crash
- * before that commit sends the batch again (at least once, under the same `webhook-id`).
+ * after another, stopping at the first that is not delivered. One commit for the batch: one batch
+ * record for every delivery that succeeded (`webhook_delivery_batches`, none when none did), a
+ * `webhook_deliveries` record for the one it stopped at (pending or dead), the cursor moved past the
+ * last one settled, the run of dead letters. A crash before that commit sends the batch again (at
+ * least once, under the same `webhook-id`).
  * @example const { attempted } = await deliverFromLog(ctx, subscription, 100)
  */
 export async function deliverFromLog(
@@ -36,9 +39,22 @@ export async function deliverFromLog(
   }
   const last = settled.at(-1)
   const disable = last?.disable ?? false
+  const delivered = settled.map(({ delivery }) => delivery).filter(({ status }) => status === 'delivered')
   await ctx.storage.transaction([], async (tx) => {
-    for (const { delivery } of settled) await tx.put('webhook_deliveries', delivery)
-    await saveSubscriptionOutcome(ctx, tx, subscription.id, { deadInARow, disable }, { cursor })
+    if (delivered.length > 0)
+      await tx.insert(
+        'webhook_delivery_batches',
+        newDeliveryBatch(subscription, delivered, ctx.now().toISOString()),
+      )
+    // Only the last can be other than delivered: the one the batch stopped at.
+    if (last && last.delivery.status !== 'delivered') await tx.put('webhook_deliveries', last.delivery)
+    await saveSubscriptionOutcome(
+      ctx,
+      tx,
+      subscription.id,
+      { deadInARow, disable },
+      { cursor, batched: delivered.length },
+    )
   })
   return {
     attempted: Math.max(settled.length, 1),

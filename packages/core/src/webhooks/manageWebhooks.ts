@@ -12,7 +12,7 @@ import { sealWebhookSecret } from './webhookSecret.js'
 /** A subscription as the API shows it: never the secret. */
 export type WebhookSubscription = Omit<
   WebhookSubscriptionRecord,
-  'secret' | 'sealedSecret' | 'cursor' | 'consecutiveDeadLetters'
+  'secret' | 'sealedSecret' | 'cursor' | 'consecutiveDeadLetters' | 'batchedDeliveries'
 >
 
 export function toWebhookSubscription({
@@ -20,6 +20,7 @@ export function toWebhookSubscription({
   sealedSecret: _sealedSecret,
   cursor: _cursor,
   consecutiveDeadLetters: _dead,
+  batchedDeliveries: _batched,
   ...shown
 }: WebhookSubscriptionRecord): WebhookSubscription {
   return shown
@@ -78,7 +79,8 @@ export async function listWebhooks(
 }
 
 /**
- * Deletes a subscription; its pending deliveries stop.
+ * Deletes a subscription; its pending deliveries stop. Its log stays: the count of its batched
+ * deliveries moves to a retired count (`webhook_retired_counts`), as the subscription record goes.
  * @example await deleteWebhook(ctx, admin, { subscriptionId: 'whk_…' })
  */
 export async function deleteWebhook(
@@ -89,6 +91,12 @@ export async function deleteWebhook(
   const deleted = await ctx.storage.transaction([`webhook:${id}`], async (tx) => {
     const record = await tx.get('webhook_subscriptions', id)
     if (!record || record.tenantId !== principal.tenantId) return false
+    if (record.batchedDeliveries)
+      await tx.put('webhook_retired_counts', {
+        id,
+        tenantId: record.tenantId,
+        batchedDeliveries: record.batchedDeliveries,
+      })
     return tx.delete('webhook_subscriptions', id)
   })
   if (!deleted) throw new NotFoundError('Webhook subscription', { details: { id } })

@@ -2,6 +2,7 @@ import type { EventName } from '../events/eventNames.js'
 import { toWebhookEventName } from '../events/eventNames.js'
 import type { StoredEvent } from '../storage/types.js'
 import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from './types.js'
+import { webhookDeliveryId } from './webhookDeliveryId.js'
 
 /** Whether the subscription listens for the event's type. */
 export function wants(subscription: WebhookSubscriptionRecord, event: StoredEvent): boolean {
@@ -15,7 +16,7 @@ export function newDelivery(
   now: string,
 ): WebhookDeliveryRecord {
   return {
-    id: `whd_${subscription.id.replace(/^whk_/, '')}_${event.seq}`,
+    id: webhookDeliveryId(subscription.id, event.seq),
     tenantId: subscription.tenantId,
     subscriptionId: subscription.id,
     url: subscription.url,

@@ -62,22 +62,24 @@ export function settleAttempt(
 
 /**
  * Writes the subscription's side of settled attempts in `tx`: its run of dead letters, its cursor
- * when given, and its disabling (with the `webhook.disabled` event) when the run got too long.
- * @example await saveSubscriptionOutcome(ctx, tx, subscription.id, last, { cursor })
+ * when given, the deliveries it `batched` (added to its count of batched deliveries), and its
+ * disabling (with the `webhook.disabled` event) when the run got too long.
+ * @example await saveSubscriptionOutcome(ctx, tx, subscription.id, last, { cursor, batched: 12 })
  */
 export async function saveSubscriptionOutcome(
   ctx: AgentWalletContext,
   tx: StorageTx,
   subscriptionId: string,
   { deadInARow, disable }: Pick<Settled, 'deadInARow' | 'disable'>,
-  move: { cursor?: number } = {},
+  { cursor, batched = 0 }: { cursor?: number; batched?: number } = {},
 ): Promise<void> {
   const current = await tx.get('webhook_subscriptions', subscriptionId)
   if (!current) return
   const reason = `${deadInARow} deliveries in a row were dead-lettered`
   await tx.put('webhook_subscriptions', {
     ...current,
-    ...move,
+    ...(cursor === undefined ? {} : { cursor }),
+    ...(batched === 0 ? {} : { batchedDeliveries: (current.batchedDeliveries ?? 0) + batched }),
     consecutiveDeadLetters: deadInARow,
     ...(disable ? { status: 'disabled', disabledReason: reason } : {}),
     updatedAt: ctx.now().toISOString(),

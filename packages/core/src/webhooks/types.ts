@@ -25,6 +25,11 @@ export type WebhookSubscriptionRecord = {
   cursor: number
   /** Dead-lettered deliveries in a row; reset by a success. */
   consecutiveDeadLetters: number
+  /**
+   * Delivered entries kept in this subscription's `webhook_delivery_batches` records, so the log
+   * counts them without reading the batches (absent on records from before batches: none).
+   */
+  batchedDeliveries?: number | undefined
   createdBy: string
   createdAt: string
   updatedAt: string
@@ -65,4 +70,51 @@ export type WebhookDeliveryRecord = {
   nextAttemptAt: string
   createdAt: string
   updatedAt: string
+}
+
+/** A first attempt that was answered with a 2xx: all a batched delivery keeps of it. */
+export type BatchedAttempt = Pick<
+  WebhookAttempt,
+  'at' | 'durationMs' | 'responseBytes' | 'responseExcerpt'
+> & {
+  statusCode: number
+}
+
+/** One delivery in a batch record, delivered at its first attempt. */
+export type BatchedDelivery = Pick<
+  WebhookDeliveryRecord,
+  'seq' | 'eventId' | 'eventType' | 'webhookEvent'
+> & {
+  attempt: BatchedAttempt
+}
+
+/**
+ * The deliveries of one delivery pass that succeeded at once, in one record instead of one each
+ * (`webhook_delivery_batches`). The log lists each as a delivered `WebhookDeliveryRecord` with its
+ * stable id; a retry moves it out into `webhook_deliveries`.
+ */
+export type WebhookDeliveryBatchRecord = {
+  /** `whb_<subscription>_<seq of the first delivery>`. */
+  id: string
+  tenantId: string
+  subscriptionId: string
+  url: string
+  /** Seq of the first delivery, for finding the batch that holds a delivery id. */
+  firstSeq: number
+  /** The newest attempt's time: orders batches for the newest-first log. */
+  lastAt: string
+  /** In seq order; never empty (a batch whose last delivery was moved out is deleted). */
+  deliveries: BatchedDelivery[]
+  createdAt: string
+  updatedAt: string
+}
+
+/**
+ * What a deleted subscription still has in batch records (`webhook_retired_counts`, id = the
+ * subscription id): its log outlives it, and this keeps that log's count.
+ */
+export type WebhookRetiredCountRecord = {
+  id: string
+  tenantId: string
+  batchedDeliveries: number
 }
