@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [-- --only send,burst] [--budget 30] [--tx 1000000] [--seed-budget 90] [--creates-at 100000]`:
+ * `pnpm bench [-- --only send,burst,remote] [--budget 30] [--tx 1000000] [--seed-budget 90] [--creates-at 100000]`:
  * every sub-bench in this one process, one after another, each bounded by its time budget (seconds;
  * seeding the history bench by --seed-budget). Each figure with a goal stands beside a floor or
  * baseline measured in the same run (`floor`, `ratio`, `goal` in the JSON). Prints a table and writes
@@ -15,6 +15,7 @@ import {
   type Options,
   policyBench,
   type Row,
+  remoteBurstBench,
   sendBench,
   webhookBench,
 } from './lib/benches.js'
@@ -25,6 +26,7 @@ const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   creates: createsBench,
   send: sendBench,
   burst: burstBench,
+  remote: remoteBurstBench,
   webhooks: webhookBench,
   history: historyBench,
   policy: policyBench,

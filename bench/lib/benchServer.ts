@@ -16,6 +16,8 @@ export type BenchServer = {
   /** The temp dir holding the database (an fsync probe may write beside it). */
   dir: string
   devnet: Devnet
+  /** The devnet as the server reaches it: `nodeLatencyMs` away (the devnet's own provider at 0). */
+  node: Devnet['provider']
   agentWallet: AgentWallet
   storage: ReturnType<typeof sqliteStorage>
   server: RunningServer
@@ -29,13 +31,17 @@ export type BenchServer = {
  * The server as `agentwallet serve` runs it by default — SQLite (synchronous=full, WAL) in a fresh
  * temp dir, a sealed local vault — over an in-process devnet, with logging and rate limits off.
  */
-export async function startBenchServer(config: Partial<AgentWalletConfig> = {}): Promise<BenchServer> {
+export async function startBenchServer(
+  config: Partial<AgentWalletConfig> = {},
+  { nodeLatencyMs = 0 }: { nodeLatencyMs?: number } = {},
+): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'aw-bench-'))
   const devnet = await createDevnet()
+  const node = nodeLatencyMs > 0 ? away(devnet.provider, nodeLatencyMs) : devnet.provider
   const storage = sqliteStorage({ filename: join(dir, 'agentwallet.db') })
   const agentWallet = await createAgentWallet({
     chains: {
-      devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
+      devnet: { provider: node, chainId: devnet.chain.id, contracts: devnet.addressBook },
     },
     storage,
     masterKey: randomBytes(32),
@@ -55,6 +61,7 @@ export async function startBenchServer(config: Partial<AgentWalletConfig> = {}):
   return {
     dir,
     devnet,
+    node,
     agentWallet,
     storage,
     server,
@@ -116,4 +123,18 @@ export function quantile(samples: number[], q: number): number {
 
 export function median(samples: number[]): number {
   return quantile(samples, 0.5)
+}
+
+/**
+ * The provider as a node `ms` away answers it: each request waits `ms` (the round trip) before it
+ * reaches the devnet; requests in flight do not wait for each other, as over a pool of connections.
+ */
+function away(provider: Devnet['provider'], ms: number): Devnet['provider'] {
+  return {
+    ...provider,
+    request: (async (args: Parameters<Devnet['provider']['request']>[0]) => {
+      await new Promise((resolve) => setTimeout(resolve, ms))
+      return provider.request(args)
+    }) as Devnet['provider']['request'],
+  }
 }

@@ -2,6 +2,9 @@ import type { Address } from 'viem'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 
+/** A nonce allocated to a tx about to be signed, and the id of the record that counts them. */
+export type Allocated = { nonceId: string; nonce: number }
+
 /**
  * The next nonce of (chain, address): the higher of what we allocated and what the node counts as
  * pending, so a send made elsewhere is skipped over, and a signed tx we still owe the node keeps
@@ -11,7 +14,7 @@ export async function allocateNonce(
   ctx: Pick<AgentWalletContext, 'storage'>,
   chain: ChainHandle,
   address: Address,
-): Promise<{ nonceId: string; nonce: number }> {
+): Promise<Allocated> {
   const nonceId = nonceIdOf(chain.chainId, address)
   const [stored, pending] = await Promise.all([
     ctx.storage.get('nonces', nonceId),

@@ -4,7 +4,7 @@ import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import type { BaseError } from '../errors/baseError.js'
 import type { StorageTx } from '../storage/types.js'
-import { allocateNonce, nonceIdOf } from './allocateNonce.js'
+import { type Allocated, allocateNonce, nonceIdOf } from './allocateNonce.js'
 import { nonceFiller } from './fillNonce.js'
 import type { GasSettings } from './prepareGas.js'
 import { markSubmitted } from './submittedBatch.js'
@@ -15,16 +15,18 @@ import type { TransactionRecord } from './types.js'
 export type Signing = { signed: TransactionRecord; nonceId: string }
 
 /**
- * queued → signed, in memory: allocates the nonce and signs through the vault. The caller holds the
- * wallet lock and commits the raw tx, its hash and the nonce together (`saveSigned`) before any broadcast.
+ * queued → signed, in memory: allocates the nonce (or takes the allocation the caller started under
+ * the same lock, `allocated`) and signs through the vault. The caller holds the wallet lock and
+ * commits the raw tx, its hash and the nonce together (`saveSigned`) before any broadcast.
  */
 export async function signRecord(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   record: TransactionRecord,
   gas: GasSettings,
+  allocated: Promise<Allocated> = allocateNonce(ctx, chain, record.from),
 ): Promise<Signing> {
-  const { nonceId, nonce } = await allocateNonce(ctx, chain, record.from)
+  const { nonceId, nonce } = await allocated
   const signer = await ctx.vault.getSigner(record.from)
   const rawTx = await signer.signTransaction({
     type: 'eip1559',

@@ -11,6 +11,7 @@ import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
+import { allocateNonce } from './allocateNonce.js'
 import { enqueueBroadcast, inFlightOf } from './broadcastLane.js'
 import { agentIdOf, evaluateIntent, type IntentDecision } from './evaluateIntent.js'
 import { estimateAhead, prepareFunds } from './prepareGas.js'
@@ -76,6 +77,10 @@ export async function submitIntent(
         if (replayed) return { answer: replayed }
       }
       const decision = await evaluateIntent(ctx, wallet, intentOfDraft(draft, chain.name, wallet.address))
+      // An allowed intent's nonce is read beside its funds (both only read, under this lock).
+      const allocated =
+        decision.decision === 'allow' && estimate ? allocateNonce(ctx, chain, wallet.address) : undefined
+      allocated?.catch(() => undefined) // awaited by signRecord, or dropped with the funds' error
       // Gas and funds are checked before anything is saved, for a paused intent too: an intent we
       // cannot pay is not accepted, nor put before an approver. (A blocked one is recorded as is.)
       const gas =
@@ -93,7 +98,7 @@ export async function submitIntent(
       // An x402 payment is settled by its payee, never signed here as a tx (isSettledOffchain).
       const signing =
         record.status === 'queued' && !isSettledOffchain(record)
-          ? await signRecord(ctx, chain, record, gas!)
+          ? await signRecord(ctx, chain, record, gas!, allocated)
           : undefined
 
       await ctx.storage.transaction([], async (tx) => {
