@@ -4,14 +4,10 @@
  * Not a test: it prints numbers and asserts nothing.
  */
 import { randomBytes } from 'node:crypto'
+import type { PolicyIntent } from '../packages/core/src/intents/types.js'
 import { defaultTenantRules } from '../packages/core/src/policy/defaultRules.js'
 import { rulesPolicyEngine } from '../packages/core/src/policy/rulesPolicyEngine.js'
-import type {
-  PolicyContext,
-  PolicyIntent,
-  ScopedRule,
-  SpendEntry,
-} from '../packages/core/src/policy/types.js'
+import type { PolicyContext, ScopedRule, SpendEntry } from '../packages/core/src/policy/types.js'
 
 const iterations = Number(process.env.ITERATIONS ?? 100_000)
 const listSize = 10_000

@@ -22,12 +22,9 @@ export {
 } from './api/operations.js'
 export { type OperationMethod, type OperationMethods, operationMethods } from './api/sessionMethods.js'
 export {
-  type ApprovalSummary,
   approvalSchema,
-  approvalSummarySchema,
   type ListApprovalsParameters,
   listApprovalsSchema,
-  toApprovalSummary,
 } from './approvals/approvalSchemas.js'
 export {
   expireApprovals,
@@ -36,9 +33,12 @@ export {
 } from './approvals/resolveApproval.js'
 export { type ResolveApprovalParameters, resolveApprovalSchema } from './approvals/resolveApprovalSchema.js'
 export * from './approvals/types.js'
+export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './chain/ensAbis.js'
+export { agentWalletSetTypes, identityRegistryAbi } from './chain/identityRegistryAbi.js'
 export { type KnownChain, publicChains } from './chain/publicChains.js'
 export { type FeedRound, isValidRound, readPriceFeed } from './chain/readPriceFeed.js'
 export { resolveAsset } from './chain/resolveAsset.js'
+export { safeAbi, safeProxyFactoryAbi } from './chain/safeAbi.js'
 export { isTransportError, toChainError } from './chain/toChainError.js'
 export * from './chain/types.js'
 export { type PriceFeedRef, usdPriceFeedOf } from './chain/usdPriceFeedOf.js'
@@ -73,7 +73,6 @@ export { type ZeroExQuoteSourceOptions, zeroExQuoteSource } from './defi/zeroExQ
 export * from './devnet/devnetSchemas.js'
 export { devnetChainIds, fundFromFaucet } from './devnet/fundFromFaucet.js'
 export type { CheckEnsNameReturnType } from './ens/checkEnsName.js'
-export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './ens/ensAbis.js'
 export * from './ens/ensSchemas.js'
 export type { ListEnsNamesReturnType } from './ens/listEnsNames.js'
 export {
@@ -133,12 +132,13 @@ export {
   identityProofTypes,
   signIdentityProof,
 } from './identity/identityProof.js'
-export { agentWalletSetTypes, identityRegistryAbi } from './identity/identityRegistryAbi.js'
 export * from './identity/identitySchemas.js'
 export type { ListIdentitiesReturnType } from './identity/listIdentities.js'
 export type { RegisterIdentityReturnType } from './identity/registerIdentity.js'
 export { buildRegistrationFile, fromDataUri, toDataUri } from './identity/registrationFile.js'
 export * from './identity/types.js'
+export { blockedError } from './intents/blockedError.js'
+export * from './intents/types.js'
 export { type CollectMetricsReturnType, collectMetrics } from './metrics/collectMetrics.js'
 export { countEvents, type EventCounter } from './metrics/countEvents.js'
 export type { MetricFamily, MetricSample } from './metrics/metricFamily.js'
@@ -155,7 +155,6 @@ export type {
 export { type SafeProposalView, toProposalView } from './multisig/proposalView.js'
 export { readSafe, type SafeState } from './multisig/readSafe.js'
 export { recoverSafeSigner } from './multisig/recoverSafeSigner.js'
-export { safeAbi, safeProxyFactoryAbi } from './multisig/safeAbi.js'
 export {
   newSafeTx,
   type StoredSafeTx,
@@ -163,7 +162,9 @@ export {
   safeTxTypedData,
   safeTxTypes,
 } from './multisig/safeTransaction.js'
+export { countedStatuses } from './policy/countedStatuses.js'
 export { defaultTenantRules } from './policy/defaultRules.js'
+export { evaluateIntent, type IntentDecision, intentOf } from './policy/evaluateIntent.js'
 export { isContractCall } from './policy/isContractCall.js'
 export { lookbackMs } from './policy/lookbackMs.js'
 export { matchesAsset } from './policy/matchesAsset.js'
@@ -209,6 +210,13 @@ export { markKeyRevoked } from './principals/markKeyRevoked.js'
 export type { PrincipalsContext } from './principals/principalsContext.js'
 export { revokeApiKey } from './principals/revokeApiKey.js'
 export { defaultTenantId, localPrincipal, type Principal, type Role, roles } from './principals/types.js'
+export {
+  type RotateMasterKeyErrorType,
+  type RotateMasterKeyFailure,
+  type RotateMasterKeyParameters,
+  type RotateMasterKeyReturnType,
+  rotateMasterKey,
+} from './rotateMasterKey.js'
 export { out } from './schemas/out.js'
 export { parseInput } from './schemas/parseInput.js'
 export {
@@ -220,6 +228,7 @@ export {
   isValidAddress,
 } from './schemas/primitives.js'
 export { type AgentWalletSession, createSession } from './session.js'
+export { startTracker, type Tracker } from './startTracker.js'
 export { type EventListenerSet, eventListeners } from './storage/eventListeners.js'
 export { type KeyedMutex, keyedMutex, type Release } from './storage/keyedMutex.js'
 export {
@@ -237,9 +246,13 @@ export {
   overlayPage,
   type PendingWrites,
 } from './storage/writeOverlay.js'
+export {
+  type ApprovalSummary,
+  approvalSummarySchema,
+  toApprovalSummary,
+} from './transactions/approvalSummary.js'
 export { awaitConfirmed } from './transactions/awaitConfirmed.js'
 export { type EstimateGasReturnType, estimateGasAnswerSchema } from './transactions/estimateGas.js'
-export { evaluateIntent, type IntentDecision, intentOf } from './transactions/evaluateIntent.js'
 export {
   findTransaction,
   type GetTransactionReturnType,
@@ -251,14 +264,7 @@ export { historyQuerySchema, type ListHistoryParameters } from './transactions/l
 export { type GasSettings, prepareGas } from './transactions/prepareGas.js'
 export { type SendAnswer, sendAnswerSchema, toSendAnswer, viewOf } from './transactions/sendAnswer.js'
 export { type SendInput, type SendParameters, sendSchema } from './transactions/sendSchema.js'
-export { startTracker, type Tracker } from './transactions/startTracker.js'
-export {
-  blockedError,
-  type IntentDraft,
-  type SubmitOptions,
-  type SubmitResult,
-  submitIntent,
-} from './transactions/submitIntent.js'
+export { type SubmitOptions, type SubmitResult, submitIntent } from './transactions/submitIntent.js'
 export {
   explorerLink,
   type TransactionView,
@@ -295,13 +301,6 @@ export type { EnvelopeKeyRecord, HdKeyRecord, LocalKeyRecord } from './vault/loc
 export { type LocalKeyVault, type LocalKeyVaultOptions, localKeyVault } from './vault/localKeyVault.js'
 export { keyFingerprint, masterKeyEnvVar, masterKeyFromEnv, parseMasterKey } from './vault/masterKey.js'
 export { type MemoryKeyVaultOptions, memoryKeyVault } from './vault/memoryKeyVault.js'
-export {
-  type RotateMasterKeyErrorType,
-  type RotateMasterKeyFailure,
-  type RotateMasterKeyParameters,
-  type RotateMasterKeyReturnType,
-  rotateMasterKey,
-} from './vault/rotateMasterKey.js'
 export { type SealedSecret, seal, unseal } from './vault/seal.js'
 export { type SecretSealer, secretSealer } from './vault/secretSealer.js'
 export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { out } from '../schemas/out.js'
 import { pageFields } from '../schemas/primitives.js'
-import type { ApprovalRecord } from './types.js'
 
 const approvalStatuses = ['pending', 'approved', 'rejected', 'expired'] as const
 
@@ -23,23 +22,6 @@ export const approvalSchema = z.object({
   resolvedAt: out.timestamp.optional(),
   resolutionReason: z.string().optional(),
 })
-
-/** What a paused answer (HTTP 202) says of the approval it waits for. */
-export const approvalSummarySchema = z.object({
-  id: z.string(),
-  expiresAt: out.timestamp,
-  ruleId: z.string().nullable(),
-  reason: z.string(),
-})
-export type ApprovalSummary = z.infer<typeof approvalSummarySchema>
-
-/**
- * The summary of an approval a paused step waits for.
- * @example toApprovalSummary(result.approval)
- */
-export function toApprovalSummary({ id, expiresAt, ruleId, reason }: ApprovalRecord): ApprovalSummary {
-  return { id, expiresAt, ruleId: ruleId ?? null, reason }
-}
 
 export const listApprovalsSchema = z.strictObject({
   status: z.enum(approvalStatuses).optional(),

@@ -1,6 +1,6 @@
 import { type Address, erc20Abi } from 'viem'
 import { ValidationError } from '../errors/errors.js'
-import type { IntentAsset } from '../policy/types.js'
+import type { IntentAsset } from '../intents/types.js'
 import { isRevert, toChainError } from './toChainError.js'
 import type { ChainHandle } from './types.js'
 

@@ -3,12 +3,12 @@ import type { z } from 'zod'
 import { isValidRound, readPriceFeed } from '../chain/readPriceFeed.js'
 import { isRevert, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
+import { uniswapV2FactoryAbi, uniswapV2PairAbi } from '../chain/uniswapV2Abi.js'
 import { usdPriceFeedOf } from '../chain/usdPriceFeedOf.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import type { pricesSchema } from './defiSchemas.js'
 import { resolveSwapToken, type SwapToken } from './resolveSwapToken.js'
-import { uniswapV2FactoryAbi, uniswapV2PairAbi } from './uniswapV2Abi.js'
 
 /** Tokens taken as one US dollar when a DEX mid-price stands in for a missing feed. */
 const usdLike = ['USDC', 'USDT', 'DAI']

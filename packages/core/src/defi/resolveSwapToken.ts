@@ -2,7 +2,7 @@ import { type Address, zeroAddress } from 'viem'
 import { resolveAsset } from '../chain/resolveAsset.js'
 import type { ChainHandle } from '../chain/types.js'
 import { ValidationError } from '../errors/errors.js'
-import type { IntentAsset } from '../policy/types.js'
+import type { IntentAsset } from '../intents/types.js'
 import { parseInput } from '../schemas/parseInput.js'
 import { addressSchema } from '../schemas/primitives.js'
 

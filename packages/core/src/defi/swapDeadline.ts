@@ -1,9 +1,9 @@
 import { decodeFunctionData, encodeFunctionData, type Hex, isAddressEqual } from 'viem'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
+import { uniswapV2RouterAbi } from '../chain/uniswapV2Abi.js'
+import { swapRouter02Abi } from '../chain/uniswapV3Abi.js'
 import type { TransactionRecord } from '../transactions/types.js'
-import { uniswapV2RouterAbi } from './uniswapV2Abi.js'
-import { swapRouter02Abi } from './uniswapV3Abi.js'
 
 /** How long a signed swap stays valid on chain, from the latest block's time. */
 const deadlineSeconds = 20n * 60n

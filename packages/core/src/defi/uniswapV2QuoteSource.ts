@@ -1,7 +1,7 @@
 import { type Address, encodeFunctionData, isAddressEqual } from 'viem'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
+import { uniswapV2RouterAbi } from '../chain/uniswapV2Abi.js'
 import type { QuoteRequest, QuoteSource, SwapQuote } from './quoteSource.js'
-import { uniswapV2RouterAbi } from './uniswapV2Abi.js'
 
 /**
  * Quotes every Uniswap-V2-style venue of the chain's address book with the router's

@@ -8,8 +8,8 @@ import {
   zeroAddress,
 } from 'viem'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
+import { swapRouter02Abi, uniswapV3FactoryAbi, uniswapV3QuoterAbi } from '../chain/uniswapV3Abi.js'
 import type { QuoteRequest, QuoteSource, SwapQuote } from './quoteSource.js'
-import { swapRouter02Abi, uniswapV3FactoryAbi, uniswapV3QuoterAbi } from './uniswapV3Abi.js'
 
 type Venue = NonNullable<QuoteRequest['chain']['contracts']['uniswapV3']>[number]
 

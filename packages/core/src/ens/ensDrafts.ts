@@ -1,7 +1,7 @@
 import { encodeFunctionData } from 'viem'
+import { ensControllerAbi, ensReverseRegistrarAbi } from '../chain/ensAbis.js'
 import type { ChainHandle } from '../chain/types.js'
-import type { IntentDraft } from '../transactions/submitIntent.js'
-import { ensControllerAbi, ensReverseRegistrarAbi } from './ensAbis.js'
+import type { IntentDraft } from '../intents/types.js'
 import { requireEnsContract } from './ensContractsOf.js'
 import type { EnsRegistrationRecord } from './types.js'
 

@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
+import { ensControllerAbi, ensPriceStructControllerAbi } from '../chain/ensAbis.js'
 import type { ChainHandle } from '../chain/types.js'
-import { ensControllerAbi, ensPriceStructControllerAbi } from './ensAbis.js'
 
 /** Rent for `durationSeconds` in wei (base + premium on current controllers). */
 export async function readRentPrice(

@@ -1,9 +1,13 @@
 import { type Address, decodeFunctionData, encodeFunctionData, type Hex, toFunctionSelector } from 'viem'
+import {
+  agentWalletSetDomainName,
+  agentWalletSetTypes,
+  identityRegistryAbi,
+} from '../chain/identityRegistryAbi.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import type { TransactionRecord } from '../transactions/types.js'
-import { agentWalletSetDomainName, agentWalletSetTypes, identityRegistryAbi } from './identityRegistryAbi.js'
 
 /** The registry accepts deadlines up to 5 minutes past block time; 4 leaves room for inclusion. */
 const deadlineSeconds = 240n

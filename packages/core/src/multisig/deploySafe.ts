@@ -1,11 +1,12 @@
 import { encodeFunctionData, getAddress, parseEventLogs, zeroAddress } from 'viem'
 import type { z } from 'zod'
-import { toApprovalSummary } from '../approvals/approvalSchemas.js'
+import { safeAbi, safeProxyFactoryAbi } from '../chain/safeAbi.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import type { Principal } from '../principals/types.js'
+import { toApprovalSummary } from '../transactions/approvalSummary.js'
 import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import { submitIntent } from '../transactions/submitIntent.js'
@@ -13,7 +14,6 @@ import { actingWallet } from '../wallets/actingWallet.js'
 import type { deploySafeAnswerSchema, deploySafeSchema } from './multisigSchemas.js'
 import type { MultisigWalletRecord } from './multisigTypes.js'
 import { readSafe } from './readSafe.js'
-import { safeAbi, safeProxyFactoryAbi } from './safeAbi.js'
 
 export type DeploySafeReturnType = z.infer<typeof deploySafeAnswerSchema>
 

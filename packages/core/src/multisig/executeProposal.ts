@@ -1,4 +1,5 @@
 import { type Address, concat, encodeFunctionData, parseEventLogs } from 'viem'
+import { safeAbi } from '../chain/safeAbi.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
@@ -8,7 +9,6 @@ import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js
 import type { WalletRecord } from '../wallets/types.js'
 import type { SafeProposalRecord, SafeSignature } from './multisigTypes.js'
 import { isOwner, type SafeState } from './readSafe.js'
-import { safeAbi } from './safeAbi.js'
 import { safeTxPayment } from './safeTxPayment.js'
 
 /**

@@ -1,8 +1,8 @@
 import { type Address, getAddress } from 'viem'
+import { safeAbi } from '../chain/safeAbi.js'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import { NotFoundError } from '../errors/errors.js'
-import { safeAbi } from './safeAbi.js'
 
 export type SafeState = { owners: Address[]; threshold: number; nonce: bigint }
 

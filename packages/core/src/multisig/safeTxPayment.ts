@@ -14,7 +14,7 @@ import { resolveAsset } from '../chain/resolveAsset.js'
 import type { ChainHandle } from '../chain/types.js'
 import { BaseError } from '../errors/baseError.js'
 import { ValidationError } from '../errors/errors.js'
-import type { IntentDraft } from '../transactions/submitIntent.js'
+import type { IntentDraft } from '../intents/types.js'
 import type { StoredSafeTx } from './safeTransaction.js'
 
 /** What the policy engine judges of a Safe execution: who is paid, in what, how much, out of which Safe. */

@@ -1,7 +1,8 @@
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
+import type { IntentDraft } from '../intents/types.js'
 import type { Principal } from '../principals/types.js'
-import { type IntentDraft, type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
+import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
 import { type OperationRecord, type StepMachine, stepIdempotency } from './stepMachine.js'
 
 /**

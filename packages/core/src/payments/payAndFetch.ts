@@ -1,8 +1,8 @@
 import { encodeFunctionData, erc20Abi, formatUnits } from 'viem'
-import { toApprovalSummary } from '../approvals/approvalSchemas.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import type { Principal } from '../principals/types.js'
+import { toApprovalSummary } from '../transactions/approvalSummary.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import {
   replayIntent,

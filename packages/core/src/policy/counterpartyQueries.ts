@@ -1,5 +1,6 @@
+import type { ReputationQuery } from '../intents/types.js'
 import { compileRule } from './compileRule.js'
-import type { ReputationQuery, ScopedRule } from './types.js'
+import type { ScopedRule } from './types.js'
 
 /**
  * The reputation reads of the enabled `require_agent_identity` rules (an empty list when they only

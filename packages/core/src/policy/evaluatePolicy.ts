@@ -1,10 +1,10 @@
 import type { AgentWalletContext } from '../context.js'
+import { buildDraft } from '../intents/buildDraft.js'
+import { intentOfDraft } from '../intents/intentOfDraft.js'
 import type { Principal } from '../principals/types.js'
-import { buildDraft } from '../transactions/buildDraft.js'
-import { evaluateIntent } from '../transactions/evaluateIntent.js'
 import type { SendInput } from '../transactions/sendSchema.js'
-import { intentOfDraft } from '../transactions/submitIntent.js'
 import { findWallet } from '../wallets/findWallet.js'
+import { evaluateIntent } from './evaluateIntent.js'
 import type { PolicyDecision, RuleOutcome } from './types.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { PolicyIntent } from './types.js'
+import type { PolicyIntent } from '../intents/types.js'
 
 /**
  * True when the intent calls a contract: any kind but a payment, or a native transfer with calldata.

@@ -1,4 +1,4 @@
-import type { IntentAsset } from './types.js'
+import type { IntentAsset } from '../intents/types.js'
 
 /**
  * True when a rule's asset ("native", a token address or a symbol) names the intent's asset.

@@ -1,9 +1,10 @@
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
+import type { PolicyIntent } from '../intents/types.js'
 import { runPolicyEngineConformance } from '../testing/policyEngineConformance.js'
 import { defaultTenantRules } from './defaultRules.js'
 import { rulesPolicyEngine } from './rulesPolicyEngine.js'
-import type { PolicyContext, PolicyIntent, PolicyRule, ScopedRule, SpendEntry } from './types.js'
+import type { PolicyContext, PolicyRule, ScopedRule, SpendEntry } from './types.js'
 
 const engine = rulesPolicyEngine()
 const ether = 10n ** 18n

@@ -1,3 +1,4 @@
+import type { PolicyIntent } from '../intents/types.js'
 import { compileRule } from './compileRule.js'
 import { counterpartyQueries } from './counterpartyQueries.js'
 import { lookbackMs } from './lookbackMs.js'
@@ -14,7 +15,7 @@ import { requireApproval } from './rules/requireApproval.js'
 import type { RuleEvaluator, RuleVerdict } from './rules/ruleVerdict.js'
 import { spendLimit } from './rules/spendLimit.js'
 import { timeWindow } from './rules/timeWindow.js'
-import type { PolicyContext, PolicyDecision, PolicyEngine, PolicyIntent, RuleOutcome } from './types.js'
+import type { PolicyContext, PolicyDecision, PolicyEngine, RuleOutcome } from './types.js'
 import { validateRules } from './validateRules.js'
 
 export type RulesPolicyEngineOptions = {

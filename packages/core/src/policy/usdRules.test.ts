@@ -1,8 +1,9 @@
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
+import type { PolicyIntent, UsdValuation } from '../intents/types.js'
 import { sampleIntent } from '../testing/policyEngineConformance.js'
 import { rulesPolicyEngine } from './rulesPolicyEngine.js'
-import type { PolicyContext, PolicyIntent, ScopedRule, SpendEntry, UsdValuation } from './types.js'
+import type { PolicyContext, ScopedRule, SpendEntry } from './types.js'
 import { formatUsd, parseUsd, usdValueOf } from './usdValueOf.js'
 
 const engine = rulesPolicyEngine()

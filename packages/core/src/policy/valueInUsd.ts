@@ -4,9 +4,9 @@ import { isRevert, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import { usdPriceFeedOf } from '../chain/usdPriceFeedOf.js'
 import type { AgentWalletContext } from '../context.js'
+import type { IntentAsset, UsdPrice, UsdPriceError, UsdValuation } from '../intents/types.js'
 import { sameAsset } from './matchesAsset.js'
 import { maxAgeSecondsOf } from './priceFeedMaxAge.js'
-import type { IntentAsset, UsdPrice, UsdPriceError, UsdValuation } from './types.js'
 import { usdValueOf } from './usdValueOf.js'
 
 type PriceReading = { round: FeedRound; price: UsdPrice } | { error: UsdPriceError }

@@ -1,11 +1,5 @@
-import type {
-  PolicyContext,
-  PolicyEngine,
-  PolicyIntent,
-  PolicyRule,
-  ScopedRule,
-  UsdValuation,
-} from '../policy/types.js'
+import type { PolicyIntent, UsdValuation } from '../intents/types.js'
+import type { PolicyContext, PolicyEngine, PolicyRule, ScopedRule } from '../policy/types.js'
 import { type TestRunner, testOrSkip } from './testRunner.js'
 
 /** Rule JSON in the engine's own dialect that, for the suite's sample intent, decides as named. */

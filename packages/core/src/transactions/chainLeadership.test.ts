@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentWalletContext } from '../context.js'
+import { startTracker } from '../startTracker.js'
 import { memoryStorage } from '../storage/memoryStorage.js'
 import type { LeaderLock, QueryOptions, Storage } from '../storage/types.js'
 import { chainLeadership } from './chainLeadership.js'
-import { startTracker } from './startTracker.js'
 
 /** A lock table shared by "processes": each name has at most one holder. */
 function lockTable() {

@@ -2,10 +2,10 @@ import { formatUnits } from 'viem'
 import { z } from 'zod'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
+import { buildDraft } from '../intents/buildDraft.js'
 import type { Principal } from '../principals/types.js'
 import { out } from '../schemas/out.js'
 import { findWallet } from '../wallets/findWallet.js'
-import { buildDraft } from './buildDraft.js'
 import type { SendInput } from './sendSchema.js'
 
 const estimateFields = {

@@ -1,11 +1,11 @@
 import { type Abi, type Address, erc20Abi, parseAbi } from 'viem'
+import { ensControllerAbi, ensRegistryAbi, ensReverseRegistrarAbi } from '../chain/ensAbis.js'
+import { identityRegistryAbi } from '../chain/identityRegistryAbi.js'
+import { lidoAbi } from '../chain/lidoAbi.js'
+import { safeAbi, safeProxyFactoryAbi } from '../chain/safeAbi.js'
 import type { AddressBook } from '../chain/types.js'
-import { lidoAbi } from '../defi/lidoAbi.js'
-import { uniswapV2RouterAbi } from '../defi/uniswapV2Abi.js'
-import { swapRouter02Abi } from '../defi/uniswapV3Abi.js'
-import { ensControllerAbi, ensRegistryAbi, ensReverseRegistrarAbi } from '../ens/ensAbis.js'
-import { identityRegistryAbi } from '../identity/identityRegistryAbi.js'
-import { safeAbi, safeProxyFactoryAbi } from '../multisig/safeAbi.js'
+import { uniswapV2RouterAbi } from '../chain/uniswapV2Abi.js'
+import { swapRouter02Abi } from '../chain/uniswapV3Abi.js'
 
 /*
  * What a transaction page can decode: the calls core sends and the events of the protocols in the

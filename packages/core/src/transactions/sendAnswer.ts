@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { approvalSummarySchema, toApprovalSummary } from '../approvals/approvalSchemas.js'
 import type { AgentWalletContext } from '../context.js'
+import { approvalSummarySchema, toApprovalSummary } from './approvalSummary.js'
 import type { SubmitResult } from './submitIntent.js'
 import { toTransactionView, transactionStatuses, transactionViewSchema } from './toTransactionView.js'
 import type { TransactionRecord } from './types.js'

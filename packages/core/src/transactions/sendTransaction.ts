@@ -1,7 +1,7 @@
 import type { AgentWalletContext } from '../context.js'
+import { buildDraft } from '../intents/buildDraft.js'
 import type { Principal } from '../principals/types.js'
 import { findWallet } from '../wallets/findWallet.js'
-import { buildDraft } from './buildDraft.js'
 import { type SendAnswer, toSendAnswer } from './sendAnswer.js'
 import type { SendInput } from './sendSchema.js'
 import { type SubmitOptions, submitIntent } from './submitIntent.js'

@@ -1,36 +1,24 @@
-import type { Address, Hex } from 'viem'
 import type { ApprovalRecord } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
-import { PolicyBlockedError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
 import { requestHash } from '../idempotency/requestHash.js'
 import { type IdempotencyRecord, idempotencyRecordId } from '../idempotency/types.js'
 import { assertSameRequest, assertValidKey } from '../idempotency/withIdempotency.js'
-import type { IntentAsset, PolicyDecision, PolicyIntent } from '../policy/types.js'
+import { blockedError } from '../intents/blockedError.js'
+import { intentOfDraft } from '../intents/intentOfDraft.js'
+import type { IntentDraft } from '../intents/types.js'
+import { evaluateIntent, type IntentDecision } from '../policy/evaluateIntent.js'
+import type { PolicyDecision } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { allocateNonce } from './allocateNonce.js'
 import { enqueueBroadcast, inFlightOf } from './broadcastLane.js'
-import { agentIdOf, evaluateIntent, type IntentDecision } from './evaluateIntent.js'
 import { estimateAhead, prepareFunds } from './prepareGas.js'
 import { saveSigned, signRecord } from './signAndBroadcast.js'
 import { txPayload } from './transitions.js'
 import { isSettledOffchain, type TransactionRecord } from './types.js'
-
-/** What a higher-level action wants done: the policy view plus the EVM call that does it. */
-export type IntentDraft = {
-  kind: PolicyIntent['kind']
-  chain: string
-  to: Address
-  asset: IntentAsset
-  amount: bigint
-  /** The contract account the value is paid out of, when not the wallet (a Safe it executes for). */
-  via?: Address | undefined
-  call: { to: Address; value: bigint; data?: Hex | undefined }
-  meta?: Record<string, unknown> | undefined
-}
 
 /** `replayed`: the answer of an earlier request with the same idempotency key. */
 export type SubmitResult =
@@ -149,33 +137,6 @@ export async function submitIntent(
 
 /** What the locked part of `submitIntent` ends with: an answer, or a broadcast to await unlocked. */
 type Accepted = { answer: SubmitResult } | { sending: Promise<TransactionRecord> }
-
-/** What the policy engine sees of a draft: the call's value and recipient in the asset's terms. */
-export function intentOfDraft(draft: IntentDraft, chain: string, from: Address): PolicyIntent {
-  return {
-    kind: draft.kind,
-    chain,
-    from,
-    to: draft.to,
-    asset: draft.asset,
-    amount: draft.amount,
-    data: draft.call.data,
-    via: draft.via,
-    payeeAgentId: agentIdOf(draft.meta),
-  }
-}
-
-/** The `policy_blocked` error for a blocked record, with the rule and its numbers. */
-export function blockedError(record: TransactionRecord): PolicyBlockedError {
-  return new PolicyBlockedError(record.policy.reason, {
-    details: {
-      ruleId: record.policy.ruleId,
-      ruleType: record.policy.ruleType,
-      transactionId: record.id,
-      ...record.policy.details,
-    },
-  })
-}
 
 type Idempotency = { id: string; hash: string }
 

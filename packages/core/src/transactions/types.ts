@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem'
-import type { IntentAsset, PolicyDecisionKind, PolicyIntent, UsdPrice } from '../policy/types.js'
+import type { IntentAsset, PolicyIntent, UsdPrice } from '../intents/types.js'
+import type { PolicyDecisionKind } from '../policy/types.js'
 
 /**
  * The lifecycle of an intent. `queued` with a `rawTx` means signed but not yet known to be
@@ -23,13 +24,6 @@ export function isSettledOffchain(record: Pick<TransactionRecord, 'kind'>): bool
   return record.kind === 'x402_payment'
 }
 
-/** Statuses whose amount counts against spend limits (reserved or spent). */
-export const countedStatuses: readonly TransactionStatus[] = [
-  'pending_approval',
-  'queued',
-  'submitted',
-  'confirmed',
-]
 export const finalStatuses: readonly TransactionStatus[] = [
   'rejected',
   'expired',

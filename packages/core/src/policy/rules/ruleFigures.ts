@@ -1,7 +1,7 @@
+import type { PolicyIntent, UsdPriceError } from '../../intents/types.js'
 import { formatAmount } from '../../utils/amounts.js'
 import { matchesAsset } from '../matchesAsset.js'
 import { usdAsset } from '../ruleSchemas.js'
-import type { PolicyIntent, UsdPriceError } from '../types.js'
 import { formatUsd, usdDecimals } from '../usdValueOf.js'
 import type { RuleVerdict } from './ruleVerdict.js'
 

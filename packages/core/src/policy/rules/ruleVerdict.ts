@@ -1,4 +1,5 @@
-import type { PolicyContext, PolicyIntent, RuleOutcome } from '../types.js'
+import type { PolicyIntent } from '../../intents/types.js'
+import type { PolicyContext, RuleOutcome } from '../types.js'
 
 /** One rule's say on one intent; the engine adds the rule's id, type and scope. */
 export type RuleVerdict = Pick<RuleOutcome, 'decision' | 'reason' | 'details'>

@@ -1,9 +1,10 @@
+import type { PolicyIntent } from '../../intents/types.js'
 import { parseDuration } from '../../utils/duration.js'
 import { amountDetails } from '../amountDetails.js'
 import { limitToBaseUnits } from '../limitToBaseUnits.js'
 import { sameAsset } from '../matchesAsset.js'
 import { type SpendLimitRule, usdAsset } from '../ruleSchemas.js'
-import type { PolicyContext, PolicyIntent, SpendEntry } from '../types.js'
+import type { PolicyContext, SpendEntry } from '../types.js'
 import { errorDetails, isVerdict, ruleFigures } from './ruleFigures.js'
 import type { RuleEvaluator, RuleVerdict } from './ruleVerdict.js'
 

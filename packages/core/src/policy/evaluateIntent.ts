@@ -1,9 +1,12 @@
 import type { AgentWalletContext } from '../context.js'
-import { counterpartyFacts } from '../identity/counterpartyFacts.js'
-import { scopedRules } from '../policy/policyStore.js'
-import type { PolicyDecision, PolicyIntent, SpendEntry } from '../policy/types.js'
+import { agentIdOf } from '../intents/agentIdOf.js'
+import type { PolicyIntent } from '../intents/types.js'
+import type { StoredUsd, TransactionRecord } from '../transactions/types.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { countedStatuses, type StoredUsd, type TransactionRecord } from './types.js'
+import { countedStatuses } from './countedStatuses.js'
+import { counterpartyFacts } from './counterpartyFacts.js'
+import { scopedRules } from './policyStore.js'
+import type { PolicyDecision, SpendEntry } from './types.js'
 import { storedUsdOf, usdOfRecord, usdValuesOf } from './usdValuesOf.js'
 
 /**
@@ -85,13 +88,4 @@ export function intentOf(record: TransactionRecord): PolicyIntent {
     usd: usdOfRecord(record),
     payeeAgentId: agentIdOf(record.meta),
   }
-}
-
-/**
- * The agent id a payee claimed for itself (kept in an x402 intent's meta), for the identity rule.
- * @example agentIdOf(record.meta) // '42'
- */
-export function agentIdOf(meta: Record<string, unknown> | undefined): string | undefined {
-  const claimed = meta?.payeeAgentId
-  return typeof claimed === 'string' ? claimed : undefined
 }

@@ -1,7 +1,7 @@
-import { expireApprovals } from '../approvals/resolveApproval.js'
-import type { AgentWalletContext } from '../context.js'
-import { type ChainLeadership, chainLeadership } from './chainLeadership.js'
-import { trackTransactions } from './trackTransactions.js'
+import { expireApprovals } from './approvals/resolveApproval.js'
+import type { AgentWalletContext } from './context.js'
+import { type ChainLeadership, chainLeadership } from './transactions/chainLeadership.js'
+import { trackTransactions } from './transactions/trackTransactions.js'
 
 export type Tracker = { stop(): Promise<void> }
 

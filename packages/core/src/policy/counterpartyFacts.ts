@@ -1,9 +1,9 @@
 import type { Address } from 'viem'
+import { identityRegistryAbi } from '../chain/identityRegistryAbi.js'
+import { reputationRegistryAbi } from '../chain/reputationRegistryAbi.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import type { CounterpartyFacts, PolicyIntent, ReputationQuery } from '../policy/types.js'
-import { identityRegistryAbi } from './identityRegistryAbi.js'
-import { reputationRegistryAbi } from './reputationRegistryAbi.js'
+import type { CounterpartyFacts, PolicyIntent, ReputationQuery } from '../intents/types.js'
 
 /**
  * What the chain's ERC-8004 registries say of an intent's payee, read before the pure engine runs:

@@ -1,9 +1,9 @@
 import { encodeFunctionData, erc20Abi } from 'viem'
 import { resolveAsset } from '../chain/resolveAsset.js'
 import type { ChainHandle } from '../chain/types.js'
+import type { SendInput } from '../transactions/sendSchema.js'
 import { parseAmount } from '../utils/amounts.js'
-import type { SendInput } from './sendSchema.js'
-import type { IntentDraft } from './submitIntent.js'
+import type { IntentDraft } from './types.js'
 
 /**
  * Turns a validated send into an intent draft: amounts to base units (exact, never rounded),

@@ -1,12 +1,12 @@
-import { BaseError, isAgentWalletError } from '../errors/baseError.js'
-import type { ErrorCode } from '../errors/errorCodes.js'
-import type { RecordOf, Storage } from '../storage/types.js'
-import type { WebhookSubscriptionRecord } from '../webhooks/types.js'
-import { resealWebhookSecret } from '../webhooks/webhookSecret.js'
-import { type MasterKeyRotationRecord, masterKeyRotationCollection } from './assertMasterKey.js'
-import { rewrapEnvelope } from './envelope.js'
-import { keyFingerprint, parseMasterKey } from './masterKey.js'
-import { type VaultKeyRow, vaultKeysCollection } from './storageKeyRecordStore.js'
+import { BaseError, isAgentWalletError } from './errors/baseError.js'
+import type { ErrorCode } from './errors/errorCodes.js'
+import type { RecordOf, Storage } from './storage/types.js'
+import { type MasterKeyRotationRecord, masterKeyRotationCollection } from './vault/assertMasterKey.js'
+import { rewrapEnvelope } from './vault/envelope.js'
+import { keyFingerprint, parseMasterKey } from './vault/masterKey.js'
+import { type VaultKeyRow, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
+import type { WebhookSubscriptionRecord } from './webhooks/types.js'
+import { resealWebhookSecret } from './webhooks/webhookSecret.js'
 
 export type RotateMasterKeyParameters = {
   /** The master key the records are sealed with now (32 bytes, hex or base64). */

@@ -1,8 +1,8 @@
 import type { AgentWalletContext } from '../context.js'
-import type { PolicyIntent, UsdValuation } from '../policy/types.js'
-import { formatUsd, parseUsd } from '../policy/usdValueOf.js'
-import { type UsdPriceMemo, valueInUsd } from '../policy/valueInUsd.js'
-import type { StoredUsd, TransactionRecord } from './types.js'
+import type { PolicyIntent, UsdValuation } from '../intents/types.js'
+import type { StoredUsd, TransactionRecord } from '../transactions/types.js'
+import { formatUsd, parseUsd } from './usdValueOf.js'
+import { type UsdPriceMemo, valueInUsd } from './valueInUsd.js'
 
 /**
  * The USD values a dollar rule needs, read before the pure engine runs: the intent's (unless it

@@ -1,0 +1,20 @@
+import { z } from 'zod'
+import type { ApprovalRecord } from '../approvals/types.js'
+import { out } from '../schemas/out.js'
+
+/** What a paused answer (HTTP 202) says of the approval it waits for. */
+export const approvalSummarySchema = z.object({
+  id: z.string(),
+  expiresAt: out.timestamp,
+  ruleId: z.string().nullable(),
+  reason: z.string(),
+})
+export type ApprovalSummary = z.infer<typeof approvalSummarySchema>
+
+/**
+ * The summary of an approval a paused step waits for.
+ * @example toApprovalSummary(result.approval)
+ */
+export function toApprovalSummary({ id, expiresAt, ruleId, reason }: ApprovalRecord): ApprovalSummary {
+  return { id, expiresAt, ruleId: ruleId ?? null, reason }
+}
