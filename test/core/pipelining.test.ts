@@ -55,9 +55,14 @@ function gatedNode(
   return { provider, sent, release: () => open() }
 }
 
+/**
+ * An AgentWallet on the gated node. Its tracker rebroadcasts only txs queued for 10 minutes, so
+ * what reaches the node while the gate is held is the lanes' work alone, however slow the machine.
+ */
 function onNode(provider: ReturnType<typeof gatedNode>['provider'], config = {}) {
   return agentWalletOn(devnet, {
     chains: { devnet: { provider, chainId: 31337, contracts: devnet.addressBook } },
+    rebroadcastAfterMs: 600_000,
     ...config,
   })
 }
