@@ -12,7 +12,7 @@ import type { Principal } from '../principals/types.js'
 import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
-import type { TransactionRecord } from '../transactions/types.js'
+import type { MinedTransaction, TransactionRecord } from '../transactions/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
@@ -277,9 +277,9 @@ export async function receivedAmount(
   chain: ChainHandle,
   tokenOut: { address: string },
   recipient: Address,
-  mined: TransactionRecord,
+  mined: MinedTransaction,
 ): Promise<bigint> {
-  const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash! })
+  const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash })
   if (tokenOut.address !== 'native') {
     // An address, or 'native' for the chain's coin.
     const token = tokenOut.address.toLowerCase()

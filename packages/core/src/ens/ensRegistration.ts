@@ -9,7 +9,7 @@ import { operationError } from '../operations/failOperation.js'
 import { stepFailed, waitFinal } from '../operations/operationSteps.js'
 import { chainUnavailable, type StepMachine } from '../operations/stepMachine.js'
 import { submitStep } from '../operations/submitStep.js'
-import type { TransactionRecord } from '../transactions/types.js'
+import { isMined, type MinedTransaction } from '../transactions/types.js'
 import { ensControllerAbi } from './ensAbis.js'
 import { commitDraft, registerDraft, reverseDraft } from './ensDrafts.js'
 import { readRentPrice } from './readRentPrice.js'
@@ -76,9 +76,9 @@ async function confirmCommit(
     (await submitStep(ctx, ensRegistration, record, 'commit', commitDraft(chain, record))).transaction.id
   const done = await waitFinal(ctx, transactionId, signal)
   if (!done) return undefined
-  if (done.status !== 'confirmed') throw stepFailed('ENS', 'commit', done)
+  if (!isMined(done)) throw stepFailed('ENS', 'commit', done)
   const block = await chain.client
-    .getBlock({ blockNumber: BigInt(done.blockNumber!) })
+    .getBlock({ blockNumber: BigInt(done.blockNumber) })
     .catch((error: unknown) => {
       throw toChainError(error, chain.name)
     })
@@ -168,7 +168,7 @@ async function register(
   }
   const done = await waitFinal(ctx, record.registerTransactionId!, signal)
   if (!done) return undefined
-  if (done.status !== 'confirmed') throw stepFailed('ENS', 'register', done)
+  if (!isMined(done)) throw stepFailed('ENS', 'register', done)
   record = { ...record, registerHash: done.hash, expires: await expiresOf(chain, done) }
   if (record.setReverse && !record.reverseHash && !record.reverseError) {
     record = await setReverse(ctx, chain, record, signal)
@@ -200,8 +200,8 @@ async function setReverse(
   }
 }
 
-async function expiresOf(chain: ChainHandle, done: TransactionRecord): Promise<number | undefined> {
-  const receipt = await chain.client.getTransactionReceipt({ hash: done.hash! }).catch((error: unknown) => {
+async function expiresOf(chain: ChainHandle, done: MinedTransaction): Promise<number | undefined> {
+  const receipt = await chain.client.getTransactionReceipt({ hash: done.hash }).catch((error: unknown) => {
     throw toChainError(error, chain.name)
   })
   const [event] = parseEventLogs({ abi: ensControllerAbi, logs: receipt.logs, eventName: 'NameRegistered' })

@@ -8,7 +8,7 @@ import { stepFailed, waitFinal } from '../operations/operationSteps.js'
 import type { StepMachine } from '../operations/stepMachine.js'
 import { submitStep } from '../operations/submitStep.js'
 import type { IntentDraft } from '../transactions/submitIntent.js'
-import type { TransactionRecord } from '../transactions/types.js'
+import { isMined, type MinedTransaction } from '../transactions/types.js'
 import { waitForFinalStatus } from '../transactions/waitForTransaction.js'
 import { agentWalletCall, resignAgentWalletCall } from './agentWalletCall.js'
 import { identityRegistryAbi } from './identityRegistryAbi.js'
@@ -47,7 +47,7 @@ export const identityRegistration: StepMachine<IdentityRecord, IdentityStep> = {
       ? await waitForFinalStatus(ctx, transactionId, { timeoutMs: 120_000 })
       : await waitFinal(ctx, transactionId, signal)
     if (!done) return undefined
-    if (done.status !== 'confirmed') throw stepFailed('identity', step, done)
+    if (!isMined(done)) throw stepFailed('identity', step, done)
     return completeStep(ctx, record, step, done)
   },
   failed: (record, error) => ({ ...record, status: 'failed', error }),
@@ -134,12 +134,12 @@ async function completeStep(
   ctx: AgentWalletContext,
   record: IdentityRecord,
   step: IdentityStep,
-  done: TransactionRecord,
+  done: MinedTransaction,
 ): Promise<IdentityRecord> {
   const hashes = { ...record.hashes, [step]: done.hash }
   if (step === 'register') {
     const chain = ctx.chains.get(record.chain)
-    const agentId = await agentIdOf(chain, record.registry, done.hash!)
+    const agentId = await agentIdOf(chain, record.registry, done.hash)
     const agentURI = toDataUri(
       buildRegistrationFile({
         ...record,
