@@ -261,7 +261,7 @@ export {
   transactionField,
 } from './transactions/getTransaction.js'
 export { historyQuerySchema, type ListHistoryParameters } from './transactions/listHistory.js'
-export { type GasSettings, prepareGas } from './transactions/prepareGas.js'
+export { prepareGas } from './transactions/prepareGas.js'
 export { type SendAnswer, sendAnswerSchema, toSendAnswer, viewOf } from './transactions/sendAnswer.js'
 export { type SendInput, type SendParameters, sendSchema } from './transactions/sendSchema.js'
 export { type SubmitOptions, type SubmitResult, submitIntent } from './transactions/submitIntent.js'

@@ -2,22 +2,27 @@ import { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { ForbiddenError, NotFoundError } from '../errors/errors.js'
-import { appendEvent } from '../events/appendEvent.js'
 import { blockedError } from '../intents/blockedError.js'
 import { settlePayment } from '../payments/settlePayment.js'
-import { evaluateIntent, intentOf } from '../policy/evaluateIntent.js'
+import { intentOf } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
-import { inFlightOf } from '../transactions/broadcastLane.js'
-import { prepareFunds } from '../transactions/prepareGas.js'
+import { commitIntent } from '../transactions/commitIntent.js'
+import { judgeIntent } from '../transactions/judgeIntent.js'
 import { refreshCall } from '../transactions/refreshCall.js'
 import { viewOf } from '../transactions/sendAnswer.js'
-import { signAndBroadcast } from '../transactions/signAndBroadcast.js'
 import { transactionViewSchema } from '../transactions/toTransactionView.js'
-import { markFailed } from '../transactions/transitions.js'
-import type { TransactionRecord } from '../transactions/types.js'
+import type { TransactionRecord, UnsignedQueuedTransaction } from '../transactions/types.js'
 import { approvalSchema } from './approvalSchemas.js'
 import type { resolveApprovalSchema } from './resolveApprovalSchema.js'
+import {
+  approvedTransaction,
+  markApproved,
+  markApprovedShort,
+  markBlocked,
+  markExpired,
+  markRejected,
+} from './transitions.js'
 import type { ApprovalRecord } from './types.js'
 
 /** The decided approval and its transaction as it stands after the decision. */
@@ -47,56 +52,39 @@ export async function approveApproval(
     const chain = ctx.chains.get(paused.chain)
     // Before the approval is spent: a failure here (chain down) leaves it pending, to approve again.
     const transaction = await refreshCall(ctx, chain, paused)
-    const decision = await evaluateIntent(ctx, wallet, intentOf(transaction), {
-      excludeTransactionId: transaction.id,
-    })
-    const now = ctx.now().toISOString()
-    // An intent paused before a USD rule applied is valued now; one valued when made keeps its value.
-    const usd = transaction.usd ?? decision.usd
-    if (decision.decision === 'deny') {
-      const blocked: TransactionRecord = {
-        ...transaction,
-        ...(usd ? { usd } : {}),
-        status: 'blocked',
-        policy: {
-          decision: decision.decision,
-          ruleId: decision.ruleId,
-          ruleType: decision.ruleType,
-          reason: decision.reason,
-          details: decision.details,
-        },
-        updatedAt: now,
-      }
-      await resolve(ctx, approval, blocked, 'rejected', principal, `Blocked at approval: ${decision.reason}`)
-      throw blockedError(blocked)
-    }
-    const queued: TransactionRecord = {
-      ...transaction,
-      ...(usd ? { usd } : {}),
-      status: 'queued',
-      updatedAt: now,
-    }
-    const inFlight = inFlightOf(ctx, chain.chainId, queued.from)
-    const gas = await prepareFunds(chain, queued.from, queued.call, queued, { inFlight }).catch(
-      async (error: unknown) => {
-        if (!isAgentWalletError(error, 'insufficient_funds')) throw error
-        // The money left while the intent waited: the approval is spent and the intent fails
-        // unsigned, releasing its reservation. Any other error (chain down) leaves it pending.
-        await resolve(ctx, approval, queued, 'approved', principal, reason)
-        await markFailed(ctx, queued, error)
-        throw new BaseError(error.code, error.shortMessage, {
-          details: { ...error.details, transactionId: queued.id, approvalId: approval.id },
-          cause: error,
-        })
+    const { decision, gas, short } = await judgeIntent(
+      ctx,
+      chain,
+      wallet,
+      intentOf(transaction),
+      transaction.call,
+      {
+        excludeTransactionId: transaction.id,
       },
     )
-    const resolved = await resolve(ctx, approval, queued, 'approved', principal, reason)
+    // An intent paused before a USD rule applied is valued now; one valued when made keeps its value.
+    const usd = transaction.usd ?? decision.usd
+    if (decision.decision === 'deny')
+      throw blockedError(await markBlocked(ctx, approval, transaction, principal, decision, usd))
+    const queued = approvedTransaction(ctx, transaction, usd)
+    if (short) {
+      // The money left while the intent waited: the approval is spent and the intent fails
+      // unsigned, releasing its reservation. Any other error (chain down) leaves it pending.
+      await markApprovedShort(ctx, approval, queued, principal, reason, short)
+      throw new BaseError(short.code, short.shortMessage, {
+        details: { ...short.details, transactionId: queued.id, approvalId: approval.id },
+        cause: short,
+      })
+    }
+    const resolved = await markApproved(ctx, approval, queued, principal, reason)
     // An x402 payment is settled by its payee, after the lock: the request is sent again, paid.
     if (!gas) return { approval: resolved, offchain: queued }
-    const sent = await signAndBroadcast(ctx, chain, queued, gas)
-    return { approval: resolved, transaction: viewOf(ctx, sent) }
+    // Signed and durable, so the lock goes: the broadcast waits in the wallet's lane.
+    const { sending } = await commitIntent(ctx, chain, queued, gas, { write: 'put' })
+    return sending ? { approval: resolved, sending } : { approval: resolved, offchain: queued }
   })
-  if (!approved.offchain) return { approval: approved.approval, transaction: approved.transaction }
+  if (approved.sending)
+    return { approval: approved.approval, transaction: viewOf(ctx, await approved.sending) }
   // The approval stands whatever the payee answers: a refused payment is answered as `failed`.
   const transaction = await settlePayment(ctx, approved.offchain).then(
     (settled) => settled.transaction,
@@ -109,10 +97,10 @@ export async function approveApproval(
   return { approval: approved.approval, transaction: viewOf(ctx, transaction) }
 }
 
-/** An approval decided under the lock: its transaction sent, or an x402 payment still to settle. */
+/** An approval decided under the lock: its transaction's broadcast under way, or an x402 payment to settle. */
 type Approved =
-  | { approval: ApprovalRecord; transaction: ResolveApprovalReturnType['transaction']; offchain?: undefined }
-  | { approval: ApprovalRecord; offchain: TransactionRecord; transaction?: undefined }
+  | { approval: ApprovalRecord; sending: Promise<TransactionRecord>; offchain?: undefined }
+  | { approval: ApprovalRecord; offchain: UnsignedQueuedTransaction; sending?: undefined }
 
 /**
  * Rejects a paused intent and releases its reserved spend.
@@ -127,13 +115,8 @@ export async function rejectApproval(
   const { wallet } = await authorize(ctx, principal, approvalId)
   return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
     const { approval, transaction } = await loadPending(ctx, approvalId)
-    const rejected: TransactionRecord = {
-      ...transaction,
-      status: 'rejected',
-      updatedAt: ctx.now().toISOString(),
-    }
-    const resolved = await resolve(ctx, approval, rejected, 'rejected', principal, parameters.reason)
-    return { approval: resolved, transaction: viewOf(ctx, rejected) }
+    const rejected = await markRejected(ctx, approval, transaction, principal, parameters.reason)
+    return { approval: rejected.approval, transaction: viewOf(ctx, rejected.transaction) }
   })
 }
 
@@ -161,12 +144,7 @@ export async function expireApprovals(ctx: AgentWalletContext): Promise<number> 
         transaction.status !== 'pending_approval'
       )
         return
-      const record: TransactionRecord = {
-        ...transaction,
-        status: 'expired',
-        updatedAt: ctx.now().toISOString(),
-      }
-      await resolve(ctx, approval, record, 'expired', undefined, 'Approval window elapsed')
+      await markExpired(ctx, approval, transaction)
       expired++
     })
   }
@@ -197,46 +175,16 @@ async function loadPending(ctx: AgentWalletContext, approvalId: string) {
       details: { approvalId, status: approval.status },
     })
   }
+  if (transaction.status !== 'pending_approval') {
+    throw new BaseError('approval_not_pending', `Its transaction is already ${transaction.status}`, {
+      details: { approvalId, status: approval.status, transactionStatus: transaction.status },
+    })
+  }
   if (Date.parse(approval.expiresAt) <= ctx.now().getTime()) {
-    const expired: TransactionRecord = {
-      ...transaction,
-      status: 'expired',
-      updatedAt: ctx.now().toISOString(),
-    }
-    await resolve(ctx, approval, expired, 'expired', undefined, 'Approval window elapsed')
+    await markExpired(ctx, approval, transaction)
     throw new BaseError('approval_expired', 'Approval has expired', {
       details: { approvalId, expiresAt: approval.expiresAt },
     })
   }
   return { approval, transaction }
-}
-
-async function resolve(
-  ctx: AgentWalletContext,
-  approval: ApprovalRecord,
-  transaction: TransactionRecord,
-  status: 'approved' | 'rejected' | 'expired',
-  principal: Principal | undefined,
-  reason: string | undefined,
-): Promise<ApprovalRecord> {
-  const resolved: ApprovalRecord = {
-    ...approval,
-    status,
-    resolvedBy: principal?.id,
-    resolvedAt: ctx.now().toISOString(),
-    resolutionReason: reason,
-  }
-  await ctx.storage.transaction([], async (tx) => {
-    await tx.put('approvals', resolved)
-    await tx.put('transactions', transaction)
-    appendEvent(ctx, tx, approval.tenantId, 'approval.resolved', {
-      approvalId: approval.id,
-      transactionId: transaction.id,
-      walletId: approval.walletId,
-      resolution: status,
-      resolvedBy: principal?.id,
-      reason,
-    })
-  })
-  return resolved
 }

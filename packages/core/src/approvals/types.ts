@@ -1,18 +1,42 @@
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired'
+export type ApprovalStatus = ApprovalRecord['status']
 
-export type ApprovalRecord = {
+/** What every approval carries, whatever its status. */
+type ApprovalBase = {
   id: string
   tenantId: string
   walletId: string
   transactionId: string
   requestedBy: string
-  status: ApprovalStatus
   ruleId?: string | undefined
   reason: string
   details?: Record<string, unknown> | undefined
   expiresAt: string
   createdAt: string
-  resolvedBy?: string | undefined
-  resolvedAt?: string | undefined
+}
+
+/** Waiting for an approver, until `expiresAt`. */
+export type PendingApproval = ApprovalBase & {
+  status: 'pending'
+  resolvedBy?: undefined
+  resolvedAt?: undefined
+  resolutionReason?: undefined
+}
+
+/** Decided by an approver (`resolvedBy`); a deny rule met at approval rejects it too. */
+export type DecidedApproval = ApprovalBase & {
+  status: 'approved' | 'rejected'
+  resolvedBy: string
+  resolvedAt: string
   resolutionReason?: string | undefined
 }
+
+/** Its window elapsed before anyone decided. */
+export type ExpiredApproval = ApprovalBase & {
+  status: 'expired'
+  resolvedBy?: undefined
+  resolvedAt: string
+  resolutionReason?: string | undefined
+}
+
+/** An approval, in one of its lifecycle's states (the steps between them: `transitions.ts`). */
+export type ApprovalRecord = PendingApproval | DecidedApproval | ExpiredApproval

@@ -112,7 +112,7 @@ async function runStake(
     }
   }
   const mined = await awaitConfirmed(ctx, submitted, 'stake')
-  const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash! })
+  const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash })
   const minted = parseEventLogs({ abi: lidoAbi, logs: receipt.logs, eventName: 'Transfer' })
     .filter(
       (log) =>

@@ -12,7 +12,7 @@ import { toApprovalSummary } from '../transactions/approvalSummary.js'
 import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
-import type { TransactionRecord } from '../transactions/types.js'
+import type { MinedTransaction, TransactionRecord } from '../transactions/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
@@ -29,26 +29,59 @@ import { type SwapStep, swapSteps } from './swapTypes.js'
 import { trackPausedSwap } from './trackSwap.js'
 
 /** One pass of a swap, with the stored records of its steps (the answer is `toSwapAnswer` of it). */
-export type SwapPass = QuoteSwapReturnType & {
-  /** `confirmed` once the swap is mined; `pending_approval` when a human must approve a step first. */
-  status: 'confirmed' | 'pending_approval'
+type SwapPassBase = QuoteSwapReturnType & {
   wallet: Address
   venue: string
   source: string
   slippageBps: number | null
   minAmountOut: string
   minAmountOutRaw: string
-  /** What the wallet received, from the receipt (absent while paused for approval). */
-  amountOut?: string | undefined
-  amountOutRaw?: string | undefined
   deadline: string
+}
+
+/** The approve a short allowance needs paused for approval: no swap sent yet. */
+export type AllowancePausedSwapPass = SwapPassBase & {
+  status: 'pending_approval'
+  allowanceTransaction: TransactionRecord
+  transaction?: undefined
+  approval: ApprovalRecord
+  amountOut?: undefined
+  amountOutRaw?: undefined
+}
+
+/** The swap itself paused for approval (after an approve that went through, if one was needed). */
+export type SwapPausedSwapPass = SwapPassBase & {
+  status: 'pending_approval'
+  allowanceTransaction?: TransactionRecord | undefined
+  transaction: TransactionRecord
+  approval: ApprovalRecord
+  amountOut?: undefined
+  amountOutRaw?: undefined
+}
+
+/** Mined: what the wallet received, from the receipt. */
+export type ConfirmedSwapPass = SwapPassBase & {
+  status: 'confirmed'
   /** The ERC-20 approve sent first, when the allowance was short. */
   allowanceTransaction?: TransactionRecord | undefined
-  /** The swap transaction (absent when the approve step is still paused for approval). */
-  transaction?: TransactionRecord | undefined
-  approval?: ApprovalRecord | undefined
-  /** Set when a step paused: follow the swap with `getSwap` (`GET /defi/swap/:id`). */
-  swapId?: string | undefined
+  transaction: MinedTransaction
+  approval?: undefined
+  amountOut: string
+  amountOutRaw: string
+}
+
+/**
+ * How one pass of a swap ends: `confirmed` once the swap is mined; `pending_approval` when a human
+ * must approve a step first (the approve, or the swap).
+ */
+export type SwapPass = AllowancePausedSwapPass | SwapPausedSwapPass | ConfirmedSwapPass
+
+/**
+ * Whether the pass sent the swap itself (paused on it, or mined).
+ * @example const step = swapSent(pass) ? 'swap' : 'allowance'
+ */
+export function swapSent(pass: SwapPass): pass is SwapPausedSwapPass | ConfirmedSwapPass {
+  return pass.transaction !== undefined
 }
 
 /**
@@ -73,43 +106,49 @@ export async function swap(
     const wallet = await actingWallet(ctx, principal, input.wallet)
     const chain = ctx.chains.get(input.chain ?? wallet.chain)
     const result = await runSwap(ctx, principal, wallet, chain, input)
-    if (result.status === 'confirmed') return toSwapAnswer(ctx, result)
+    if (result.status === 'confirmed') return confirmedAnswer(ctx, result)
     const record = await trackPausedSwap(ctx, principal, wallet, chain, input, result)
-    return toSwapAnswer(ctx, { ...result, swapId: record.id })
+    return pausedAnswer(ctx, result, record.id)
   })
 }
 
 export type SwapReturnType = z.infer<typeof swapAnswerSchema>
 
-function toSwapAnswer(ctx: AgentWalletContext, pass: SwapPass): SwapReturnType {
-  const { transaction, allowanceTransaction, approval, swapId, amountOut, amountOutRaw, status, ...rest } =
-    pass
-  const shared = {
-    ...rest,
-    allowanceTransaction: allowanceTransaction ? viewOf(ctx, allowanceTransaction) : null,
+/** The answer of a mined swap. */
+function confirmedAnswer(ctx: AgentWalletContext, pass: ConfirmedSwapPass): SwapReturnType {
+  const { transaction, amountOut, amountOutRaw, status, ...rest } = pass
+  return {
+    ...sharedAnswer(ctx, rest),
+    status,
+    amountOut,
+    amountOutRaw,
+    transaction: viewOf(ctx, transaction),
+    hash: transaction.hash,
   }
-  if (status === 'pending_approval') {
-    if (!approval || !swapId) throw unsettled(pass)
-    const paused = transaction ? viewOf(ctx, transaction) : null
-    return {
-      ...shared,
-      status,
-      transaction: paused,
-      hash: null,
-      approval: toApprovalSummary(approval),
-      swapId,
-    }
-  }
-  if (!transaction?.hash || amountOut === undefined || amountOutRaw === undefined) throw unsettled(pass)
-  const mined = viewOf(ctx, transaction)
-  return { ...shared, status, amountOut, amountOutRaw, transaction: mined, hash: transaction.hash }
 }
 
-/** A pass that claims a status without what that status carries: a bug, never shown as a success. */
-function unsettled(pass: SwapPass): BaseError {
-  return new BaseError('internal', 'A swap pass ended without what its status carries', {
-    details: { status: pass.status, swapId: pass.swapId },
-  })
+/** The answer of a paused swap: the tracked swap to follow (`swapId`) and the approval it waits for. */
+function pausedAnswer(
+  ctx: AgentWalletContext,
+  pass: AllowancePausedSwapPass | SwapPausedSwapPass,
+  swapId: string,
+): SwapReturnType {
+  const { transaction, approval, amountOut: _amountOut, amountOutRaw: _amountOutRaw, status, ...rest } = pass
+  return {
+    ...sharedAnswer(ctx, rest),
+    status,
+    transaction: transaction ? viewOf(ctx, transaction) : null,
+    hash: null,
+    approval: toApprovalSummary(approval),
+    swapId,
+  }
+}
+
+function sharedAnswer<Rest extends { allowanceTransaction?: TransactionRecord | undefined }>(
+  ctx: AgentWalletContext,
+  { allowanceTransaction, ...rest }: Rest,
+) {
+  return { ...rest, allowanceTransaction: allowanceTransaction ? viewOf(ctx, allowanceTransaction) : null }
 }
 
 /** What one pass of a swap is asked: the parsed request, without the acting wallet and chain. */
@@ -277,9 +316,9 @@ export async function receivedAmount(
   chain: ChainHandle,
   tokenOut: { address: string },
   recipient: Address,
-  mined: TransactionRecord,
+  mined: MinedTransaction,
 ): Promise<bigint> {
-  const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash! })
+  const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash })
   if (tokenOut.address !== 'native') {
     // An address, or 'native' for the chain's coin.
     const token = tokenOut.address.toLowerCase()

@@ -13,12 +13,8 @@ export type SwapStatus = 'awaiting_approval' | 'swapping' | 'confirmed' | 'faile
 
 export const activeSwapStatuses: readonly SwapStatus[] = ['awaiting_approval', 'swapping']
 
-/**
- * A swap that paused for approval, tracked until it ends (collection `swaps`): the request as sent,
- * the step it is on and the transactions of each step. A swap that runs straight through is not
- * stored here: its answer already holds everything.
- */
-export type SwapRecord = {
+/** What every tracked swap carries, whatever its step. */
+type SwapRecordBase = {
   /** `swp_…` */
   id: string
   tenantId: string
@@ -34,10 +30,8 @@ export type SwapRecord = {
   fromToken: TokenView
   toToken: TokenView
   status: SwapStatus
-  step: SwapStep
   /** The approval the current step waits for. */
   approvalId?: string | undefined
-  transactions: { allowance?: string | undefined; swap?: string | undefined }
   /** Known once the swap step is sent (the venue is chosen again after an approved allowance). */
   venue?: string | undefined
   source?: string | undefined
@@ -47,6 +41,26 @@ export type SwapRecord = {
   error?: { code: string; message: string } | undefined
   createdAt: string
   updatedAt: string
+}
+
+/** Where a tracked swap is: the step it is on, and the transactions of each step sent so far. */
+export type SwapProgress =
+  | { step: 'allowance'; transactions: { allowance: string; swap?: undefined } }
+  | { step: 'swap'; transactions: { allowance?: string | undefined; swap: string } }
+
+/**
+ * A swap that paused for approval, tracked until it ends (collection `swaps`): the request as sent,
+ * the step it is on and the transactions of each step (the current step's always). A swap that runs
+ * straight through is not stored here: its answer already holds everything.
+ */
+export type SwapRecord = SwapRecordBase & SwapProgress
+
+/**
+ * The transaction of the step a tracked swap is on.
+ * @example const done = await waitFinal(ctx, stepTransactionOf(record), signal)
+ */
+export function stepTransactionOf(record: SwapProgress): string {
+  return record.step === 'swap' ? record.transactions.swap : record.transactions.allowance
 }
 
 /** A paused swap as the API shows it (`GET /defi/swap/:id`). */
@@ -64,7 +78,7 @@ export type SwapOperation = {
   source: string | null
   minAmountOutRaw: string | null
   amountOutRaw: string | null
-  transactions: SwapRecord['transactions']
+  transactions: { allowance?: string | undefined; swap?: string | undefined }
   error: { code: string; message: string } | null
   createdAt: string
   updatedAt: string

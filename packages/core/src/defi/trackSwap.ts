@@ -5,15 +5,18 @@ import { resumeOperations, runOperation } from '../operations/backgroundOperatio
 import { stepFailed, waitFinal } from '../operations/operationSteps.js'
 import type { StepMachine, StepRun } from '../operations/stepMachine.js'
 import type { Principal } from '../principals/types.js'
+import { isMined } from '../transactions/types.js'
 import { canSee } from '../wallets/findWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { receivedAmount, runSwap, type SwapInput, type SwapPass } from './swap.js'
+import { receivedAmount, runSwap, type SwapInput, type SwapPass, swapSent } from './swap.js'
 import { renewSwapDeadline } from './swapDeadline.js'
 import {
   activeSwapStatuses,
   type SwapOperation,
+  type SwapProgress,
   type SwapRecord,
   type SwapStep,
+  stepTransactionOf,
   swapSteps,
   toSwapOperation,
 } from './swapTypes.js'
@@ -110,9 +113,9 @@ async function advanceSwap(
   record: SwapRecord,
   { signal }: StepRun,
 ): Promise<SwapRecord | undefined> {
-  const done = await waitFinal(ctx, record.transactions[record.step]!, signal)
+  const done = await waitFinal(ctx, stepTransactionOf(record), signal)
   if (!done) return undefined
-  if (done.status !== 'confirmed') throw stepFailed('swap', record.step, done)
+  if (!isMined(done)) throw stepFailed('swap', record.step, done)
   const chain = ctx.chains.get(record.chain)
   if (record.step === 'swap') {
     const received = await receivedAmount(chain, record.toToken, record.walletAddress, done)
@@ -131,36 +134,50 @@ async function advanceSwap(
       ? record
       : await save(ctx, { ...record, status: 'swapping', approvalId: undefined })
   const next = stepOf(await runSwap(ctx, principal, wallet, chain, swapping.request, swapping.id))
-  const transactions = {
-    allowance: next.transactions.allowance ?? swapping.transactions.allowance,
-    swap: next.transactions.swap,
-  }
-  return save(ctx, { ...swapping, ...next, transactions })
+  // A pass after an approved allowance sends no approve of its own: the approved one stays.
+  const allowance = next.transactions.allowance ?? swapping.transactions.allowance
+  return save(ctx, {
+    ...swapping,
+    ...next,
+    ...(next.step === 'swap'
+      ? { step: next.step, transactions: { ...next.transactions, allowance } }
+      : { step: next.step, transactions: next.transactions }),
+  })
 }
 
 /** The record fields a pass's answer sets: where it stopped, or what it received. */
 function stepOf(
   result: SwapPass,
-): Pick<
-  SwapRecord,
-  'status' | 'step' | 'approvalId' | 'transactions' | 'venue' | 'source' | 'minAmountOutRaw' | 'amountOutRaw'
-> {
-  const transactions = { allowance: result.allowanceTransaction?.id, swap: result.transaction?.id }
-  const swapSent = result.transaction !== undefined
-  return {
-    status: result.status === 'confirmed' ? 'confirmed' : 'awaiting_approval',
-    step: swapSent ? 'swap' : 'allowance',
-    approvalId: result.approval?.id,
-    transactions,
+): SwapProgress &
+  Pick<SwapRecord, 'status' | 'approvalId' | 'venue' | 'source' | 'minAmountOutRaw' | 'amountOutRaw'> {
+  const status = result.status === 'confirmed' ? 'confirmed' : 'awaiting_approval'
+  const allowance = result.allowanceTransaction?.id
+  if (!swapSent(result)) {
     // The venue is known once the swap itself is built (an approved allowance quotes again).
-    venue: swapSent ? result.venue : undefined,
-    source: swapSent ? result.source : undefined,
-    minAmountOutRaw: swapSent ? result.minAmountOutRaw : undefined,
+    return {
+      status,
+      step: 'allowance',
+      approvalId: result.approval.id,
+      transactions: { allowance: result.allowanceTransaction.id },
+      venue: undefined,
+      source: undefined,
+      minAmountOutRaw: undefined,
+      amountOutRaw: undefined,
+    }
+  }
+  return {
+    status,
+    step: 'swap',
+    approvalId: result.approval?.id,
+    transactions: { allowance, swap: result.transaction.id },
+    venue: result.venue,
+    source: result.source,
+    minAmountOutRaw: result.minAmountOutRaw,
     amountOutRaw: result.amountOutRaw,
   }
 }
 
-async function save(ctx: AgentWalletContext, record: SwapRecord): Promise<SwapRecord> {
+async function save<Record extends SwapRecord>(ctx: AgentWalletContext, record: Record): Promise<Record> {
   const next = { ...record, updatedAt: ctx.now().toISOString() }
   await ctx.storage.transaction([], (tx) => tx.put('swaps', next))
   return next

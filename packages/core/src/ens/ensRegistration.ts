@@ -10,10 +10,17 @@ import { operationError } from '../operations/failOperation.js'
 import { stepFailed, waitFinal } from '../operations/operationSteps.js'
 import { chainUnavailable, type StepMachine } from '../operations/stepMachine.js'
 import { submitStep } from '../operations/submitStep.js'
-import type { TransactionRecord } from '../transactions/types.js'
+import { isMined, type MinedTransaction } from '../transactions/types.js'
 import { commitDraft, registerDraft, reverseDraft } from './ensDrafts.js'
 import { readRentPrice } from './readRentPrice.js'
-import { activeEnsStatuses, type EnsRegistrationRecord } from './types.js'
+import {
+  activeEnsStatuses,
+  type CommittedEnsRegistration,
+  type CommittingEnsRegistration,
+  type EnsRegistrationRecord,
+  type RegisteredEnsRegistration,
+  type RegisteringEnsRegistration,
+} from './types.js'
 
 /** How often a chain or storage condition is polled while waiting. */
 const pollMs = 250
@@ -60,14 +67,20 @@ export const ensRegistration: StepMachine<EnsRegistrationRecord, EnsStep> = {
   advance(ctx, record, { signal }) {
     if (record.status === 'committing') return confirmCommit(ctx, record, signal)
     if (record.status === 'committed') return awaitCommitmentAge(ctx, record, signal)
-    return register(ctx, record, signal)
+    if (record.status === 'registering') return register(ctx, record, signal)
+    // The kernel advances active records only: an ended one stays as it is.
+    return Promise.resolve(record)
   },
   failed: (record, error) => ({ ...record, status: 'failed', error }),
 }
 
+/** Registered on chain (and its reverse record set or given up), ready to be finished. */
+type Registered = RegisteringEnsRegistration &
+  Pick<RegisteredEnsRegistration, 'registerTransactionId' | 'registerHash'>
+
 async function confirmCommit(
   ctx: AgentWalletContext,
-  record: EnsRegistrationRecord,
+  record: CommittingEnsRegistration,
   signal: AbortSignal,
 ): Promise<EnsRegistrationRecord | undefined> {
   const chain = ctx.chains.get(record.chain)
@@ -76,9 +89,9 @@ async function confirmCommit(
     (await submitStep(ctx, ensRegistration, record, 'commit', commitDraft(chain, record))).transaction.id
   const done = await waitFinal(ctx, transactionId, signal)
   if (!done) return undefined
-  if (done.status !== 'confirmed') throw stepFailed('ENS', 'commit', done)
+  if (!isMined(done)) throw stepFailed('ENS', 'commit', done)
   const block = await chain.client
-    .getBlock({ blockNumber: BigInt(done.blockNumber!) })
+    .getBlock({ blockNumber: BigInt(done.blockNumber) })
     .catch((error: unknown) => {
       throw toChainError(error, chain.name)
     })
@@ -93,7 +106,7 @@ async function confirmCommit(
 
 async function awaitCommitmentAge(
   ctx: AgentWalletContext,
-  record: EnsRegistrationRecord,
+  record: CommittedEnsRegistration,
   signal: AbortSignal,
 ): Promise<EnsRegistrationRecord | undefined> {
   const chain = ctx.chains.get(record.chain)
@@ -105,10 +118,10 @@ async function awaitCommitmentAge(
     throw toChainError(error, chain.name)
   })
   // The controller accepts a reveal in a block with timestamp >= commit time + minCommitmentAge.
-  const readyAt = record.committedAt! + Number(minAge)
+  const readyAt = record.committedAt + Number(minAge)
   while (!signal.aborted) {
     const now = await chainTime(chain)
-    if (now > record.committedAt! + Number(maxAge)) {
+    if (now > record.committedAt + Number(maxAge)) {
       throw new BaseError(
         'transaction_failed',
         'The commitment expired before the name could be registered',
@@ -141,48 +154,56 @@ async function chainTime(chain: ChainHandle): Promise<number> {
 
 async function register(
   ctx: AgentWalletContext,
-  initial: EnsRegistrationRecord,
+  initial: RegisteringEnsRegistration,
   signal: AbortSignal,
 ): Promise<EnsRegistrationRecord | undefined> {
   const chain = ctx.chains.get(initial.chain)
-  let record = initial
-  if (!record.registerTransactionId) {
-    const rent = await readRentPrice(chain, record.controller, record.label, record.durationSeconds).catch(
-      (error: unknown) => {
-        throw toChainError(error, chain.name)
-      },
-    )
-    const { transaction, approval } = await submitStep(
-      ctx,
-      ensRegistration,
-      record,
-      'register',
-      registerDraft(chain, record, rent.total),
-    )
-    record = await save(ctx, {
-      ...record,
-      registerTransactionId: transaction.id,
-      rentWei: rent.total.toString(),
-      approvalId: approval?.id,
-    })
-  }
-  const done = await waitFinal(ctx, record.registerTransactionId!, signal)
+  const record = await submitRegister(ctx, chain, initial)
+  const done = await waitFinal(ctx, record.registerTransactionId, signal)
   if (!done) return undefined
-  if (done.status !== 'confirmed') throw stepFailed('ENS', 'register', done)
-  record = { ...record, registerHash: done.hash, expires: await expiresOf(chain, done) }
-  if (record.setReverse && !record.reverseHash && !record.reverseError) {
-    record = await setReverse(ctx, chain, record, signal)
+  if (!isMined(done)) throw stepFailed('ENS', 'register', done)
+  let registered: Registered = { ...record, registerHash: done.hash, expires: await expiresOf(chain, done) }
+  if (registered.setReverse && !registered.reverseHash && !registered.reverseError) {
+    registered = await setReverse(ctx, chain, registered, signal)
     if (signal.aborted) return undefined
   }
-  return finish(ctx, record)
+  return finish(ctx, registered)
+}
+
+/** The register tx through the money path (once: a resumed run finds its id). */
+async function submitRegister(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  record: RegisteringEnsRegistration,
+): Promise<RegisteringEnsRegistration & { registerTransactionId: string }> {
+  const { registerTransactionId } = record
+  if (registerTransactionId) return { ...record, registerTransactionId }
+  const rent = await readRentPrice(chain, record.controller, record.label, record.durationSeconds).catch(
+    (error: unknown) => {
+      throw toChainError(error, chain.name)
+    },
+  )
+  const { transaction, approval } = await submitStep(
+    ctx,
+    ensRegistration,
+    record,
+    'register',
+    registerDraft(chain, record, rent.total),
+  )
+  return save(ctx, {
+    ...record,
+    registerTransactionId: transaction.id,
+    rentWei: rent.total.toString(),
+    approvalId: approval?.id,
+  })
 }
 
 async function setReverse(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  record: EnsRegistrationRecord,
+  record: Registered,
   signal: AbortSignal,
-): Promise<EnsRegistrationRecord> {
+): Promise<Registered> {
   // The name is registered whatever happens here: a failed reverse record is reported, not fatal.
   try {
     const transactionId =
@@ -200,27 +221,32 @@ async function setReverse(
   }
 }
 
-async function expiresOf(chain: ChainHandle, done: TransactionRecord): Promise<number | undefined> {
-  const receipt = await chain.client.getTransactionReceipt({ hash: done.hash! }).catch((error: unknown) => {
+async function expiresOf(chain: ChainHandle, done: MinedTransaction): Promise<number | undefined> {
+  const receipt = await chain.client.getTransactionReceipt({ hash: done.hash }).catch((error: unknown) => {
     throw toChainError(error, chain.name)
   })
   const [event] = parseEventLogs({ abi: ensControllerAbi, logs: receipt.logs, eventName: 'NameRegistered' })
   return event ? Number(event.args.expires) : undefined
 }
 
-async function save(ctx: AgentWalletContext, record: EnsRegistrationRecord): Promise<EnsRegistrationRecord> {
+async function save<Record extends EnsRegistrationRecord>(
+  ctx: AgentWalletContext,
+  record: Record,
+): Promise<Record> {
   const next = { ...record, updatedAt: ctx.now().toISOString() }
   await ctx.storage.transaction([], (tx) => tx.put('ens_names', next))
   return next
 }
 
 /** registering → registered, with `ens.registered` in the same commit. */
-async function finish(
-  ctx: AgentWalletContext,
-  record: EnsRegistrationRecord,
-): Promise<EnsRegistrationRecord> {
+async function finish(ctx: AgentWalletContext, record: Registered): Promise<RegisteredEnsRegistration> {
   const now = ctx.now().toISOString()
-  const next: EnsRegistrationRecord = { ...record, status: 'registered', registeredAt: now, updatedAt: now }
+  const next: RegisteredEnsRegistration = {
+    ...record,
+    status: 'registered',
+    registeredAt: now,
+    updatedAt: now,
+  }
   await ctx.storage.transaction([], async (tx) => {
     await tx.put('ens_names', next)
     appendEvent(ctx, tx, next.tenantId, 'ens.registered', {

@@ -11,7 +11,13 @@ import { canSee } from '../wallets/findWallet.js'
 import { howToVerifyIdentityProof, type IdentityProof, signIdentityProof } from './identityProof.js'
 import type { getIdentitySchema } from './identitySchemas.js'
 import { fromDataUri } from './registrationFile.js'
-import { type Identity, type IdentityRecord, isRegisteredIdentity, toIdentity } from './types.js'
+import {
+  type Identity,
+  type IdentityRecord,
+  isRegisteredIdentity,
+  type RegisteredIdentity,
+  toIdentity,
+} from './types.js'
 
 /**
  * How the chain and our record agree: `active` (the registry names our wallet), `wallet_unbound`
@@ -91,11 +97,11 @@ async function findIdentity(
   principal: Principal,
   agentId: bigint,
   chain: string | undefined,
-): Promise<IdentityRecord> {
+): Promise<RegisteredIdentity> {
   const where: Filter = { tenantId: principal.tenantId, agentId: agentId.toString() }
   if (chain) where.chain = chain
   const records = await ctx.storage.query('identities', { where, orderBy: 'createdAt' })
-  const visible = records.filter((record) => isRegisteredIdentity(record) && canSee(principal, record))
+  const visible = records.filter(isRegisteredIdentity).filter((record) => canSee(principal, record))
   const record = visible.find((candidate) => candidate.chain === ctx.chains.defaultChain) ?? visible[0]
   if (!record) throw new NotFoundError('Identity', { details: { agentId: agentId.toString(), chain } })
   return record

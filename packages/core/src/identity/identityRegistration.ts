@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData, parseEventLogs, toHex } from 'viem'
+import { type Address, encodeFunctionData, type Hex, parseEventLogs, toHex } from 'viem'
 import { identityRegistryAbi } from '../chain/identityRegistryAbi.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
@@ -9,11 +9,22 @@ import type { IntentDraft } from '../intents/types.js'
 import { stepFailed, waitFinal } from '../operations/operationSteps.js'
 import type { StepMachine } from '../operations/stepMachine.js'
 import { submitStep } from '../operations/submitStep.js'
-import type { TransactionRecord } from '../transactions/types.js'
+import { isMined, type MinedTransaction } from '../transactions/types.js'
 import { waitForFinalStatus } from '../transactions/waitForTransaction.js'
 import { agentWalletCall, resignAgentWalletCall } from './agentWalletCall.js'
 import { buildRegistrationFile, toDataUri } from './registrationFile.js'
-import { activeIdentityStatuses, agentRegistryId, type IdentityRecord, type IdentityStep } from './types.js'
+import {
+  type ActiveIdentity,
+  activeIdentityStatuses,
+  agentRegistryId,
+  type IdentityRecord,
+  type IdentityStep,
+  isActiveIdentity,
+  isMinted,
+  type MintedIdentity,
+  type MintingIdentity,
+  type RegisteredIdentity,
+} from './types.js'
 
 /**
  * An ERC-8004 registration as a step machine, each transition persisted: register (mint) →
@@ -39,29 +50,39 @@ export const identityRegistration: StepMachine<IdentityRecord, IdentityStep> = {
     setAgentWallet: { refreshCall: resignAgentWalletCall },
   },
   async advance(ctx, record, { signal, foreground }) {
+    // The kernel advances active records only: an ended one stays as it is.
+    if (!isActiveIdentity(record)) return record
     const step = record.step ?? 'register'
     const transactionId = record.transactions[step]
-    if (!transactionId) return submit(ctx, record, step)
+    if (!transactionId) return submit(ctx, record)
     // A request waits for the tracker's event, bounded; the background polls until it is stopped.
     const done = foreground
       ? await waitForFinalStatus(ctx, transactionId, { timeoutMs: 120_000 })
       : await waitFinal(ctx, transactionId, signal)
     if (!done) return undefined
-    if (done.status !== 'confirmed') throw stepFailed('identity', step, done)
-    return completeStep(ctx, record, step, done)
+    if (!isMined(done)) throw stepFailed('identity', step, done)
+    return completeStep(ctx, record, done)
   },
   failed: (record, error) => ({ ...record, status: 'failed', error }),
 }
 
-/** Sends the step through the money path (replayed by its key) and records its transaction. */
-async function submit(
+/** Sends the record's step through the money path (replayed by its key) and records its transaction. */
+async function submit(ctx: AgentWalletContext, record: ActiveIdentity): Promise<IdentityRecord> {
+  if (!isMinted(record)) return send(ctx, record, 'register', mintCall(record))
+  const chain = ctx.chains.get(record.chain)
+  const data = await mintedCall(ctx, chain, record)
+  // The registry already binds the agent wallet: nothing left to send.
+  if (!data) return finish(ctx, record)
+  return send(ctx, record, record.step, data)
+}
+
+async function send<Record extends ActiveIdentity>(
   ctx: AgentWalletContext,
-  record: IdentityRecord,
+  record: Record,
   step: IdentityStep,
+  data: Hex,
 ): Promise<IdentityRecord> {
   const chain = ctx.chains.get(record.chain)
-  const data = await callData(ctx, chain, record, step)
-  if (!data) return finish(ctx, record)
   const draft: IntentDraft = {
     kind: 'identity',
     chain: chain.name,
@@ -89,27 +110,27 @@ async function submit(
   })
 }
 
-/** The step's calldata; undefined for a `setAgentWallet` the registry made unnecessary. */
-async function callData(
+/** The mint: without a URI, since the file names its own agentId, known only after the mint. */
+function mintCall(record: MintingIdentity): Hex {
+  const metadata = [
+    { metadataKey: 'agentName', metadataValue: toHex(record.agentName) },
+    { metadataKey: 'agentType', metadataValue: toHex(record.agentType) },
+  ]
+  return encodeFunctionData({ abi: identityRegistryAbi, functionName: 'register', args: ['', metadata] })
+}
+
+/** The calldata of a step after the mint; undefined for a `setAgentWallet` the registry made unnecessary. */
+async function mintedCall(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  record: IdentityRecord,
-  step: IdentityStep,
-): Promise<`0x${string}` | undefined> {
-  if (step === 'register') {
-    // The file names its own agentId, known only after the mint: mint without a URI, then set it.
-    const metadata = [
-      { metadataKey: 'agentName', metadataValue: toHex(record.agentName) },
-      { metadataKey: 'agentType', metadataValue: toHex(record.agentType) },
-    ]
-    return encodeFunctionData({ abi: identityRegistryAbi, functionName: 'register', args: ['', metadata] })
-  }
-  const agentId = BigInt(record.agentId!)
-  if (step === 'setAgentURI') {
+  record: MintedIdentity,
+): Promise<Hex | undefined> {
+  const agentId = BigInt(record.agentId)
+  if (record.step === 'setAgentURI') {
     return encodeFunctionData({
       abi: identityRegistryAbi,
       functionName: 'setAgentURI',
-      args: [agentId, record.agentURI!],
+      args: [agentId, record.agentURI],
     })
   }
   const contract = { address: record.registry, abi: identityRegistryAbi } as const
@@ -132,14 +153,13 @@ async function callData(
 /** A confirmed step: record its hash (and after the mint, the agentId and agentURI), then move on. */
 async function completeStep(
   ctx: AgentWalletContext,
-  record: IdentityRecord,
-  step: IdentityStep,
-  done: TransactionRecord,
+  record: ActiveIdentity,
+  done: MinedTransaction,
 ): Promise<IdentityRecord> {
-  const hashes = { ...record.hashes, [step]: done.hash }
-  if (step === 'register') {
+  const hashes = { ...record.hashes, [record.step ?? 'register']: done.hash }
+  if (!isMinted(record)) {
     const chain = ctx.chains.get(record.chain)
-    const agentId = await agentIdOf(chain, record.registry, done.hash!)
+    const agentId = await agentIdOf(chain, record.registry, done.hash)
     const agentURI = toDataUri(
       buildRegistrationFile({
         ...record,
@@ -157,7 +177,7 @@ async function completeStep(
       hashes,
     })
   }
-  if (step === 'setAgentURI') {
+  if (record.step === 'setAgentURI') {
     return save(ctx, {
       ...record,
       status: 'registering',
@@ -170,9 +190,9 @@ async function completeStep(
 }
 
 /** → registered, with `identity.registered` in the same commit. */
-async function finish(ctx: AgentWalletContext, record: IdentityRecord): Promise<IdentityRecord> {
+async function finish(ctx: AgentWalletContext, record: MintedIdentity): Promise<RegisteredIdentity> {
   const now = ctx.now().toISOString()
-  const next: IdentityRecord = {
+  const next: RegisteredIdentity = {
     ...record,
     status: 'registered',
     step: undefined,
@@ -183,7 +203,7 @@ async function finish(ctx: AgentWalletContext, record: IdentityRecord): Promise<
   await ctx.storage.transaction([], async (tx) => {
     await tx.put('identities', next)
     appendEvent(ctx, tx, next.tenantId, 'identity.registered', {
-      agentId: next.agentId!,
+      agentId: next.agentId,
       chain: next.chain,
       chainId: next.chainId,
       agentRegistry: agentRegistryId(next.chainId, next.registry),
@@ -215,7 +235,7 @@ async function agentIdOf(chain: ChainHandle, registry: Address, hash: `0x${strin
   return registered.args.agentId
 }
 
-async function save(ctx: AgentWalletContext, record: IdentityRecord): Promise<IdentityRecord> {
+async function save<Record extends IdentityRecord>(ctx: AgentWalletContext, record: Record): Promise<Record> {
   const next = { ...record, updatedAt: ctx.now().toISOString() }
   await ctx.storage.transaction([], (tx) => tx.put('identities', next))
   return next

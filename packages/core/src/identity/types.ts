@@ -21,15 +21,15 @@ export type IdentityStep = 'register' | 'setAgentURI' | 'setAgentWallet'
  * registering ⇄ awaiting_approval (a step paused by a `require_approval` rule) → registered | failed.
  * Records written before registrations were tracked have no status: they are registered.
  */
-export type IdentityRegistrationStatus = 'registering' | 'awaiting_approval' | 'registered' | 'failed'
+export type IdentityRegistrationStatus = NonNullable<IdentityRecord['status']>
 
 export const activeIdentityStatuses: readonly IdentityRegistrationStatus[] = [
   'registering',
   'awaiting_approval',
 ]
 
-/** An identity registration as a tracked operation, then the identity we registered (collection `identities`). */
-export type IdentityRecord = {
+/** What every identity record carries, whatever its status. */
+type IdentityBase = {
   /** `idn_…`; older records: `{chainId}:{registry}:{agentId}`. */
   id: string
   tenantId: string
@@ -43,8 +43,6 @@ export type IdentityRecord = {
   chain: string
   chainId: number
   registry: Address
-  /** Known once the mint confirmed. */
-  agentId?: string | undefined
   walletAddress: Address
   ownerAddress: Address
   agentName: string
@@ -52,11 +50,6 @@ export type IdentityRecord = {
   description?: string | undefined
   capabilities: string[]
   services: IdentityService[]
-  /** The registration file as a `data:` URI, known once the mint confirmed. */
-  agentURI?: string | undefined
-  status?: IdentityRegistrationStatus | undefined
-  /** The step running (or paused, or where it failed). */
-  step?: IdentityStep | undefined
   /** The approval the current step waits for. */
   approvalId?: string | undefined
   transactions: {
@@ -65,11 +58,58 @@ export type IdentityRecord = {
     setAgentWallet?: string | undefined
   }
   hashes: { register?: Hex | undefined; setAgentURI?: Hex | undefined; setAgentWallet?: Hex | undefined }
-  error?: { code: string; message: string } | undefined
   createdAt: string
   updatedAt?: string | undefined
-  registeredAt?: string | undefined
 }
+
+/** What the confirmed mint adds: the token's id, and the registration file (which names it) as a `data:` URI. */
+type Minted = { agentId: string; agentURI: string }
+
+/** A registration on its mint step (`step` absent in records that had not started it). */
+export type MintingIdentity = IdentityBase & {
+  status: 'registering' | 'awaiting_approval'
+  step?: 'register' | undefined
+  agentId?: undefined
+  agentURI?: undefined
+  error?: undefined
+  registeredAt?: undefined
+}
+
+/** Minted: setting its agentURI, then binding its agent wallet. */
+export type MintedIdentity = IdentityBase &
+  Minted & {
+    status: 'registering' | 'awaiting_approval'
+    step: 'setAgentURI' | 'setAgentWallet'
+    error?: undefined
+    registeredAt?: undefined
+  }
+
+/** The identity we registered. Records written before registrations were tracked have no status. */
+export type RegisteredIdentity = IdentityBase &
+  Minted & {
+    status?: 'registered' | undefined
+    step?: undefined
+    error?: undefined
+    registeredAt?: string | undefined
+  }
+
+/** A step failed (`step`, `error`); a mint that confirmed keeps its agentId. */
+export type FailedIdentity = IdentityBase &
+  Partial<Minted> & {
+    status: 'failed'
+    step?: IdentityStep | undefined
+    error: { code: string; message: string }
+    registeredAt?: string | undefined
+  }
+
+/** A registration still running or paused. */
+export type ActiveIdentity = MintingIdentity | MintedIdentity
+
+/**
+ * An identity registration as a tracked operation, then the identity we registered (collection
+ * `identities`), in one of its statuses.
+ */
+export type IdentityRecord = ActiveIdentity | RegisteredIdentity | FailedIdentity
 
 /** A registration in progress (or ended) as the API shows it. */
 export type IdentityRegistration = {
@@ -93,8 +133,29 @@ export type IdentityRegistration = {
   updatedAt: string
 }
 
-export function isRegisteredIdentity(record: IdentityRecord): boolean {
+/**
+ * Whether the record is a registered identity (a record written before registrations were tracked
+ * has no status, and is one).
+ * @example const registered = records.filter(isRegisteredIdentity)
+ */
+export function isRegisteredIdentity(record: IdentityRecord): record is RegisteredIdentity {
   return (record.status ?? 'registered') === 'registered'
+}
+
+/**
+ * Whether an active registration is past its mint (its agentId and agentURI known).
+ * @example if (isMinted(record)) await setAgentURI(record)
+ */
+export function isMinted(record: ActiveIdentity): record is MintedIdentity {
+  return record.step === 'setAgentURI' || record.step === 'setAgentWallet'
+}
+
+/**
+ * Whether the registration still has steps to run (or waits for an approver).
+ * @example if (!isActiveIdentity(record)) return record
+ */
+export function isActiveIdentity(record: IdentityRecord): record is ActiveIdentity {
+  return record.status !== undefined && activeIdentityStatuses.includes(record.status)
 }
 
 export function toIdentityRegistration(record: IdentityRecord): IdentityRegistration {
@@ -139,9 +200,9 @@ export type Identity = {
 }
 
 /** The view of a registered identity (its agentId and agentURI are set once registered). */
-export function toIdentity(record: IdentityRecord): Identity {
+export function toIdentity(record: RegisteredIdentity): Identity {
   return {
-    agentId: record.agentId!,
+    agentId: record.agentId,
     registrationId: record.id,
     chain: record.chain,
     chainId: record.chainId,
@@ -152,7 +213,7 @@ export function toIdentity(record: IdentityRecord): Identity {
     agentType: record.agentType,
     capabilities: record.capabilities,
     services: record.services,
-    agentURI: record.agentURI!,
+    agentURI: record.agentURI,
     createdAt: record.createdAt,
   }
 }

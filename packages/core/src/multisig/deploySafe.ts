@@ -93,7 +93,7 @@ async function deploy(
     }
   }
   const mined = await awaitConfirmed(ctx, submitted, 'Safe deployment')
-  const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash! })
+  const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash })
   const [creation] = parseEventLogs({
     abi: safeProxyFactoryAbi,
     logs: receipt.logs,
@@ -118,7 +118,7 @@ async function deploy(
     saltNonce: saltNonce.toString(),
     deployedBy: wallet.id,
     deployTransactionId: mined.id,
-    deployHash: mined.hash!,
+    deployHash: mined.hash,
     createdBy: principal.id,
     createdAt: ctx.now().toISOString(),
   }
@@ -129,7 +129,7 @@ async function deploy(
     chain: chain.name,
     owners: state.owners,
     threshold: state.threshold,
-    hash: mined.hash!,
+    hash: mined.hash,
     transaction: viewOf(ctx, mined),
   }
 }

@@ -10,7 +10,7 @@ import {
   type SubmitResult,
   submitIntent,
 } from '../transactions/submitIntent.js'
-import type { TransactionRecord } from '../transactions/types.js'
+import { isSigned, type TransactionRecord } from '../transactions/types.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { type ChosenRequirement, chooseRequirement } from './chooseRequirement.js'
 import { fetchResource } from './fetchResource.js'
@@ -101,7 +101,8 @@ async function answerOf(ctx: AgentWalletContext, result: SubmitResult): Promise<
   const transaction = viewOf(ctx, result.transaction)
   if (result.status === 'pending_approval')
     return { status: 'pending_approval', approval: toApprovalSummary(result.approval), transaction }
-  if (result.status === 'queued' && !result.replayed) {
+  // Settled by its payee, so never signed here (isSettledOffchain).
+  if (result.status === 'queued' && !result.replayed && !isSigned(result.transaction)) {
     const settled = await settlePayment(ctx, result.transaction)
     return { status: 'completed', response: settled.response, payment: paymentOf(ctx, settled.transaction) }
   }

@@ -1,13 +1,12 @@
 import { x402Client } from '@x402/core/client'
 import type { PaymentRequirements, SettleResponse } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm'
-import type { Address } from 'viem'
+import { type Address, type Hex, isHash } from 'viem'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
-import { appendEvent } from '../events/appendEvent.js'
-import { markFailed, txPayload } from '../transactions/transitions.js'
-import type { TransactionRecord } from '../transactions/types.js'
+import { markFailed, markSettled } from '../transactions/transitions.js'
+import type { TransactionRecord, UnsignedQueuedTransaction } from '../transactions/types.js'
 import { x402Http } from './chooseRequirement.js'
 import { type FetchedResource, fetchResource } from './fetchResource.js'
 import type { ResourceResponse } from './payAndFetchSchema.js'
@@ -25,7 +24,7 @@ export type SettledPayment = { transaction: TransactionRecord; response: Resourc
  */
 export async function settlePayment(
   ctx: AgentWalletContext,
-  record: TransactionRecord,
+  record: UnsignedQueuedTransaction,
 ): Promise<SettledPayment> {
   const stored = await ctx.storage.get('x402_requests', record.id)
   if (!stored) throw new NotFoundError('x402 request', { details: { transactionId: record.id } })
@@ -53,12 +52,21 @@ export async function settlePayment(
     await finish(ctx, stored, fetched.response, () => markFailed(ctx, record, error))
     throw error
   }
-  const transaction = await finish(ctx, stored, fetched.response, () => markSettled(ctx, record, settlement))
+  const transaction = await finish(ctx, stored, fetched.response, () =>
+    markSettled(ctx, record, {
+      hash: settlementHashOf(settlement),
+      settlementTx: settlement?.transaction ?? null,
+    }),
+  )
   return { transaction, response: fetched.response }
 }
 
 /** The payment payload, from the packages' x402 client with the vault as its signer. */
-async function signPayment(ctx: AgentWalletContext, record: TransactionRecord, stored: X402RequestRecord) {
+async function signPayment(
+  ctx: AgentWalletContext,
+  record: UnsignedQueuedTransaction,
+  stored: X402RequestRecord,
+) {
   const signer = await vaultPaymentSigner(ctx, {
     from: record.from,
     token: record.asset.address as Address,
@@ -106,32 +114,8 @@ async function finish(
   return transition()
 }
 
-/** queued → confirmed: the payee settled it; `hash` is its settlement tx (when it told us). */
-async function markSettled(
-  ctx: AgentWalletContext,
-  record: TransactionRecord,
-  settlement: SettleResponse | undefined,
-): Promise<TransactionRecord> {
-  const now = ctx.now().toISOString()
-  const hash = /^0x[0-9a-fA-F]{64}$/.test(settlement?.transaction ?? '')
-    ? (settlement!.transaction as `0x${string}`)
-    : undefined
-  const next: TransactionRecord = {
-    ...record,
-    status: 'confirmed',
-    ...(hash ? { hash } : {}),
-    meta: { ...record.meta, settlementTx: settlement?.transaction ?? null },
-    confirmedAt: now,
-    updatedAt: now,
-  }
-  await ctx.storage.transaction([], async (tx) => {
-    await tx.put('transactions', next)
-    appendEvent(ctx, tx, next.tenantId, 'payment.settled', {
-      ...txPayload(next),
-      payee: next.to,
-      resource: String(next.meta?.resource ?? ''),
-      network: `eip155:${next.chainId}`,
-    })
-  })
-  return next
+/** The settlement tx the payee reported, when it is a tx hash. */
+function settlementHashOf(settlement: SettleResponse | undefined): Hex | undefined {
+  const reported = settlement?.transaction
+  return reported !== undefined && isHash(reported) ? reported : undefined
 }

@@ -53,9 +53,9 @@ async function knownAgentIds(
   const identities = await ctx.storage.query('identities', {
     where: { walletAddress: payee },
   })
-  return identities
-    .filter((identity) => identity.chainId === chain.chainId && identity.agentId !== undefined)
-    .map((identity) => identity.agentId!)
+  return identities.flatMap((identity) =>
+    identity.chainId === chain.chainId && identity.agentId !== undefined ? [identity.agentId] : [],
+  )
 }
 
 /** The agent's registered wallet; undefined for an agent that does not exist (the registry reverts). */

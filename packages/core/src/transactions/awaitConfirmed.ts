@@ -1,7 +1,7 @@
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import type { SubmitResult } from './submitIntent.js'
-import type { TransactionRecord } from './types.js'
+import { isMined, type MinedTransaction } from './types.js'
 import { waitForFinalStatus } from './waitForTransaction.js'
 
 /**
@@ -13,9 +13,9 @@ export async function awaitConfirmed(
   ctx: AgentWalletContext,
   submitted: SubmitResult,
   step: string,
-): Promise<TransactionRecord> {
+): Promise<MinedTransaction> {
   const done = await waitForFinalStatus(ctx, submitted.transaction.id)
-  if (done.status === 'confirmed') return done
+  if (isMined(done)) return done
   throw new BaseError('transaction_failed', `The ${step} transaction did not succeed on chain`, {
     details: { step, transactionId: done.id, hash: done.hash, status: done.status, error: done.error },
   })

@@ -7,7 +7,7 @@ import type { InFlight } from './prepareGas.js'
 import { spendOf } from './prepareGas.js'
 import { broadcastSigned, type Signing } from './signAndBroadcast.js'
 import { markSubmitted } from './submittedBatch.js'
-import type { TransactionRecord } from './types.js'
+import { isSigned, type UnpausedTransaction } from './types.js'
 
 /** A signed tx waiting in its wallet's lane, with what it will spend once the node has it. */
 type Entry = { native: bigint; token?: { key: string; amount: bigint } | undefined }
@@ -32,7 +32,7 @@ export function enqueueBroadcast(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   signing: Signing,
-): Promise<TransactionRecord> {
+): Promise<UnpausedTransaction> {
   let lanes = lanesOf.get(ctx.storage)
   if (!lanes) {
     lanes = new Map()
@@ -93,10 +93,10 @@ async function broadcastInLane(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   { signed }: Signing,
-): Promise<TransactionRecord> {
+): Promise<UnpausedTransaction> {
   let refusal: unknown
   try {
-    await chain.client.sendRawTransaction({ serializedTransaction: signed.rawTx! })
+    await chain.client.sendRawTransaction({ serializedTransaction: signed.rawTx })
     return markSubmitted(ctx, signed)
   } catch (error) {
     if (isTransportError(error)) return signed
@@ -105,7 +105,8 @@ async function broadcastInLane(
   return withLock(ctx.storage, [walletLockKey(signed.from)], async () => {
     const current = await ctx.storage.get('transactions', signed.id)
     // Moved on meanwhile (another replica's `sendOwed` broadcast it, or the tracker did).
-    if (current?.status !== 'queued' || current.hash !== signed.hash) return current ?? signed
+    if (!current || current.status === 'pending_approval') return signed
+    if (current.status !== 'queued' || !isSigned(current) || current.hash !== signed.hash) return current
     return broadcastSigned(ctx, chain, current, { refused: { error: refusal } })
   })
 }

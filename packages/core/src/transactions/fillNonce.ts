@@ -1,7 +1,7 @@
 import { keccak256 } from 'viem'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import type { TransactionRecord } from './types.js'
+import type { SignedQueuedTransaction, SubmittedTransaction } from './types.js'
 
 /** What a plain transfer to an account without code costs, exactly. */
 const transferGas = 21_000n
@@ -18,19 +18,16 @@ const transferGas = 21_000n
 export async function nonceFiller(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  failed: TransactionRecord,
-): Promise<TransactionRecord | undefined> {
-  const nonce = failed.nonce!
+  failed: SignedQueuedTransaction | SubmittedTransaction,
+): Promise<SignedQueuedTransaction | undefined> {
+  const { nonce } = failed
   const [pending, market] = await Promise.all([
     chain.client.getTransactionCount({ address: failed.from, blockTag: 'pending' }),
     chain.client.estimateFeesPerGas(),
   ])
   if (pending > nonce) return undefined
-  const maxFeePerGas = larger(market.maxFeePerGas, BigInt(failed.gas?.maxFeePerGas ?? 0))
-  const maxPriorityFeePerGas = larger(
-    market.maxPriorityFeePerGas,
-    BigInt(failed.gas?.maxPriorityFeePerGas ?? 0),
-  )
+  const maxFeePerGas = larger(market.maxFeePerGas, BigInt(failed.gas.maxFeePerGas))
+  const maxPriorityFeePerGas = larger(market.maxPriorityFeePerGas, BigInt(failed.gas.maxPriorityFeePerGas))
   const signer = await ctx.vault.getSigner(failed.from)
   const rawTx = await signer.signTransaction({
     type: 'eip1559',

@@ -2,9 +2,7 @@ import { type Address, erc20Abi } from 'viem'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import { BaseError } from '../errors/baseError.js'
-import { isSettledOffchain, type TransactionRecord } from './types.js'
-
-export type GasSettings = NonNullable<TransactionRecord['gas']>
+import { type GasSettings, isSettledOffchain, type TransactionRecord } from './types.js'
 
 /** ERC-20 base units a call pays out of the sending wallet itself (an ERC-20 send, a swap's input). */
 export type TokenSpend = { token: Address; amount: bigint }

@@ -15,11 +15,11 @@ import type { TransactionRecord } from './types.js'
  * byte for byte).
  * @example const fresh = await refreshCall(ctx, chain, transaction)
  */
-export async function refreshCall(
+export async function refreshCall<Record extends TransactionRecord>(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  record: TransactionRecord,
-): Promise<TransactionRecord> {
+  record: Record,
+): Promise<Record> {
   for (const refresher of callRefreshersOf(ctx)) {
     const data = await refresher(ctx, chain, record)
     if (data) return { ...record, call: { ...record.call, data } }

@@ -2,14 +2,13 @@ import { type Hex, keccak256, type TransactionReceipt, TransactionReceiptNotFoun
 import { isTransportError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import { appendEvent } from '../events/appendEvent.js'
 import { refreshCall } from './refreshCall.js'
-import { txPayload } from './transitions.js'
-import type { SignedVersion, TransactionRecord } from './types.js'
+import { markReplaced } from './transitions.js'
+import type { SignedVersion, SubmittedTransaction } from './types.js'
 
 /** Every hash this intent was signed under, the newest first. */
-export function hashesOf(record: TransactionRecord): Hex[] {
-  return [record.hash!, ...(record.replaced ?? []).map((version) => version.hash).reverse()]
+export function hashesOf(record: SubmittedTransaction): Hex[] {
+  return [record.hash, ...(record.replaced ?? []).map((version) => version.hash).reverse()]
 }
 
 /**
@@ -18,7 +17,7 @@ export function hashesOf(record: TransactionRecord): Hex[] {
  */
 export async function receiptOf(
   chain: ChainHandle,
-  record: TransactionRecord,
+  record: SubmittedTransaction,
 ): Promise<TransactionReceipt | undefined> {
   for (const hash of hashesOf(record)) {
     const receipt = await chain.client.getTransactionReceipt({ hash }).catch((error: unknown) => {
@@ -31,9 +30,9 @@ export async function receiptOf(
 }
 
 /** The record as mined under `hash`: an earlier signature that won becomes the current one again. */
-export function adoptMined(record: TransactionRecord, hash: Hex): TransactionRecord {
+export function adoptMined(record: SubmittedTransaction, hash: Hex): SubmittedTransaction {
   const winner = record.replaced?.find((version) => version.hash === hash)
-  if (!winner || !record.rawTx || !record.gas || !record.hash) return record
+  if (!winner) return record
   const current: SignedVersion = {
     hash: record.hash,
     rawTx: record.rawTx,
@@ -50,9 +49,9 @@ export function adoptMined(record: TransactionRecord, hash: Hex): TransactionRec
 }
 
 /** True when the tx is due for a look: unmined this long after its last broadcast. */
-export function replacementDue(ctx: AgentWalletContext, record: TransactionRecord): boolean {
+export function replacementDue(ctx: AgentWalletContext, record: SubmittedTransaction): boolean {
   const after = ctx.options.replaceStuckAfterMs
-  if (after === false || !record.submittedAt) return false
+  if (after === false) return false
   return ctx.now().getTime() - Date.parse(record.submittedAt) >= after
 }
 
@@ -71,9 +70,8 @@ const bumped = (fee: bigint) => (fee * 1125n + 999n) / 1000n
 export async function replaceStuck(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  record: TransactionRecord,
-): Promise<TransactionRecord> {
-  if (!record.gas || !record.rawTx || !record.hash || record.nonce === undefined) return record
+  record: SubmittedTransaction,
+): Promise<SubmittedTransaction> {
   const market = await chain.client.estimateFeesPerGas().catch(() => undefined)
   if (!market) return record
   const oldMax = BigInt(record.gas.maxFeePerGas)
@@ -107,22 +105,7 @@ export async function replaceStuck(
     maxFeePerGas: maxFee,
     maxPriorityFeePerGas: tip,
   })
-  const now = ctx.now().toISOString()
-  const previous: SignedVersion = { hash: record.hash, rawTx: record.rawTx, gas: record.gas, replacedAt: now }
-  const next: TransactionRecord = {
-    ...record,
-    call,
-    gas,
-    rawTx,
-    hash: keccak256(rawTx),
-    replaced: [...(record.replaced ?? []), previous],
-    submittedAt: now,
-    updatedAt: now,
-  }
-  await ctx.storage.transaction([], async (tx) => {
-    await tx.put('transactions', next)
-    appendEvent(ctx, tx, next.tenantId, 'tx.submitted', { ...txPayload(next), replaces: record.hash })
-  })
+  const next = await markReplaced(ctx, record, { call, gas, rawTx, hash: keccak256(rawTx) })
   // A refusal (or no answer) leaves the older signature pending; the next pass looks again.
   await chain.client.sendRawTransaction({ serializedTransaction: rawTx }).catch(() => undefined)
   return next

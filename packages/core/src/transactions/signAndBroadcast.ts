@@ -6,13 +6,19 @@ import type { BaseError } from '../errors/baseError.js'
 import type { StorageTx } from '../storage/types.js'
 import { type Allocated, allocateNonce, nonceIdOf } from './allocateNonce.js'
 import { nonceFiller } from './fillNonce.js'
-import type { GasSettings } from './prepareGas.js'
 import { markSubmitted } from './submittedBatch.js'
 import { writeFailed } from './transitions.js'
-import type { TransactionRecord } from './types.js'
+import type { GasSettings } from './types.js'
+import {
+  isSigned,
+  type SignedQueuedTransaction,
+  type SubmittedTransaction,
+  type UnpausedTransaction,
+  type UnsignedQueuedTransaction,
+} from './types.js'
 
 /** A tx signed in memory, with the nonce slot it takes: durable only once `saveSigned` commits. */
-export type Signing = { signed: TransactionRecord; nonceId: string }
+export type Signing = { signed: SignedQueuedTransaction; nonceId: string }
 
 /**
  * queued → signed, in memory: allocates the nonce (or takes the allocation the caller started under
@@ -22,7 +28,7 @@ export type Signing = { signed: TransactionRecord; nonceId: string }
 export async function signRecord(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  record: TransactionRecord,
+  record: UnsignedQueuedTransaction,
   gas: GasSettings,
   allocated: Promise<Allocated> = allocateNonce(ctx, chain, record.from),
 ): Promise<Signing> {
@@ -39,7 +45,14 @@ export async function signRecord(
     maxFeePerGas: BigInt(gas.maxFeePerGas),
     maxPriorityFeePerGas: BigInt(gas.maxPriorityFeePerGas),
   })
-  const signed = { ...record, nonce, gas, rawTx, hash: keccak256(rawTx), updatedAt: ctx.now().toISOString() }
+  const signed: SignedQueuedTransaction = {
+    ...record,
+    nonce,
+    gas,
+    rawTx,
+    hash: keccak256(rawTx),
+    updatedAt: ctx.now().toISOString(),
+  }
   return { signed, nonceId }
 }
 
@@ -50,7 +63,7 @@ export async function saveSigned(
   write: 'insert' | 'put' = 'put',
 ): Promise<void> {
   await tx[write]('transactions', signed)
-  await tx.put('nonces', { id: nonceId, next: signed.nonce! + 1 })
+  await tx.put('nonces', { id: nonceId, next: signed.nonce + 1 })
 }
 
 /**
@@ -62,9 +75,9 @@ export async function saveSigned(
 export async function signAndBroadcast(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  record: TransactionRecord,
+  record: UnsignedQueuedTransaction,
   gas: GasSettings,
-): Promise<TransactionRecord> {
+): Promise<UnpausedTransaction> {
   const signing = await signRecord(ctx, chain, record, gas)
   await ctx.storage.transaction([], (tx) => saveSigned(tx, signing))
   return broadcastSigned(ctx, chain, signing.signed)
@@ -88,10 +101,9 @@ type BroadcastOptions = {
 export async function broadcastSigned(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  record: TransactionRecord,
+  record: SignedQueuedTransaction,
   options: BroadcastOptions = {},
-): Promise<TransactionRecord> {
-  if (!record.rawTx || !record.hash) throw new Error('broadcastSigned needs a signed transaction')
+): Promise<UnpausedTransaction> {
   try {
     if (options.refused) throw options.refused.error
     await chain.client.sendRawTransaction({ serializedTransaction: record.rawTx })
@@ -122,15 +134,15 @@ export async function broadcastSigned(
 export async function failSigned(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  record: TransactionRecord,
+  record: SignedQueuedTransaction | SubmittedTransaction,
   error: BaseError,
   options: { filler?: boolean } = {},
-): Promise<TransactionRecord> {
+): Promise<UnpausedTransaction> {
   const nonceId = nonceIdOf(chain.chainId, record.from)
-  const nonce = record.nonce!
+  const { nonce } = record
   const stored = await ctx.storage.get('nonces', nonceId)
   const followed = (stored?.next ?? 0) > nonce + 1
-  let filler: TransactionRecord | undefined
+  let filler: SignedQueuedTransaction | undefined
   if (followed && !options.filler) {
     try {
       filler = await nonceFiller(ctx, chain, record)
@@ -157,14 +169,15 @@ export async function failSigned(
 async function sendOwed(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  record: TransactionRecord,
+  record: SignedQueuedTransaction,
 ): Promise<boolean> {
   const queued = await ctx.storage.query('transactions', {
     where: { walletId: record.walletId, status: 'queued' },
   })
   const owed = queued
-    .filter((other) => other.chain === record.chain && other.rawTx && other.nonce! < record.nonce!)
-    .sort((x, y) => x.nonce! - y.nonce!)
+    .filter((other): other is SignedQueuedTransaction => other.status === 'queued' && isSigned(other))
+    .filter((other) => other.chain === record.chain && other.nonce < record.nonce)
+    .sort((x, y) => x.nonce - y.nonce)
   for (const other of owed) await broadcastSigned(ctx, chain, other, { owedSent: true })
   return owed.length > 0
 }

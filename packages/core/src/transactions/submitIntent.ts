@@ -1,5 +1,6 @@
-import type { ApprovalRecord } from '../approvals/types.js'
+import type { ApprovalRecord, PendingApproval } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { NotFoundError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
 import { requestHash } from '../idempotency/requestHash.js'
 import { type IdempotencyRecord, idempotencyRecordId } from '../idempotency/types.js'
@@ -7,26 +8,46 @@ import { assertSameRequest, assertValidKey } from '../idempotency/withIdempotenc
 import { blockedError } from '../intents/blockedError.js'
 import { intentOfDraft } from '../intents/intentOfDraft.js'
 import type { IntentDraft } from '../intents/types.js'
-import { evaluateIntent, type IntentDecision } from '../policy/evaluateIntent.js'
+import type { IntentDecision } from '../policy/evaluateIntent.js'
 import type { PolicyDecision } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { allocateNonce } from './allocateNonce.js'
-import { enqueueBroadcast, inFlightOf } from './broadcastLane.js'
-import { estimateAhead, prepareFunds } from './prepareGas.js'
-import { saveSigned, signRecord } from './signAndBroadcast.js'
+import { commitIntent } from './commitIntent.js'
+import { judgeIntent } from './judgeIntent.js'
+import { estimateAhead } from './prepareGas.js'
 import { txPayload } from './transitions.js'
-import { isSettledOffchain, type TransactionRecord } from './types.js'
+import {
+  type ClosedTransaction,
+  isSettledOffchain,
+  type PendingApprovalTransaction,
+  type QueuedTransaction,
+  type TransactionRecord,
+  type UnpausedTransaction,
+  type UnsignedQueuedTransaction,
+} from './types.js'
 
 /** `replayed`: the answer of an earlier request with the same idempotency key. */
 export type SubmitResult =
-  | { status: 'pending_approval'; transaction: TransactionRecord; approval: ApprovalRecord; replayed?: true }
+  | {
+      status: 'pending_approval'
+      transaction: PendingApprovalTransaction
+      approval: ApprovalRecord
+      replayed?: true
+    }
+  | { status: 'queued'; transaction: QueuedTransaction; approval?: undefined; replayed?: true }
   | { status: SettledStatus; transaction: TransactionRecord; approval?: undefined; replayed?: true }
 
-/** Every status but `pending_approval`, which always comes with its approval. */
-type SettledStatus = Exclude<TransactionRecord['status'], 'pending_approval'>
+/** Every status but `pending_approval`, which always comes with its approval, and `queued`. */
+type SettledStatus = Exclude<TransactionRecord['status'], 'pending_approval' | 'queued'>
+
+/** The answer for a record not paused (a paused one answers with its approval). */
+function resultOf(record: UnpausedTransaction, replayed?: true): SubmitResult {
+  const again = replayed ? { replayed } : {}
+  if (record.status === 'queued') return { status: 'queued', transaction: record, ...again }
+  return { status: record.status, transaction: record, ...again }
+}
 
 export type SubmitOptions = {
   idempotencyKey?: string | undefined
@@ -64,79 +85,65 @@ export async function submitIntent(
         const replayed = await replay(ctx, idempotency)
         if (replayed) return { answer: replayed }
       }
-      const decision = await evaluateIntent(ctx, wallet, intentOfDraft(draft, chain.name, wallet.address))
-      // An allowed intent's nonce is read beside its funds (both only read, under this lock).
-      const allocated =
-        decision.decision === 'allow' && estimate ? allocateNonce(ctx, chain, wallet.address) : undefined
-      allocated?.catch(() => undefined) // awaited by signRecord, or dropped with the funds' error
-      // Gas and funds are checked before anything is saved, for a paused intent too: an intent we
-      // cannot pay is not accepted, nor put before an approver. (A blocked one is recorded as is.)
-      const gas =
-        decision.decision === 'deny'
-          ? undefined
-          : await prepareFunds(chain, wallet.address, callOf(draft), draft, {
-              estimate,
-              inFlight: inFlightOf(ctx, chain.chainId, wallet.address),
+      const intent = intentOfDraft(draft, chain.name, wallet.address)
+      // Funds are checked before anything is saved, for a paused intent too: an intent we cannot pay
+      // is not accepted, nor put before an approver. (A blocked one is recorded as is.)
+      const { decision, gas, allocated, short } = await judgeIntent(
+        ctx,
+        chain,
+        wallet,
+        intent,
+        callOf(draft),
+        {
+          estimate,
+        },
+      )
+      if (short) throw short
+      const judged = newIntent(ctx, principal, wallet, chain.chainId, draft, decision)
+      const { approval } = judged
+      const { record: saved, sending } = await commitIntent(ctx, chain, judged.record, gas, {
+        write: 'insert',
+        allocated,
+        alongside: async (tx, saved) => {
+          await options.beforeCommit?.(tx, saved)
+          if (approval) await tx.insert('approvals', approval)
+          if (idempotency) await tx.insert('idempotency', idempotencyRecord(idempotency, saved))
+          if (saved.status === 'blocked') {
+            appendEvent(ctx, tx, saved.tenantId, 'policy.blocked', {
+              ...txPayload(saved),
+              ruleId: decision.ruleId,
+              reason: decision.reason,
             })
-      const record = newRecord(ctx, principal, wallet, chain.chainId, draft, decision)
-      const approval =
-        decision.decision === 'require_approval' ? newApproval(ctx, principal, record, decision) : undefined
-      if (approval) record.approvalId = approval.id
-      // An allowed intent is signed before anything is saved, so intent, raw tx and nonce are one commit.
-      // An x402 payment is settled by its payee, never signed here as a tx (isSettledOffchain).
-      const signing =
-        record.status === 'queued' && !isSettledOffchain(record)
-          ? await signRecord(ctx, chain, record, gas!, allocated)
-          : undefined
-
-      await ctx.storage.transaction([], async (tx) => {
-        if (signing) await saveSigned(tx, signing, 'insert')
-        else await tx.insert('transactions', record)
-        await options.beforeCommit?.(tx, record)
-        if (approval) await tx.insert('approvals', approval)
-        if (idempotency) {
-          const saved: IdempotencyRecord = {
-            id: idempotency.id,
-            operation: 'intent',
-            requestHash: idempotency.hash,
-            transactionId: record.id,
-            createdAt: record.createdAt,
           }
-          await tx.insert('idempotency', saved)
-        }
-        if (record.status === 'blocked') {
-          appendEvent(ctx, tx, record.tenantId, 'policy.blocked', {
-            ...txPayload(record),
-            ruleId: decision.ruleId,
-            reason: decision.reason,
-          })
-        }
-        if (approval) {
-          appendEvent(ctx, tx, record.tenantId, 'policy.hitl', {
-            ...txPayload(record),
-            approvalId: approval.id,
-            expiresAt: approval.expiresAt,
-            ruleId: approval.ruleId,
-            reason: approval.reason,
-          })
-        }
+          if (approval) {
+            appendEvent(ctx, tx, saved.tenantId, 'policy.hitl', {
+              ...txPayload(saved),
+              approvalId: approval.id,
+              expiresAt: approval.expiresAt,
+              ruleId: approval.ruleId,
+              reason: approval.reason,
+            })
+          }
+        },
       })
-      if (record.status === 'blocked') throw blockedError(record)
-      if (approval) return { answer: { status: 'pending_approval', transaction: record, approval } }
-      // Accepted and reserved; its caller has it settled (the x402 payee), outside the wallet lock.
-      if (!signing) return { answer: { status: 'queued', transaction: record } }
+      if (saved.status === 'blocked') throw blockedError(saved)
+      if (judged.approval)
+        return {
+          answer: { status: 'pending_approval', transaction: judged.record, approval: judged.approval },
+        }
       // Durable, so the lock goes: the broadcast waits in the wallet's lane, in nonce order, while the
       // wallet's next send is evaluated and signed.
-      return { sending: enqueueBroadcast(ctx, chain, signing) }
+      if (sending) return { sending }
+      // Accepted and reserved; its caller has it settled (the x402 payee), outside the wallet lock.
+      return { answer: resultOf(judged.record) }
     },
   )
   if ('answer' in accepted) return accepted.answer
-  const sent = await accepted.sending
-  return { status: sent.status as SettledStatus, transaction: sent }
+  return resultOf(await accepted.sending)
 }
 
 /** What the locked part of `submitIntent` ends with: an answer, or a broadcast to await unlocked. */
-type Accepted = { answer: SubmitResult } | { sending: Promise<TransactionRecord> }
+type Accepted = { answer: SubmitResult } | { sending: Promise<UnpausedTransaction> }
 
 type Idempotency = { id: string; hash: string }
 
@@ -181,32 +188,32 @@ async function replay(ctx: AgentWalletContext, idempotency: Idempotency): Promis
   const record = await ctx.storage.get('transactions', existing.transactionId ?? '')
   if (!record) return undefined
   if (record.status === 'blocked') throw blockedError(record)
-  const approval = record.approvalId ? await ctx.storage.get('approvals', record.approvalId) : undefined
-  if (record.status === 'pending_approval' && approval)
-    return { status: 'pending_approval', transaction: record, approval, replayed: true }
-  return { status: record.status as SettledStatus, transaction: record, replayed: true }
+  if (record.status !== 'pending_approval') return resultOf(record, true)
+  // Saved in the intent's own commit, and never deleted.
+  const approval = await ctx.storage.get('approvals', record.approvalId)
+  if (!approval) throw new NotFoundError('Approval', { details: { approvalId: record.approvalId } })
+  return { status: 'pending_approval', transaction: record, approval, replayed: true }
 }
 
 function callOf(draft: IntentDraft): TransactionRecord['call'] {
   return { to: draft.call.to, value: draft.call.value.toString(), data: draft.call.data }
 }
 
-function newRecord(
+/** A new intent as judged: paused with its approval, or blocked, or accepted. */
+type NewIntent =
+  | { record: PendingApprovalTransaction; approval: PendingApproval }
+  | { record: ClosedTransaction | UnsignedQueuedTransaction; approval?: undefined }
+
+function newIntent(
   ctx: AgentWalletContext,
   principal: Principal,
   wallet: WalletRecord,
   chainId: number,
   draft: IntentDraft,
   decision: IntentDecision,
-): TransactionRecord {
+): NewIntent {
   const now = ctx.now().toISOString()
-  const status =
-    decision.decision === 'deny'
-      ? 'blocked'
-      : decision.decision === 'require_approval'
-        ? 'pending_approval'
-        : 'queued'
-  return {
+  const base = {
     id: ctx.newId('tx'),
     tenantId: wallet.tenantId,
     walletId: wallet.id,
@@ -221,7 +228,6 @@ function newRecord(
     ...(draft.via ? { via: draft.via } : {}),
     ...(decision.usd ? { usd: decision.usd } : {}),
     call: callOf(draft),
-    status,
     policy: {
       decision: decision.decision,
       ruleId: decision.ruleId,
@@ -233,20 +239,35 @@ function newRecord(
     createdAt: now,
     updatedAt: now,
   }
+  if (decision.decision === 'deny') return { record: { ...base, status: 'blocked' } }
+  if (decision.decision === 'allow') return { record: { ...base, status: 'queued' } }
+  const approval = newApproval(ctx, principal, wallet, base.id, decision)
+  return { record: { ...base, status: 'pending_approval', approvalId: approval.id }, approval }
+}
+
+function idempotencyRecord(idempotency: Idempotency, record: TransactionRecord): IdempotencyRecord {
+  return {
+    id: idempotency.id,
+    operation: 'intent',
+    requestHash: idempotency.hash,
+    transactionId: record.id,
+    createdAt: record.createdAt,
+  }
 }
 
 function newApproval(
   ctx: AgentWalletContext,
   principal: Principal,
-  record: TransactionRecord,
+  wallet: WalletRecord,
+  transactionId: string,
   decision: PolicyDecision,
-): ApprovalRecord {
+): PendingApproval {
   const now = ctx.now()
   return {
     id: ctx.newId('apr'),
-    tenantId: record.tenantId,
-    walletId: record.walletId,
-    transactionId: record.id,
+    tenantId: wallet.tenantId,
+    walletId: wallet.id,
+    transactionId,
     requestedBy: principal.id,
     status: 'pending',
     ruleId: decision.ruleId,

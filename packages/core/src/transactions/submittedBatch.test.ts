@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { AgentWalletContext } from '../context.js'
 import { memoryStorage } from '../storage/memoryStorage.js'
 import { queueSubmitted, settleSubmitted } from './submittedBatch.js'
-import type { TransactionRecord } from './types.js'
+import type { SignedQueuedTransaction, TransactionRecord } from './types.js'
 
 /** A signed, not yet submitted record: the fields the batch reads and the event payload carries. */
 const queued = (id: string, hash: string) =>
@@ -21,7 +21,7 @@ const queued = (id: string, hash: string) =>
     rawTx: '0x01',
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
-  }) as unknown as TransactionRecord
+  }) as unknown as SignedQueuedTransaction
 
 describe('submittedBatch', () => {
   it('saves the statuses queued in one turn in one commit, and never over a record that moved on', async () => {
@@ -48,12 +48,16 @@ describe('submittedBatch', () => {
       await tx.put('transactions', a!)
       await tx.put('transactions', b!)
       // Moved on before the batch is saved: confirmed by the tracker, and replaced by another signature.
-      await tx.put('transactions', { ...c!, status: 'confirmed' })
+      await tx.put('transactions', { ...c!, status: 'confirmed' } as unknown as TransactionRecord)
       await tx.put('transactions', { ...d!, hash: '0xd2' })
     })
     const before = commits
     for (const record of [a, b, c, d])
-      queueSubmitted(ctx as unknown as AgentWalletContext, { ...record!, status: 'submitted' })
+      queueSubmitted(ctx as unknown as AgentWalletContext, {
+        ...record!,
+        status: 'submitted',
+        submittedAt: record!.updatedAt,
+      })
     await settleSubmitted(counted)
 
     expect(commits - before).toBe(1)

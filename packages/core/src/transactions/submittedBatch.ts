@@ -1,22 +1,24 @@
 import type { AgentWalletContext } from '../context.js'
-import { appendEvent } from '../events/appendEvent.js'
 import type { Storage } from '../storage/types.js'
-import { txPayload } from './transitions.js'
-import type { TransactionRecord } from './types.js'
+import { writeSubmitted } from './transitions.js'
+import { isSigned, type SignedQueuedTransaction, type SubmittedTransaction } from './types.js'
 
 /**
  * queued (signed) → submitted: the node accepted the raw transaction. Answers at once; the change is
  * saved in the next batch (`queueSubmitted`), off the send's critical path.
  * @example return markSubmitted(ctx, record)
  */
-export function markSubmitted(ctx: AgentWalletContext, record: TransactionRecord): TransactionRecord {
+export function markSubmitted(
+  ctx: AgentWalletContext,
+  record: SignedQueuedTransaction,
+): SubmittedTransaction {
   const now = ctx.now().toISOString()
-  const next: TransactionRecord = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
+  const next: SubmittedTransaction = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
   queueSubmitted(ctx, next)
   return next
 }
 
-type Batches = { open: TransactionRecord[] | undefined; inFlight: Set<Promise<void>> }
+type Batches = { open: SubmittedTransaction[] | undefined; inFlight: Set<Promise<void>> }
 
 /** Per storage, so two AgentWallets in one process (tests, replicas) never share a batch. */
 const batchesOf = new WeakMap<Storage, Batches>()
@@ -28,7 +30,7 @@ const batchesOf = new WeakMap<Storage, Batches>()
  * the node's "already known" moves it then.
  * @example queueSubmitted(ctx, { ...record, status: 'submitted', submittedAt: now, updatedAt: now })
  */
-export function queueSubmitted(ctx: AgentWalletContext, next: TransactionRecord): void {
+export function queueSubmitted(ctx: AgentWalletContext, next: SubmittedTransaction): void {
   let batches = batchesOf.get(ctx.storage)
   if (!batches) {
     batches = { open: undefined, inFlight: new Set() }
@@ -61,20 +63,13 @@ export async function settleSubmitted(storage: Storage): Promise<void> {
   while (batches && batches.inFlight.size > 0) await Promise.all(batches.inFlight)
 }
 
-async function saveSubmitted(ctx: AgentWalletContext, batch: TransactionRecord[]): Promise<void> {
+async function saveSubmitted(ctx: AgentWalletContext, batch: SubmittedTransaction[]): Promise<void> {
   await ctx.storage.transaction([], async (tx) => {
     for (const next of batch) {
       const current = await tx.get('transactions', next.id)
       // Only the same signature, still queued, moves: the tracker or a replacement may be ahead of us.
-      if (current?.status !== 'queued' || current.hash !== next.hash) continue
-      const submitted: TransactionRecord = {
-        ...current,
-        status: 'submitted',
-        submittedAt: next.submittedAt,
-        updatedAt: next.updatedAt,
-      }
-      await tx.put('transactions', submitted)
-      appendEvent(ctx, tx, submitted.tenantId, 'tx.submitted', txPayload(submitted))
+      if (current?.status !== 'queued' || !isSigned(current) || current.hash !== next.hash) continue
+      await writeSubmitted(ctx, tx, current, { submittedAt: next.submittedAt, updatedAt: next.updatedAt })
     }
   })
 }

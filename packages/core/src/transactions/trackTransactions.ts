@@ -9,8 +9,8 @@ import { prepareGas, tokenSpendOf } from './prepareGas.js'
 import { refreshCall } from './refreshCall.js'
 import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from './replaceStuck.js'
 import { broadcastSigned, failSigned, signAndBroadcast } from './signAndBroadcast.js'
-import { markFailed, minedRecord, saveMined } from './transitions.js'
-import { isSettledOffchain, type TransactionRecord } from './types.js'
+import { markFailed, markRebroadcast, minedRecord, saveMined } from './transitions.js'
+import { isSettledOffchain, isSigned, type SubmittedTransaction, type TransactionRecord } from './types.js'
 
 /**
  * One pass of the tracker: receipts for submitted txs (→ confirmed / failed), replacements of
@@ -25,7 +25,7 @@ export async function trackTransactions(
   options: { all?: boolean; chains?: readonly string[] | undefined } = {},
 ): Promise<void> {
   const chain: Filter = options.chains ? { chain: options.chains } : {}
-  const [submitted, queued] = await Promise.all([
+  const [stored, queued] = await Promise.all([
     ctx.storage.query('transactions', {
       where: { status: 'submitted', ...chain },
       orderBy: 'createdAt',
@@ -37,6 +37,7 @@ export async function trackTransactions(
       limit: 1000,
     }),
   ])
+  const submitted = stored.filter(isSubmitted)
   const staleBefore = ctx.now().getTime() - (options.all ? -1 : ctx.options.rebroadcastAfterMs)
   const receipts = await Promise.all(
     submitted.map(async (record) => ({
@@ -51,9 +52,7 @@ export async function trackTransactions(
   await Promise.all([
     ...receipts
       .filter((found) => found.receipt === undefined)
-      .map(({ record }) =>
-        settle(ctx, record, Date.parse(record.submittedAt ?? record.updatedAt) <= staleBefore),
-      ),
+      .map(({ record }) => settle(ctx, record, Date.parse(record.submittedAt) <= staleBefore)),
     ...queued
       // An x402 payment left queued (a crash mid-payment) may have been settled by its payee: it
       // stays reserved, never signed again here (docs/payments.md).
@@ -62,7 +61,10 @@ export async function trackTransactions(
   ])
 }
 
-type Found = { record: TransactionRecord; receipt: TransactionReceipt }
+type Found = { record: SubmittedTransaction; receipt: TransactionReceipt }
+
+const isSubmitted = (record: TransactionRecord): record is SubmittedTransaction =>
+  record.status === 'submitted'
 
 /**
  * Every tx a receipt was found for, confirmed or failed in one commit (one fsync per pass, not per
@@ -87,10 +89,14 @@ async function saveReceipts(ctx: AgentWalletContext, found: Found[]): Promise<vo
  * A submitted tx without a receipt (of any of its signatures): a stale one the node no longer knows
  * is broadcast again; one stuck below the chain's current fees is replaced.
  */
-async function settle(ctx: AgentWalletContext, candidate: TransactionRecord, stale: boolean): Promise<void> {
+async function settle(
+  ctx: AgentWalletContext,
+  candidate: SubmittedTransaction,
+  stale: boolean,
+): Promise<void> {
   const chain = ctx.chains.get(candidate.chain)
   // The newest signature unknown to the node (evicted, or a crash between commit and broadcast).
-  const unseen = stale && (await isUnknown(chain, candidate.hash!))
+  const unseen = stale && (await isUnknown(chain, candidate.hash))
   if (!unseen && !replacementDue(ctx, candidate)) return
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
     const record = await ctx.storage.get('transactions', candidate.id)
@@ -109,7 +115,7 @@ function isUnknown(chain: ChainHandle, hash: Hex): Promise<boolean> {
 }
 
 /** True when the node has never heard of any signature of the tx (evicted from its mempool). */
-async function isDropped(chain: ChainHandle, record: TransactionRecord): Promise<boolean> {
+async function isDropped(chain: ChainHandle, record: SubmittedTransaction): Promise<boolean> {
   for (const hash of hashesOf(record)) if (!(await isUnknown(chain, hash))) return false
   return true
 }
@@ -122,17 +128,11 @@ async function isDropped(chain: ChainHandle, record: TransactionRecord): Promise
 async function rebroadcastDropped(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  record: TransactionRecord,
+  record: SubmittedTransaction,
 ): Promise<void> {
   try {
-    await chain.client.sendRawTransaction({ serializedTransaction: record.rawTx! })
-    await ctx.storage.transaction([], async (tx) => {
-      await tx.put('transactions', {
-        ...record,
-        submittedAt: ctx.now().toISOString(),
-        updatedAt: ctx.now().toISOString(),
-      })
-    })
+    await chain.client.sendRawTransaction({ serializedTransaction: record.rawTx })
+    await markRebroadcast(ctx, record)
   } catch (error) {
     if (isTransportError(error) || !(await isDropped(chain, record))) return
     await failSigned(ctx, chain, record, toChainError(error, chain.name))
@@ -144,14 +144,14 @@ async function resume(ctx: AgentWalletContext, candidate: TransactionRecord): Pr
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
     const record = await ctx.storage.get('transactions', candidate.id)
     if (record?.status !== 'queued') return
-    if (record.rawTx) {
+    if (isSigned(record)) {
       await broadcastSigned(ctx, chain, record)
       return
     }
     try {
       // Accepted (or approved) before a crash: a signature its call carries may have lapsed since.
       const fresh = await refreshCall(ctx, chain, record)
-      const gas = fresh.gas ?? (await prepareGas(chain, fresh.from, fresh.call, tokenSpendOf(fresh)))
+      const gas = await prepareGas(chain, fresh.from, fresh.call, tokenSpendOf(fresh))
       await signAndBroadcast(ctx, chain, fresh, gas)
     } catch (error) {
       // A definitive answer (e.g. the wallet can no longer pay) ends the intent; a transport error waits.

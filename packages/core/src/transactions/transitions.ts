@@ -1,8 +1,25 @@
+import type { Hex } from 'viem'
 import type { AgentWalletContext } from '../context.js'
 import type { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
-import type { TransactionRecord } from './types.js'
+import type {
+  FailedTransaction,
+  MinedTransaction,
+  QueuedTransaction,
+  SettledOffchainTransaction,
+  SignedQueuedTransaction,
+  SubmittedTransaction,
+  TransactionRecord,
+  UnsignedQueuedTransaction,
+} from './types.js'
+
+// Every step of a transaction's lifecycle after it is made (`submitIntent`, `nonceFiller`), but
+// those an approver decides (approvals/transitions.ts): each writes the record it moves with its
+// event in one commit. queued → submitted is also batched off the send's path (submittedBatch.ts).
+
+/** A transaction that can still fail: accepted and not yet mined. */
+export type ActiveTransaction = QueuedTransaction | SubmittedTransaction
 
 /** The event payload every tx event carries. */
 export function txPayload(record: TransactionRecord) {
@@ -26,10 +43,10 @@ export function txPayload(record: TransactionRecord) {
  */
 export async function markFailed(
   ctx: AgentWalletContext,
-  record: TransactionRecord,
+  record: ActiveTransaction,
   error: BaseError,
   options: { releaseNonce?: { nonceId: string } | undefined } = {},
-): Promise<TransactionRecord> {
+): Promise<FailedTransaction> {
   return ctx.storage.transaction([], async (tx) => {
     if (options.releaseNonce && record.nonce !== undefined)
       await releaseNonce(tx, options.releaseNonce.nonceId, record.nonce)
@@ -38,16 +55,16 @@ export async function markFailed(
 }
 
 /**
- * Writes queued → failed, with its `tx.failed` event, in `tx`: the record as saved.
+ * Writes queued (or submitted) → failed, with its `tx.failed` event, in `tx`: the record as saved.
  * @example const failed = await writeFailed(ctx, tx, record, error)
  */
 export async function writeFailed(
   ctx: AgentWalletContext,
   tx: StorageTx,
-  record: TransactionRecord,
+  record: ActiveTransaction,
   error: BaseError,
-): Promise<TransactionRecord> {
-  const next: TransactionRecord = {
+): Promise<FailedTransaction> {
+  const next: FailedTransaction = {
     ...record,
     status: 'failed',
     error: { code: error.code, message: error.shortMessage },
@@ -66,9 +83,9 @@ async function releaseNonce(tx: StorageTx, nonceId: string, nonce: number): Prom
 /** submitted → confirmed or failed, from a receipt: the record to save with `saveMined`. */
 export function minedRecord(
   ctx: AgentWalletContext,
-  record: TransactionRecord,
+  record: SubmittedTransaction,
   receipt: { status: 'success' | 'reverted'; blockNumber: bigint; gasUsed: bigint },
-): TransactionRecord {
+): MinedTransaction | FailedTransaction {
   const now = ctx.now().toISOString()
   const base = {
     ...record,
@@ -89,14 +106,11 @@ export function minedRecord(
 export async function saveMined(
   ctx: AgentWalletContext,
   tx: StorageTx,
-  next: TransactionRecord,
+  next: MinedTransaction | FailedTransaction,
 ): Promise<void> {
   await tx.put('transactions', next)
   if (next.status === 'confirmed') {
-    appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', {
-      ...txPayload(next),
-      blockNumber: next.blockNumber ?? 0,
-    })
+    appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', { ...txPayload(next), blockNumber: next.blockNumber })
   } else {
     appendEvent(ctx, tx, next.tenantId, 'tx.failed', {
       ...txPayload(next),
@@ -104,4 +118,94 @@ export async function saveMined(
       blockNumber: next.blockNumber,
     })
   }
+}
+
+/**
+ * Writes queued (signed) → submitted with its `tx.submitted` event in `tx`: the node took it at
+ * `submittedAt` (`markSubmitted` answers at once and batches this).
+ * @example await writeSubmitted(ctx, tx, current, { submittedAt: now, updatedAt: now })
+ */
+export async function writeSubmitted(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  record: SignedQueuedTransaction,
+  at: { submittedAt: string; updatedAt: string },
+): Promise<SubmittedTransaction> {
+  const next: SubmittedTransaction = { ...record, status: 'submitted', ...at }
+  await tx.put('transactions', next)
+  appendEvent(ctx, tx, next.tenantId, 'tx.submitted', txPayload(next))
+  return next
+}
+
+/**
+ * submitted → submitted, broadcast again byte for byte (the node had dropped it): its last broadcast
+ * moves to now.
+ * @example await markRebroadcast(ctx, record)
+ */
+export async function markRebroadcast(
+  ctx: AgentWalletContext,
+  record: SubmittedTransaction,
+): Promise<SubmittedTransaction> {
+  const now = ctx.now().toISOString()
+  const next: SubmittedTransaction = { ...record, submittedAt: now, updatedAt: now }
+  await ctx.storage.transaction([], (tx) => tx.put('transactions', next))
+  return next
+}
+
+/**
+ * submitted → submitted under a new signature at the same nonce (a stuck tx replaced with higher
+ * fees), with `tx.submitted` naming the hash it replaces; the old signature is kept in `replaced`,
+ * since it may still be the one mined.
+ * @example const next = await markReplaced(ctx, record, { call, gas, rawTx, hash })
+ */
+export async function markReplaced(
+  ctx: AgentWalletContext,
+  record: SubmittedTransaction,
+  signed: Pick<SubmittedTransaction, 'call' | 'gas' | 'rawTx' | 'hash'>,
+): Promise<SubmittedTransaction> {
+  const now = ctx.now().toISOString()
+  const previous = { hash: record.hash, rawTx: record.rawTx, gas: record.gas, replacedAt: now }
+  const next: SubmittedTransaction = {
+    ...record,
+    ...signed,
+    replaced: [...(record.replaced ?? []), previous],
+    submittedAt: now,
+    updatedAt: now,
+  }
+  await ctx.storage.transaction([], async (tx) => {
+    await tx.put('transactions', next)
+    appendEvent(ctx, tx, next.tenantId, 'tx.submitted', { ...txPayload(next), replaces: record.hash })
+  })
+  return next
+}
+
+/**
+ * queued → confirmed for an intent its payee settled (an x402 payment), with `payment.settled`:
+ * `hash` is the settlement tx, when the payee told us one.
+ * @example const settled = await markSettled(ctx, record, { hash, settlementTx })
+ */
+export async function markSettled(
+  ctx: AgentWalletContext,
+  record: UnsignedQueuedTransaction,
+  settlement: { hash: Hex | undefined; settlementTx: string | null },
+): Promise<SettledOffchainTransaction> {
+  const now = ctx.now().toISOString()
+  const next: SettledOffchainTransaction = {
+    ...record,
+    status: 'confirmed',
+    ...(settlement.hash ? { hash: settlement.hash } : {}),
+    meta: { ...record.meta, settlementTx: settlement.settlementTx },
+    confirmedAt: now,
+    updatedAt: now,
+  }
+  await ctx.storage.transaction([], async (tx) => {
+    await tx.put('transactions', next)
+    appendEvent(ctx, tx, next.tenantId, 'payment.settled', {
+      ...txPayload(next),
+      payee: next.to,
+      resource: String(next.meta?.resource ?? ''),
+      network: `eip155:${next.chainId}`,
+    })
+  })
+  return next
 }

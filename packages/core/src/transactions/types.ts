@@ -6,15 +6,7 @@ import type { PolicyDecisionKind } from '../policy/types.js'
  * The lifecycle of an intent. `queued` with a `rawTx` means signed but not yet known to be
  * broadcast; the tracker and the reconciler rebroadcast exactly that raw transaction.
  */
-export type TransactionStatus =
-  | 'pending_approval'
-  | 'rejected'
-  | 'expired'
-  | 'blocked'
-  | 'queued'
-  | 'submitted'
-  | 'confirmed'
-  | 'failed'
+export type TransactionStatus = TransactionRecord['status']
 
 /**
  * An intent settled by someone else from the wallet's signed authorization, not by a transaction the
@@ -32,7 +24,8 @@ export const finalStatuses: readonly TransactionStatus[] = [
   'failed',
 ]
 
-export type TransactionRecord = {
+/** What every transaction record carries, whatever its status. */
+type TransactionBase = {
   id: string
   tenantId: string
   walletId: string
@@ -53,7 +46,6 @@ export type TransactionRecord = {
   usd?: StoredUsd | undefined
   /** What the EVM transaction carries. */
   call: { to: Address; value: string; data?: Hex | undefined }
-  status: TransactionStatus
   policy: {
     decision: PolicyDecisionKind
     ruleId?: string | undefined
@@ -62,24 +54,123 @@ export type TransactionRecord = {
     details?: Record<string, unknown> | undefined
   }
   approvalId?: string | undefined
-  nonce?: number | undefined
-  gas?: { limit: string; maxFeePerGas: string; maxPriorityFeePerGas: string } | undefined
-  rawTx?: Hex | undefined
-  hash?: Hex | undefined
+  /** Free-form context of higher-level actions (swap quote, ENS name, Safe tx hash). */
+  meta?: Record<string, unknown> | undefined
+  createdAt: string
+  updatedAt: string
+}
+
+/** EIP-1559 gas of a signature, as decimal strings. */
+export type GasSettings = { limit: string; maxFeePerGas: string; maxPriorityFeePerGas: string }
+
+/** What signing adds: the nonce, fees, raw bytes and hash, and earlier signatures it replaced. */
+export type Signature = {
+  nonce: number
+  gas: GasSettings
+  rawTx: Hex
+  hash: Hex
   /**
    * Earlier signatures of this intent at the same nonce, replaced with higher fees while stuck
    * (oldest first). Any of them may still be the one mined; then it becomes `hash` again.
    */
   replaced?: SignedVersion[] | undefined
-  blockNumber?: number | undefined
-  gasUsed?: string | undefined
-  error?: { code: string; message: string } | undefined
-  /** Free-form context of higher-level actions (swap quote, ENS name, Safe tx hash). */
-  meta?: Record<string, unknown> | undefined
-  createdAt: string
-  updatedAt: string
-  submittedAt?: string | undefined
-  confirmedAt?: string | undefined
+}
+
+/** Fields a status does not have (so every field reads on the union, as undefined where absent). */
+type Absent<Field extends string> = { [Key in Field]?: undefined }
+
+type Unsigned = Absent<keyof Signature>
+type Unmined = Absent<'blockNumber' | 'gasUsed' | 'confirmedAt'>
+type Unsent = Unmined & Absent<'submittedAt' | 'error'>
+
+/** Waiting for an approver (`approvalId`); nothing signed. */
+export type PendingApprovalTransaction = TransactionBase &
+  Unsigned &
+  Unsent & { status: 'pending_approval'; approvalId: string }
+
+/** Ended before signing: refused by the policy, the approver, or the approval's deadline. */
+export type ClosedTransaction = TransactionBase &
+  Unsigned &
+  Unsent & { status: 'blocked' | 'rejected' | 'expired' }
+
+/** Accepted and reserved, not signed yet (a crash before signing, an approval, an x402 payment). */
+export type UnsignedQueuedTransaction = TransactionBase & Unsigned & Unsent & { status: 'queued' }
+
+/** Signed and durable, not yet known to be broadcast: the tracker rebroadcasts exactly these bytes. */
+export type SignedQueuedTransaction = TransactionBase & Signature & Unsent & { status: 'queued' }
+
+export type QueuedTransaction = UnsignedQueuedTransaction | SignedQueuedTransaction
+
+/** The node took it (`submittedAt`: its last broadcast). */
+export type SubmittedTransaction = TransactionBase &
+  Signature &
+  Unmined & { status: 'submitted'; submittedAt: string; error?: undefined }
+
+/** Mined successfully: its block and gas used. */
+export type MinedTransaction = TransactionBase &
+  Signature & {
+    status: 'confirmed'
+    submittedAt: string
+    blockNumber: number
+    gasUsed: string
+    confirmedAt: string
+    error?: undefined
+  }
+
+/** Settled by its payee (an x402 payment): never signed as a tx here; `hash` is the settlement's, if told. */
+export type SettledOffchainTransaction = TransactionBase &
+  Absent<'nonce' | 'gas' | 'rawTx' | 'replaced'> &
+  Absent<'blockNumber' | 'gasUsed' | 'submittedAt' | 'error'> & {
+    status: 'confirmed'
+    hash?: Hex | undefined
+    confirmedAt: string
+  }
+
+export type ConfirmedTransaction = MinedTransaction | SettledOffchainTransaction
+
+/** Ended without effect: refused by the node, reverted (with its block), or its payment refused. */
+export type FailedTransaction = TransactionBase &
+  Partial<Signature> & {
+    status: 'failed'
+    error: { code: string; message: string }
+    submittedAt?: string | undefined
+    blockNumber?: number | undefined
+    gasUsed?: string | undefined
+    confirmedAt?: undefined
+  }
+
+/**
+ * An intent, in one of its lifecycle's states; each status carries what it must
+ * (see `transitions.ts` for the steps between them).
+ */
+export type TransactionRecord =
+  | PendingApprovalTransaction
+  | ClosedTransaction
+  | QueuedTransaction
+  | SubmittedTransaction
+  | ConfirmedTransaction
+  | FailedTransaction
+
+/** Any record but one waiting for its approver (a signed intent never goes back to waiting). */
+export type UnpausedTransaction = Exclude<TransactionRecord, PendingApprovalTransaction>
+
+/** A record carrying a signature: signed and queued, submitted, mined, or failed after signing. */
+export type SignedTransaction = Extract<TransactionRecord, Signature> | (FailedTransaction & Signature)
+
+/**
+ * Whether the record carries a signature (its raw tx, hash, nonce and gas).
+ * @example if (isSigned(record)) await broadcastSigned(ctx, chain, record)
+ */
+export function isSigned<Record extends TransactionRecord>(record: Record): record is Record & Signature {
+  return record.rawTx !== undefined
+}
+
+/**
+ * Whether the record was mined successfully (not an x402 payment its payee settled).
+ * @example if (!isMined(done)) throw stepFailed('ENS', 'commit', done)
+ */
+export function isMined(record: TransactionRecord): record is MinedTransaction {
+  return record.status === 'confirmed' && record.blockNumber !== undefined
 }
 
 /**
@@ -93,7 +184,7 @@ export type StoredUsd = { value: string } & Partial<UsdPrice>
 export type SignedVersion = {
   hash: Hex
   rawTx: Hex
-  gas: NonNullable<TransactionRecord['gas']>
+  gas: GasSettings
   /** When it was replaced. */
   replacedAt: string
 }

@@ -1,0 +1,189 @@
+import type { AgentWalletContext } from '../context.js'
+import type { BaseError } from '../errors/baseError.js'
+import { appendEvent } from '../events/appendEvent.js'
+import type { IntentDecision } from '../policy/evaluateIntent.js'
+import type { Principal } from '../principals/types.js'
+import type { StorageTx } from '../storage/types.js'
+import { writeFailed } from '../transactions/transitions.js'
+import type {
+  ClosedTransaction,
+  PendingApprovalTransaction,
+  StoredUsd,
+  UnsignedQueuedTransaction,
+} from '../transactions/types.js'
+import type { DecidedApproval, ExpiredApproval, PendingApproval } from './types.js'
+
+// Every step of an approval's lifecycle. Each decides the approval and moves its paused transaction
+// in one commit, with `approval.resolved`; an approved intent is then signed and broadcast by the
+// money path (`commitIntent`).
+
+/**
+ * pending → approved, its intent pending_approval → queued (unsigned), in one commit: the approval is
+ * spent before the intent is signed, so a crash between the two leaves it for the tracker to sign.
+ * @example const resolved = await markApproved(ctx, approval, queued, principal, reason)
+ */
+export async function markApproved(
+  ctx: AgentWalletContext,
+  approval: PendingApproval,
+  queued: UnsignedQueuedTransaction,
+  principal: Principal,
+  reason: string | undefined,
+): Promise<DecidedApproval> {
+  const resolved = decided(ctx, approval, 'approved', principal, reason)
+  await ctx.storage.transaction([], async (tx) => {
+    await writeResolution(tx, ctx, resolved)
+    await tx.put('transactions', queued)
+  })
+  return resolved
+}
+
+/**
+ * pending_approval → queued, in memory: the approved intent to sign, valued in USD now if it was not
+ * when made (a USD rule added while it waited).
+ * @example const queued = approvedTransaction(ctx, transaction, transaction.usd ?? decision.usd)
+ */
+export function approvedTransaction(
+  ctx: AgentWalletContext,
+  transaction: PendingApprovalTransaction,
+  usd: StoredUsd | undefined,
+): UnsignedQueuedTransaction {
+  return { ...transaction, ...(usd ? { usd } : {}), status: 'queued', updatedAt: ctx.now().toISOString() }
+}
+
+/** Writes a decided or expired approval with its `approval.resolved` event in `tx`. */
+async function writeResolution(
+  tx: StorageTx,
+  ctx: AgentWalletContext,
+  resolved: DecidedApproval | ExpiredApproval,
+): Promise<void> {
+  await tx.put('approvals', resolved)
+  appendEvent(ctx, tx, resolved.tenantId, 'approval.resolved', {
+    approvalId: resolved.id,
+    transactionId: resolved.transactionId,
+    walletId: resolved.walletId,
+    resolution: resolved.status,
+    resolvedBy: resolved.resolvedBy,
+    reason: resolved.resolutionReason,
+  })
+}
+
+/**
+ * pending → approved, its intent queued → failed, unsigned, in one commit: the money left while the
+ * intent waited, so the approval is spent and the reservation released.
+ * @example await markApprovedShort(ctx, approval, queued, principal, reason, error)
+ */
+export async function markApprovedShort(
+  ctx: AgentWalletContext,
+  approval: PendingApproval,
+  queued: UnsignedQueuedTransaction,
+  principal: Principal,
+  reason: string | undefined,
+  error: BaseError,
+): Promise<DecidedApproval> {
+  const resolved = decided(ctx, approval, 'approved', principal, reason)
+  await ctx.storage.transaction([], async (tx) => {
+    await writeResolution(tx, ctx, resolved)
+    await writeFailed(ctx, tx, queued, error)
+  })
+  return resolved
+}
+
+/**
+ * pending → rejected, its intent → blocked: a deny rule met when it was approved (the approver is
+ * named; the reason is the rule's).
+ * @example throw blockedError(await markBlocked(ctx, approval, transaction, principal, decision, usd))
+ */
+export async function markBlocked(
+  ctx: AgentWalletContext,
+  approval: PendingApproval,
+  transaction: PendingApprovalTransaction,
+  principal: Principal,
+  decision: IntentDecision,
+  usd: StoredUsd | undefined,
+): Promise<ClosedTransaction> {
+  const blocked: ClosedTransaction = {
+    ...transaction,
+    ...(usd ? { usd } : {}),
+    status: 'blocked',
+    policy: {
+      decision: decision.decision,
+      ruleId: decision.ruleId,
+      ruleType: decision.ruleType,
+      reason: decision.reason,
+      details: decision.details,
+    },
+    updatedAt: ctx.now().toISOString(),
+  }
+  const resolved = decided(ctx, approval, 'rejected', principal, `Blocked at approval: ${decision.reason}`)
+  await save(ctx, resolved, blocked)
+  return blocked
+}
+
+/**
+ * pending → rejected by an approver, its intent → rejected, releasing the reserved spend.
+ * @example const { approval, transaction } = await markRejected(ctx, approval, transaction, principal, reason)
+ */
+export async function markRejected(
+  ctx: AgentWalletContext,
+  approval: PendingApproval,
+  transaction: PendingApprovalTransaction,
+  principal: Principal,
+  reason: string | undefined,
+): Promise<{ approval: DecidedApproval; transaction: ClosedTransaction }> {
+  const rejected: ClosedTransaction = {
+    ...transaction,
+    status: 'rejected',
+    updatedAt: ctx.now().toISOString(),
+  }
+  const resolved = decided(ctx, approval, 'rejected', principal, reason)
+  await save(ctx, resolved, rejected)
+  return { approval: resolved, transaction: rejected }
+}
+
+/**
+ * pending → expired, its intent → expired: the window elapsed, the reserved spend is released.
+ * @example await markExpired(ctx, approval, transaction)
+ */
+export async function markExpired(
+  ctx: AgentWalletContext,
+  approval: PendingApproval,
+  transaction: PendingApprovalTransaction,
+): Promise<void> {
+  const now = ctx.now().toISOString()
+  const expired: ClosedTransaction = { ...transaction, status: 'expired', updatedAt: now }
+  const resolved: ExpiredApproval = {
+    ...approval,
+    status: 'expired',
+    resolvedBy: undefined,
+    resolvedAt: now,
+    resolutionReason: 'Approval window elapsed',
+  }
+  await save(ctx, resolved, expired)
+}
+
+function decided(
+  ctx: AgentWalletContext,
+  approval: PendingApproval,
+  status: DecidedApproval['status'],
+  principal: Principal,
+  reason: string | undefined,
+): DecidedApproval {
+  return {
+    ...approval,
+    status,
+    resolvedBy: principal.id,
+    resolvedAt: ctx.now().toISOString(),
+    resolutionReason: reason,
+  }
+}
+
+async function save(
+  ctx: AgentWalletContext,
+  resolved: DecidedApproval | ExpiredApproval,
+  transaction: ClosedTransaction,
+): Promise<void> {
+  await ctx.storage.transaction([], async (tx) => {
+    await writeResolution(tx, ctx, resolved)
+    await tx.put('transactions', transaction)
+  })
+}
