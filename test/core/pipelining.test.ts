@@ -94,7 +94,7 @@ async function heldBurst(node: ReturnType<typeof gatedNode>) {
 
 describe('one wallet, sends pipelined', () => {
   it('signs and saves the next send while the one before is still at the node, and broadcasts in nonce order', async () => {
-    const { node, aw, wallet, answers } = await heldBurst(gatedNode())
+    const { node, aw, answers } = await heldBurst(gatedNode())
     // No broadcast has been answered, yet all five are signed and durable: the lock did not wait.
     node.release()
     const sent = await Promise.all(answers)

@@ -1,7 +1,7 @@
 import type { AgentWalletContext } from '../context.js'
 import type { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
-import type { IntentDecision } from '../policy/evaluateIntent.js'
+import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
 import { writeFailed } from '../transactions/transitions.js'
@@ -105,13 +105,7 @@ export async function markBlocked(
     ...transaction,
     ...(usd ? { usd } : {}),
     status: 'blocked',
-    policy: {
-      decision: decision.decision,
-      ruleId: decision.ruleId,
-      ruleType: decision.ruleType,
-      reason: decision.reason,
-      details: decision.details,
-    },
+    policy: recordedDecision(decision),
     updatedAt: ctx.now().toISOString(),
   }
   const resolved = decided(ctx, approval, 'rejected', principal, `Blocked at approval: ${decision.reason}`)

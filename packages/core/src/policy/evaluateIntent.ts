@@ -19,6 +19,20 @@ export type IntentDecision = PolicyDecision & {
 }
 
 /**
+ * The decision as a transaction record keeps it (`policy`): history shows the deciding rule.
+ * @example const record = { ...transaction, status: 'blocked', policy: recordedDecision(decision) }
+ */
+export function recordedDecision(decision: PolicyDecision): TransactionRecord['policy'] {
+  return {
+    decision: decision.decision,
+    ruleId: decision.ruleId,
+    ruleType: decision.ruleType,
+    reason: decision.reason,
+    details: decision.details,
+  }
+}
+
+/**
  * Loads what the pure engine needs (rules, the wallet's counted spends in the window, whether the
  * recipient is new; USD values from the price feeds, only when a rule asks for them) and
  * evaluates. Callers that act on the decision hold the wallet lock.

@@ -8,7 +8,7 @@ import { assertSameRequest, assertValidKey } from '../idempotency/withIdempotenc
 import { blockedError } from '../intents/blockedError.js'
 import { intentOfDraft } from '../intents/intentOfDraft.js'
 import type { IntentDraft } from '../intents/types.js'
-import type { IntentDecision } from '../policy/evaluateIntent.js'
+import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
 import type { PolicyDecision } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
@@ -228,13 +228,7 @@ function newIntent(
     ...(draft.via ? { via: draft.via } : {}),
     ...(decision.usd ? { usd: decision.usd } : {}),
     call: callOf(draft),
-    policy: {
-      decision: decision.decision,
-      ruleId: decision.ruleId,
-      ruleType: decision.ruleType,
-      reason: decision.reason,
-      details: decision.details,
-    },
+    policy: recordedDecision(decision),
     meta: decision.payeeAgent ? { ...draft.meta, payeeAgent: decision.payeeAgent } : draft.meta,
     createdAt: now,
     updatedAt: now,
