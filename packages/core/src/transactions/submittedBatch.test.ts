@@ -76,4 +76,29 @@ describe('submittedBatch', () => {
       ['tx.submitted', 'tx_b'],
     ])
   })
+
+  it('hands a batch its storage refused to onBackgroundError, and leaves the records queued and signed', async () => {
+    const storage = memoryStorage()
+    await storage.transaction([], (tx) => tx.put('transactions', queued('tx_e', '0xe')))
+    const refusal = new Error('disk full')
+    const refusing = new Proxy(storage, {
+      get: (target, property, receiver) =>
+        property === 'transaction' ? () => Promise.reject(refusal) : Reflect.get(target, property, receiver),
+    })
+    const heard: unknown[] = []
+    const ctx = {
+      storage: refusing,
+      now: () => new Date(),
+      options: { onBackgroundError: (error: unknown) => heard.push(error) },
+    }
+    const record = queued('tx_e', '0xe')
+    queueSubmitted(ctx as unknown as AgentWalletContext, {
+      ...record,
+      status: 'submitted',
+      submittedAt: record.updatedAt,
+    })
+    await settleSubmitted(refusing)
+    expect(heard).toEqual([refusal])
+    expect((await storage.get('transactions', 'tx_e'))?.status).toBe('queued')
+  })
 })

@@ -49,7 +49,8 @@ export function queueSubmitted(ctx: AgentWalletContext, next: SubmittedTransacti
       return saveSubmitted(ctx, batch)
     })
     // A failed commit leaves the records queued and signed: the tracker rebroadcasts and moves them.
-    .catch(() => {})
+    // Nothing is lost, but the operator hears of it.
+    .catch((error: unknown) => ctx.options.onBackgroundError?.(error))
     .finally(() => state.inFlight.delete(flushing))
   state.inFlight.add(flushing)
 }
