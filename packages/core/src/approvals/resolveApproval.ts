@@ -52,7 +52,7 @@ export async function approveApproval(
     const chain = ctx.chains.get(paused.chain)
     // Before the approval is spent: a failure here (chain down) leaves it pending, to approve again.
     const transaction = await refreshCall(ctx, chain, paused)
-    const { decision, gas, short } = await judgeIntent(
+    const { decision, gas, allocated, short } = await judgeIntent(
       ctx,
       chain,
       wallet,
@@ -80,7 +80,7 @@ export async function approveApproval(
     // An x402 payment is settled by its payee, after the lock: the request is sent again, paid.
     if (!gas) return { approval: resolved, offchain: queued }
     // Signed and durable, so the lock goes: the broadcast waits in the wallet's lane.
-    const { sending } = await commitIntent(ctx, chain, queued, gas, { write: 'put' })
+    const { sending } = await commitIntent(ctx, chain, queued, gas, { write: 'put', allocated })
     return sending ? { approval: resolved, sending } : { approval: resolved, offchain: queued }
   })
   if (approved.sending)
