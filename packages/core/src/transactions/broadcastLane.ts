@@ -1,8 +1,10 @@
+import type { Address } from 'viem'
 import { isTransportError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import type { Storage } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
+import { nonceIdOf } from './allocateNonce.js'
 import type { InFlight } from './prepareGas.js'
 import { spendOf } from './prepareGas.js'
 import { broadcastSigned, type Signing } from './signAndBroadcast.js'
@@ -18,7 +20,8 @@ type Lane = { tail: Promise<unknown>; waiting: Set<Entry> }
 /** Per storage, so two AgentWallets in one process (tests, replicas) never share a lane. */
 const lanesOf = new WeakMap<Storage, Map<string, Lane>>()
 
-const laneKey = (chainId: number, address: string) => `${chainId}:${address.toLowerCase()}`
+/** A lane per (chain, address): the same key as the nonces it carries (`nonceIdOf`). */
+const laneKey = nonceIdOf
 
 /**
  * Broadcasts a signed tx after the ones this process signed before it for the same wallet and chain,
@@ -64,7 +67,7 @@ export function enqueueBroadcast(
  * them yet, so the funds check of the next send counts them. The caller holds the wallet lock.
  * @example await prepareFunds(chain, from, call, draft, { inFlight: inFlightOf(ctx, chain.chainId, from) })
  */
-export function inFlightOf(ctx: AgentWalletContext, chainId: number, address: string): InFlight {
+export function inFlightOf(ctx: AgentWalletContext, chainId: number, address: Address): InFlight {
   const tokens = new Map<string, bigint>()
   let native = 0n
   for (const entry of lanesOf.get(ctx.storage)?.get(laneKey(chainId, address))?.waiting ?? []) {

@@ -1,6 +1,7 @@
 import { keccak256 } from 'viem'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { maxOf } from '../utils/amounts.js'
 import type { SignedQueuedTransaction, SubmittedTransaction } from './types.js'
 
 /** What a plain transfer to an account without code costs, exactly. */
@@ -26,8 +27,8 @@ export async function nonceFiller(
     chain.client.estimateFeesPerGas(),
   ])
   if (pending > nonce) return undefined
-  const maxFeePerGas = larger(market.maxFeePerGas, BigInt(failed.gas.maxFeePerGas))
-  const maxPriorityFeePerGas = larger(market.maxPriorityFeePerGas, BigInt(failed.gas.maxPriorityFeePerGas))
+  const maxFeePerGas = maxOf(market.maxFeePerGas, BigInt(failed.gas.maxFeePerGas))
+  const maxPriorityFeePerGas = maxOf(market.maxPriorityFeePerGas, BigInt(failed.gas.maxPriorityFeePerGas))
   const signer = await ctx.vault.getSigner(failed.from)
   const rawTx = await signer.signTransaction({
     type: 'eip1559',
@@ -70,8 +71,4 @@ export async function nonceFiller(
     createdAt: now,
     updatedAt: now,
   }
-}
-
-function larger(a: bigint, b: bigint): bigint {
-  return a > b ? a : b
 }

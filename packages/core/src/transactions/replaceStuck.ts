@@ -2,6 +2,7 @@ import { type Hex, keccak256, type TransactionReceipt, TransactionReceiptNotFoun
 import { isTransportError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { maxOf } from '../utils/amounts.js'
 import { refreshCall } from './refreshCall.js'
 import { markReplaced } from './transitions.js'
 import type { SignedVersion, SubmittedTransaction } from './types.js'
@@ -109,11 +110,4 @@ export async function replaceStuck(
   // A refusal (or no answer) leaves the older signature pending; the next pass looks again.
   await chain.client.sendRawTransaction({ serializedTransaction: rawTx }).catch(() => undefined)
   return next
-}
-
-/** The largest of some bigints (Math.max takes numbers only). */
-function maxOf(first: bigint, ...rest: bigint[]): bigint {
-  let largest = first
-  for (const value of rest) if (value > largest) largest = value
-  return largest
 }

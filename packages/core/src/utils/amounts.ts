@@ -83,3 +83,13 @@ export function parseAmount(value: string, decimals: number): bigint {
 export function formatAmount(raw: bigint, decimals: number): string {
   return formatUnits(raw, decimals)
 }
+
+/**
+ * The largest of some bigints (Math.max takes numbers only).
+ * @example const maxFee = maxOf(bumped(oldMax), market.maxFeePerGas, tip)
+ */
+export function maxOf(first: bigint, ...rest: bigint[]): bigint {
+  let largest = first
+  for (const value of rest) if (value > largest) largest = value
+  return largest
+}
