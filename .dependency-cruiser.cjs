@@ -14,7 +14,7 @@ const coreLayers = [
   ['operations'],
   ['transactions'],
   ['policy'],
-  ['intents', 'wallets', 'principals', 'webhooks', 'metrics'],
+  ['intents', 'effects', 'wallets', 'principals', 'webhooks', 'metrics'],
   ['events', 'idempotency', 'storage', 'vault', 'chain', 'schemas', 'health'],
   ['utils'],
   ['errors'],

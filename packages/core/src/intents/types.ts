@@ -1,4 +1,5 @@
 import type { Address, Hex } from 'viem'
+import type { Effects } from '../effects/types.js'
 
 /** What a higher-level action wants done: the policy view plus the EVM call that does it. */
 export type IntentDraft = {
@@ -54,6 +55,13 @@ export type PolicyIntent = {
    * `engine.counterpartyQueries(rules)` asked (for an x402 payment).
    */
   counterparty?: CounterpartyFacts | undefined
+  /**
+   * What the transaction does to the paying account's assets (`from`, or `via`): each asset out and
+   * in and each allowance or operator grant, decoded or simulated by core before `evaluate`. Amount
+   * rules count the effects' outflows and grants, recipient rules their counterparties. Absent (an
+   * engine called by a plugin with no effects) or `unknown` / `reverted` is never "moves nothing".
+   */
+  effects?: Effects | undefined
 }
 
 /** One reputation read: the average feedback of these reviewers, filtered by tags. */
