@@ -28,9 +28,11 @@ import {
   erc20Abi,
   type Hex,
   http,
+  maxUint160,
   maxUint256,
   type PublicClient,
   pad,
+  parseAbi,
   parseEther,
   parseEventLogs,
   parseUnits,
@@ -209,6 +211,30 @@ describe('predictEffects decodes the standard calls', () => {
         counterparty: spender,
       },
     ])
+  })
+
+  it('reads a Permit2 approve as an allowance Permit2 holds on the token (decoded only: no Permit2 bytecode ships on npm)', async () => {
+    const spender = freshAddress()
+    const permit2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
+    const data = encodeFunctionData({
+      abi: parseAbi(['function approve(address token, address spender, uint160 amount, uint48 expiration)']),
+      functionName: 'approve',
+      args: [usdc, spender, maxUint160, 1_900_000_000],
+    })
+    const effects = await predictEffects(chain, { from: holder.address }, { to: permit2, value: 0n, data })
+    expect(effects).toEqual({
+      status: 'known',
+      source: 'decoded',
+      effects: [
+        {
+          kind: 'grant',
+          asset: { standard: 'permit2', address: usdc, symbol: 'USDC', decimals: 6 },
+          amount: maxUint160,
+          unlimited: true,
+          counterparty: spender,
+        },
+      ],
+    })
   })
 
   it('decodes a plain transfer to an account without code, and simulates one to a contract', async () => {
