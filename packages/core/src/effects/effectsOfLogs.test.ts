@@ -1,4 +1,4 @@
-import { encodeAbiParameters, encodeEventTopics, getAddress, maxUint160, pad, parseAbi } from 'viem'
+import { encodeAbiParameters, encodeEventTopics, getAddress, type Hex, maxUint160, pad, parseAbi } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { effectAbis } from './effectAbis.js'
 import { type EffectLog, effectsOfLogs } from './effectsOfLogs.js'
@@ -68,7 +68,7 @@ describe('effectsOfLogs', () => {
       abi: effectAbis.permit2,
       eventName: 'Approval',
       args: { owner: holder, token: usdc, spender: bob },
-    })
+    }) as Hex[]
     const data = encodeAbiParameters([{ type: 'uint160' }, { type: 'uint48' }], [maxUint160, 1_900_000_000])
     expect(effectsOfLogs([{ address: permit2, topics, data }], { holder, permit2, tokens })).toEqual([
       {
@@ -85,7 +85,10 @@ describe('effectsOfLogs', () => {
     const malformed = { ...realTransfer, data: '0x' as const }
     const otherEvent = {
       ...realTransfer,
-      topics: encodeEventTopics({ abi: parseAbi(['event Sync(uint112 a, uint112 b)']), eventName: 'Sync' }),
+      topics: encodeEventTopics({
+        abi: parseAbi(['event Sync(uint112 a, uint112 b)']),
+        eventName: 'Sync',
+      }) as Hex[],
     }
     expect(effectsOfLogs([malformed, otherEvent], { holder, tokens })).toEqual([])
   })
