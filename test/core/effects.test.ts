@@ -409,6 +409,10 @@ describe('for the standard calls, decoded and simulated effects agree (and match
       logsTellAll: false,
     },
     {
+      name: 'WETH transfer (an ERC-20 call of WETH)',
+      call: () => ({ to: weth, data: erc20('transfer', [someone, 333n]) }),
+    },
+    {
       name: "a Safe's execTransaction of an ERC-20 transfer",
       safe: true,
       call: () => ({
