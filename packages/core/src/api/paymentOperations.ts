@@ -1,3 +1,4 @@
+import { cancelPayment, cancelPaymentAnswerSchema, cancelPaymentSchema } from '../payments/cancelPayment.js'
 import { payAndFetch } from '../payments/payAndFetch.js'
 import { payAndFetchAnswerSchema, payAndFetchSchema } from '../payments/payAndFetchSchema.js'
 import {
@@ -26,6 +27,7 @@ export const paymentOperations = [
       'payment_not_payable',
       'payment_requirements_invalid',
       'payment_failed',
+      'payment_not_delivered',
       'resource_unavailable',
       ...intentErrors,
     ],
@@ -47,5 +49,21 @@ export const paymentOperations = [
     errors: ['not_found', 'validation_failed', 'unsupported_protocol', 'transaction_failed', ...intentErrors],
     tool: true,
     action: rateCounterparty,
+  }),
+  defineOperation({
+    name: 'cancelPayment',
+    summary:
+      'Cancel the unused EIP-3009 authorization of an x402 payment its payee did not deliver, releasing its reservation once mined',
+    description:
+      'An x402 payment the resource refused keeps its signed authorization reserved until it expires, since the payee could still use it. Cancel it: the wallet sends the token’s cancelAuthorization (a contract call that moves nothing and pays gas, judged by the wallet’s policy); once mined the payment is failed (authorization_cancelled) and its reservation released. A payment its payee already used is settled instead (conflict).',
+    input: cancelPaymentSchema,
+    output: cancelPaymentAnswerSchema,
+    roles: ['agent', 'admin'],
+    idempotent: true,
+    movesValue: true,
+    http: { method: 'post', path: '/payments/:payment/cancel', status: 200, whenPaused: 202 },
+    errors: ['not_found', 'conflict', ...intentErrors],
+    tool: true,
+    action: cancelPayment,
   }),
 ]
