@@ -1,6 +1,16 @@
 import type { AgentWallet, TransactionView } from '@agentwallet/core'
 import { type Devnet, fiatTokenAbi } from '@agentwallet/devnet'
-import { type Address, erc20Abi, type Hex, type PublicClient, parseEther, parseUnits } from 'viem'
+import {
+  type Address,
+  createWalletClient,
+  custom,
+  erc20Abi,
+  type Hex,
+  type PublicClient,
+  parseEther,
+  parseUnits,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   approver,
@@ -110,6 +120,28 @@ function authorizationState(authorizer: Address, nonce: Hex): Promise<boolean> {
   })
 }
 
+/** The `transferWithAuthorization` call a payee can make with the payment header it received. */
+function transferCallOf(header: string) {
+  const { payload } = JSON.parse(Buffer.from(header, 'base64').toString()) as {
+    payload: { authorization: Record<string, string>; signature: Hex }
+  }
+  const a = payload.authorization
+  return {
+    address: usdc,
+    abi: fiatTokenAbi,
+    functionName: 'transferWithAuthorization',
+    args: [
+      a.from as Address,
+      a.to as Address,
+      BigInt(a.value!),
+      BigInt(a.validAfter!),
+      BigInt(a.validBefore!),
+      a.nonce as Hex,
+      payload.signature,
+    ],
+  } as const
+}
+
 /** The tx that used this authorization, from the token's AuthorizationUsed log. */
 async function usedBy(authorizer: Address, nonce: Hex): Promise<Hex | undefined> {
   const logs = await client.getContractEvents({
@@ -129,7 +161,15 @@ describe('x402 payments settled from the chain', () => {
     const settled = eventsOf(aw, 'payment.settled')
     const undelivered = eventsOf(aw, 'payment.settled_without_delivery')
 
-    const first = await failureOf(aw.fetch(url, {}, { wallet }))
+    // The operator's three calls: the first is taken, the limit then holds (on main all three paid).
+    const [first, second, third] = [
+      await failureOf(aw.fetch(url, {}, { wallet })),
+      await failureOf(aw.fetch(url, {}, { wallet })),
+      await failureOf(aw.fetch(url, {}, { wallet })),
+    ]
+    expect(await balanceOf(payee)).toBe(price)
+    for (const denied of [second, third])
+      expect(denied).toMatchObject({ code: 'policy_blocked', details: { ruleId: 'one-cent' } })
     expect(first).toMatchObject({ code: 'payment_not_delivered', details: { status: 402 } })
     const id = first.details.transactionId as string
     const { authorizer, nonce } = await authorizationOf(id)
@@ -141,20 +181,10 @@ describe('x402 payments settled from the chain', () => {
       hash,
       meta: { delivered: false, undelivered: { status: 402 } },
     })
-    expect(await balanceOf(payee)).toBe(price)
     expect(undelivered.map((event) => event.data)).toEqual([
       expect.objectContaining({ transactionId: id, hash, payee, responseStatus: 402 }),
     ])
     expect(settled.some((event) => (event.data as { transactionId: string }).transactionId === id)).toBe(true)
-
-    // The limit is spent: the second and third calls are denied before anything is signed.
-    for (const _ of [2, 3])
-      expect(await failureOf(aw.fetch(url, {}, { wallet }))).toMatchObject({
-        code: 'policy_blocked',
-        details: { ruleId: 'one-cent' },
-      })
-    expect(await balanceOf(payee)).toBe(price)
-    // Replaying the first call's key-less answer is not possible; its record says what happened.
     const { transactions } = await aw.listHistory({ wallet })
     expect(transactions.map((tx) => tx.status).sort()).toEqual(['blocked', 'blocked', 'confirmed'])
   })
@@ -212,30 +242,36 @@ describe('x402 payments settled from the chain', () => {
     // Unusable on chain: spent in the token's books, and the payee's copy of it reverts.
     const { authorizer, nonce } = await authorizationOf(id)
     expect(await authorizationState(authorizer, nonce)).toBe(true)
-    const header = server.paymentHeaders['/report']![0]!
-    const { payload } = JSON.parse(Buffer.from(header, 'base64').toString()) as {
-      payload: { authorization: Record<string, string>; signature: Hex }
-    }
-    const a = payload.authorization
+    const payeeCall = transferCallOf(server.paymentHeaders['/report']![0]!)
     await expect(
-      client.simulateContract({
-        account: devnet.accounts[8]!.address,
-        address: usdc,
-        abi: fiatTokenAbi,
-        functionName: 'transferWithAuthorization',
-        args: [
-          a.from as Address,
-          a.to as Address,
-          BigInt(a.value!),
-          BigInt(a.validAfter!),
-          BigInt(a.validBefore!),
-          a.nonce as Hex,
-          payload.signature,
-        ],
-      }),
+      client.simulateContract({ account: devnet.accounts[8]!.address, ...payeeCall }),
     ).rejects.toThrow()
     // Released: the budget has room again (the next payment is judged, and refused by the payee).
     expect(await failureOf(aw.fetch(url, {}, { wallet }))).toMatchObject({ code: 'payment_failed' })
+  })
+
+  it('a payee that refuses, then uses the authorization later, is settled by the tracker (without delivery)', async () => {
+    const { payee, url, server } = await serving('refuses')
+    const wallet = await payingWallet(oneCallBudget)
+    const undelivered = eventsOf(aw, 'payment.settled_without_delivery')
+    const refused = await failureOf(aw.fetch(url, {}, { wallet }))
+    expect(refused).toMatchObject({ code: 'payment_failed', details: { status: 402 } })
+    const id = refused.details.transactionId as string
+    // The payee keeps the header and submits it itself, after answering 402.
+    const payeeClient = createWalletClient({
+      account: privateKeyToAccount(devnet.accounts[7]!.privateKey),
+      chain: devnet.chain,
+      transport: custom(devnet.provider),
+    })
+    const hash = await payeeClient.writeContract(transferCallOf(server.paymentHeaders['/report']![0]!))
+    expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success')
+    const payment = await settledByTracker(id)
+    expect(payment).toMatchObject({ status: 'confirmed', hash, meta: { delivered: false } })
+    expect(await balanceOf(payee)).toBe(price)
+    expect(undelivered.map((event) => event.data)).toEqual([
+      expect.objectContaining({ transactionId: id, hash, responseStatus: 402 }),
+    ])
+    expect(await failureOf(aw.fetch(url, {}, { wallet }))).toMatchObject({ code: 'policy_blocked' })
   })
 
   it('a refusing facilitator: the payment fails for the caller, stays reserved until validBefore, then the tracker releases it', async () => {
