@@ -2,6 +2,7 @@ import { x402Client } from '@x402/core/client'
 import type { PaymentRequirements, SettleResponse } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm'
 import { type Address, getAddress, type Hex } from 'viem'
+import { isTransportError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
@@ -86,7 +87,12 @@ async function answered(
   await ctx.storage.transaction([], (tx) =>
     tx.put('x402_requests', { ...stored, ...(response ? { response } : {}), outcome }),
   )
-  return resolveAuthorization(ctx, stored.id)
+  return resolveAuthorization(ctx, stored.id).catch(async (error: unknown) => {
+    // A node that does not answer now leaves the payment reserved for the tracker to read later;
+    // the caller still gets what the resource answered.
+    if (!isTransportError(error)) throw error
+    return ctx.storage.get('transactions', stored.id)
+  })
 }
 
 function notDelivered(

@@ -1,3 +1,4 @@
+import { isTransportError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { resolveAuthorization } from './resolveAuthorization.js'
 import { answerWaitMs, signedAuthorizationOf } from './signedAuthorization.js'
@@ -27,7 +28,8 @@ export async function trackAuthorizations(
       await resolveAuthorization(ctx, record.id)
     }),
   )
-  // One chain read failing leaves its payment open for the next pass, not the others.
-  const failed = results.find((result) => result.status === 'rejected')
-  if (failed) throw failed.reason
+  // One chain read failing leaves its payment open for the next pass, not the others; a node that
+  // did not answer is no news (unknown is not failed), anything else is reported.
+  const failed = results.find((result) => result.status === 'rejected' && !isTransportError(result.reason))
+  if (failed?.status === 'rejected') throw failed.reason
 }
