@@ -18,6 +18,8 @@ export type Kind =
 /** Which tenant resource a path parameter names, by the path it sits in (first match wins). */
 const paramKinds: Array<[prefix: string, param: string, kind: Kind]> = [
   ['/wallet/tx/', 'transaction', 'tx'],
+  // An x402 payment is a transaction of the tenant's.
+  ['/payments/', 'payment', 'tx'],
   ['/wallet/', 'wallet', 'wallet'],
   ['/identity/wallet/', 'wallet', 'wallet'],
   ['/identity/registration/', 'registrationId', 'identityRegistration'],

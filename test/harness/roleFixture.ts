@@ -125,12 +125,22 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
   const usdc = h.devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
   const resources = await startX402ResourceServer(h.devnet, usdc, [
     { path: '/paid', amount: 10_000n, payTo: seller.address },
+    // Fails once paid: the middleware settles nothing, the authorization stays open (to cancel).
+    { path: '/refused', amount: 10_000n, payTo: seller.address, status: 500 },
   ])
   await h.devnet.mintToken(usdc, w1, parseUnits('10', 6))
   const paid = await agent1.payAndFetch({ wallet: w1, url: `${resources.url}/paid` })
   if (paid.status !== 'completed' || !paid.payment)
     throw new Error('fixture: the x402 payment did not settle')
   const payment = paid.payment.transaction.id
+  const refusedPayment = async () => {
+    const refused = await agent1
+      .payAndFetch({ wallet: w1, url: `${resources.url}/refused` })
+      .catch((error) => error)
+    const transactionId = (refused as { details?: { transactionId?: string } }).details?.transactionId
+    if (!transactionId) throw new Error('fixture: the refused x402 payment left no transaction')
+    return transactionId
+  }
 
   const chain = <N extends OperationName>(input: Sample<N>['input']): Sample<N> => ({ scope: 'chain', input })
   const none = <N extends OperationName>(input: Sample<N>['input']): Sample<N> => ({ scope: 'none', input })
@@ -149,6 +159,7 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
     // The receiver answers 200: no 402, nothing paid; the matrix checks who may ask.
     payAndFetch: resource(async () => ({ wallet: w1, url: receiverUrl, method: 'POST', body: '{}' })),
     rateCounterparty: resource(async () => ({ wallet: w1, payment, score: '90' })),
+    cancelPayment: resource(async () => ({ payment: await refusedPayment() })),
     estimateGas: resource(async () => ({ wallet: w1, to: dead, value: '0.001' })),
     getTransaction: resource(async () => ({ transaction: sent.transaction.id })),
     getTransactionDetails: resource(async () => ({ transaction: sent.transaction.id })),

@@ -25,6 +25,7 @@ export function sampleRequests(
     'POST /policy/evaluate': { body: { wallet: W, to: dead, value: '0.001' } },
     'POST /policy/approvals/{approvalId}/approve': { body: {} },
     'POST /policy/approvals/{approvalId}/reject': { body: {} },
+    'POST /payments/{payment}/cancel': { body: {} },
     'POST /api-keys': { body: { name: 'matrix', role: 'agent' } },
     'POST /tenants': { body: { name: `matrix-${Math.random().toString(36).slice(2)}` } },
     'POST /identity/create': { body: { wallet: W, agentName: 'matrix', agentType: 'test' } },

@@ -21,6 +21,15 @@ export type PaidRoute = {
   status?: number
 }
 
+/**
+ * How the server's facilitator settles: `settles` (verify, then settle on chain once the handler
+ * answered below 400: the packages' own flow); `settles_then_fails` settles on chain and then reports a
+ * failure (a facilitator that timed out on the receipt), so the middleware answers 402;
+ * `settles_at_verify` settles on chain while verifying (the handler's answer then never matters);
+ * `refuses` never settles and reports a failure (402).
+ */
+export type FacilitatorBehaviour = 'settles' | 'settles_then_fails' | 'settles_at_verify' | 'refuses'
+
 export type X402ResourceServer = {
   url: string
   network: `eip155:${number}`
@@ -28,6 +37,8 @@ export type X402ResourceServer = {
   served: Record<string, number>
   /** How many requests reached each path, paid or not. */
   asked: Record<string, number>
+  /** The `PAYMENT-SIGNATURE` headers each path received, in order (what a payee could still use). */
+  paymentHeaders: Record<string, string[]>
   close(): Promise<void>
 }
 
@@ -40,7 +51,9 @@ export async function startX402ResourceServer(
   devnet: Devnet,
   token: Address,
   routes: readonly PaidRoute[],
+  options: { facilitator?: FacilitatorBehaviour } = {},
 ): Promise<X402ResourceServer> {
+  const behaviour = options.facilitator ?? 'settles'
   const network = `eip155:${devnet.chain.id}` as const
   const account = privateKeyToAccount(devnet.accounts[8]!.privateKey)
   const client = createWalletClient({
@@ -58,9 +71,25 @@ export async function startX402ResourceServer(
     getCode: (args) => client.getCode(args),
   })
   const facilitator = new x402Facilitator().register(network, new ExactEvmFacilitatorScheme(signer))
+  const refused = (transaction = '') => ({
+    success: false,
+    errorReason: `facilitator ${behaviour}`,
+    transaction,
+    network,
+  })
   const facilitatorClient: FacilitatorClient = {
-    verify: (payload, requirements) => facilitator.verify(payload, requirements),
-    settle: (payload, requirements) => facilitator.settle(payload, requirements),
+    async verify(payload, requirements) {
+      const verified = await facilitator.verify(payload, requirements)
+      if (behaviour === 'settles_at_verify' && verified.isValid)
+        await facilitator.settle(payload, requirements)
+      return verified
+    },
+    async settle(payload, requirements) {
+      if (behaviour === 'refuses') return refused()
+      if (behaviour === 'settles_at_verify') return refused()
+      const settled = await facilitator.settle(payload, requirements)
+      return behaviour === 'settles_then_fails' ? refused(settled.transaction) : settled
+    },
     getSupported: async () =>
       facilitator.getSupported() as Awaited<ReturnType<FacilitatorClient['getSupported']>>,
   }
@@ -71,9 +100,12 @@ export async function startX402ResourceServer(
   )
   const served: Record<string, number> = {}
   const asked: Record<string, number> = {}
+  const paymentHeaders: Record<string, string[]> = {}
   const app = express()
   app.use((request, _response, next) => {
     asked[request.path] = (asked[request.path] ?? 0) + 1
+    const paid = request.header('PAYMENT-SIGNATURE')
+    if (paid) paymentHeaders[request.path] = [...(paymentHeaders[request.path] ?? []), paid]
     next()
   })
   app.use(
@@ -122,6 +154,7 @@ export async function startX402ResourceServer(
     network,
     served,
     asked,
+    paymentHeaders,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections()

@@ -207,7 +207,7 @@ describe('x402 payments', () => {
     expect(resources.asked['/approved']).toBe(2) // the first call and the one after approval, no more
   })
 
-  it('a paused payment needs only its token to be approved (no ETH), and a refused one ends failed', async () => {
+  it('a paused payment needs only its token to be approved (no ETH), and a refused one stays reserved, unsettled', async () => {
     const wallet = await payingWallet([{ type: 'require_approval', asset: 'usd', above: '0.005' }])
     const paused = withStatus(await aw.fetch(`${resources.url}/broken`, {}, { wallet }), 'pending_approval')
     const funds = await aw.as(approver).checkApprovalFunds({ approvalId: paused.approval.id })
@@ -216,9 +216,11 @@ describe('x402 payments', () => {
       native: { balance: '0', required: '0', gasIncluded: false },
       token: { symbol: 'USDC', balance: '10', required: '0.01' },
     })
-    // The resource fails after payment is verified: the middleware settles nothing.
+    // The resource fails after payment is verified: the middleware settles nothing, but the payee
+    // holds a usable authorization, so the payment stays reserved (x402Settlement.test.ts releases one).
     const { transaction } = await aw.as(approver).approve({ approvalId: paused.approval.id })
-    expect(transaction).toMatchObject({ status: 'failed', error: { code: 'payment_failed' }, hash: null })
+    expect(transaction).toMatchObject({ status: 'queued', error: null, hash: null })
+    expect(transaction.meta?.authorization).toMatchObject({ payee: transaction.to, value: price.toString() })
     expect(resources.served['/broken']).toBe(1)
     expect(await balanceOf(wallet)).toBe(parseUnits('10', 6))
 

@@ -11,6 +11,7 @@ import { toDomainEvent } from './events/appendEvent.js'
 import { EventBus } from './events/eventBus.js'
 import { identityRegistration } from './identity/identityRegistration.js'
 import { registerOperations, resumeOperations, stopOperations } from './operations/backgroundOperations.js'
+import { trackAuthorizations } from './payments/trackAuthorizations.js'
 import { defaultTenantRules } from './policy/defaultRules.js'
 import { type PriceFeedMaxAge, resolvePriceFeedMaxAge } from './policy/priceFeedMaxAge.js'
 import { rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
@@ -160,6 +161,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
   const reconcile = async () => {
     await sealLegacyWebhookSecrets(ctx)
     await trackTransactions(ctx, { all: true })
+    await trackAuthorizations(ctx)
     await expireApprovals(ctx)
     await resumeOperations(ctx)
   }

@@ -4,6 +4,7 @@ import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { ForbiddenError, NotFoundError } from '../errors/errors.js'
 import { blockedError } from '../intents/blockedError.js'
 import { settlePayment } from '../payments/settlePayment.js'
+import { signedAuthorizationOf } from '../payments/signedAuthorization.js'
 import { intentOf } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
@@ -85,13 +86,16 @@ export async function approveApproval(
   })
   if (approved.sending)
     return { approval: approved.approval, transaction: viewOf(ctx, await approved.sending) }
-  // The approval stands whatever the payee answers: a refused payment is answered as `failed`.
+  // The approval stands whatever the payee answers: the payment is answered as it stands — `failed`
+  // when nothing was signed, `queued` while a refused authorization could still be used, `confirmed`
+  // (with `meta.delivered: false`) when the payee took it without delivering.
   const transaction = await settlePayment(ctx, approved.offchain).then(
     (settled) => settled.transaction,
     async (error: unknown) => {
-      const failed = await ctx.storage.get('transactions', approved.offchain.id)
-      if (!isAgentWalletError(error) || failed?.status !== 'failed') throw error
-      return failed
+      const stored = await ctx.storage.get('transactions', approved.offchain.id)
+      const answered = stored?.status === 'failed' || signedAuthorizationOf(stored ?? approved.offchain)
+      if (!isAgentWalletError(error) || !stored || !answered) throw error
+      return stored
     },
   )
   return { approval: approved.approval, transaction: viewOf(ctx, transaction) }

@@ -103,6 +103,17 @@ export type EventPayloads = {
     network: string
   }
   /**
+   * An x402 payment its payee took on chain (beside `payment.settled`, same commit) while the resource
+   * answered an error or nothing: `responseStatus` is the resource's HTTP status (null: no answer).
+   */
+  'payment.settled_without_delivery': TxPayload & {
+    payee: string
+    resource: string
+    network: string
+    responseStatus: number | null
+    reason: string
+  }
+  /**
    * A multi-step operation (an ENS or identity registration, a tracked swap) ended `failed`: the
    * step it was on and the error its record keeps. (`operation` is spelled out: events sit below
    * operations and import nothing from them.)

@@ -15,6 +15,7 @@ export const eventNames = {
   'multisig.proposed': 'multisig_proposed',
   'multisig.executed': 'multisig_executed',
   'payment.settled': 'payment_settled',
+  'payment.settled_without_delivery': 'payment_settled_without_delivery',
   'operation.failed': 'operation_failed',
   'webhook.disabled': 'webhook_disabled',
   'key.revoked': 'key_revoked',

@@ -14,7 +14,7 @@ import { isSigned, type TransactionRecord } from '../transactions/types.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { type ChosenRequirement, chooseRequirement } from './chooseRequirement.js'
 import { fetchResource } from './fetchResource.js'
-import type { PayAndFetchAnswer, PayAndFetchInput, Payment, ResourceResponse } from './payAndFetchSchema.js'
+import type { PayAndFetchAnswer, PayAndFetchInput, Payment } from './payAndFetchSchema.js'
 import { settlePayment } from './settlePayment.js'
 import type { X402RequestRecord } from './x402RequestRecord.js'
 
@@ -111,20 +111,33 @@ async function answerOf(ctx: AgentWalletContext, result: SubmitResult): Promise<
 
 /** A payment made before (same idempotency key): its stored answer, or its failure again. */
 async function replayed(ctx: AgentWalletContext, record: TransactionRecord): Promise<PayAndFetchAnswer> {
-  if (record.status === 'queued') return { status: 'in_progress', transaction: viewOf(ctx, record) }
-  const response = await storedResponse(ctx, record)
-  if (record.status === 'confirmed' && response)
+  const stored = await ctx.storage.get('x402_requests', record.id)
+  const { response, outcome } = stored ?? {}
+  // The payee's answer is not known yet (the first call is still waiting for it), or never came.
+  if (record.status === 'queued' && !outcome)
+    return { status: 'in_progress', transaction: viewOf(ctx, record) }
+  if (record.status === 'confirmed' && record.meta?.delivered === false) {
+    const undelivered = record.meta.undelivered as { status?: number | null; reason?: string } | undefined
+    throw new BaseError(
+      'payment_not_delivered',
+      'The payee took the payment but did not deliver the resource',
+      {
+        details: { transactionId: record.id, hash: record.hash, amount: record.amount, ...undelivered },
+      },
+    )
+  }
+  // Delivered: the resource, whether or not the chain shows its settlement yet.
+  if (
+    (record.status === 'confirmed' || record.status === 'queued') &&
+    outcome?.delivered !== false &&
+    response
+  )
     return { status: 'completed', response, payment: paymentOf(ctx, record) }
-  throw new BaseError('payment_failed', record.error?.message ?? `The payment is ${record.status}`, {
-    details: { transactionId: record.id, status: record.status, cause: record.error?.code },
-  })
-}
-
-async function storedResponse(
-  ctx: AgentWalletContext,
-  record: TransactionRecord,
-): Promise<ResourceResponse | undefined> {
-  return (await ctx.storage.get('x402_requests', record.id))?.response
+  throw new BaseError(
+    'payment_failed',
+    record.error?.message ?? outcome?.reason ?? `The payment is ${record.status}`,
+    { details: { transactionId: record.id, status: record.status, cause: record.error?.code } },
+  )
 }
 
 /**

@@ -1,25 +1,30 @@
 import { x402Client } from '@x402/core/client'
 import type { PaymentRequirements, SettleResponse } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm'
-import { type Address, type Hex, isHash } from 'viem'
+import { type Address, getAddress, type Hex } from 'viem'
+import { isTransportError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
-import { markFailed, markSettled } from '../transactions/transitions.js'
+import { markAuthorized, markFailed } from '../transactions/transitions.js'
 import type { TransactionRecord, UnsignedQueuedTransaction } from '../transactions/types.js'
 import { x402Http } from './chooseRequirement.js'
 import { type FetchedResource, fetchResource } from './fetchResource.js'
 import type { ResourceResponse } from './payAndFetchSchema.js'
+import { resolveAuthorization } from './resolveAuthorization.js'
+import type { SignedAuthorization } from './signedAuthorization.js'
 import { vaultPaymentSigner } from './vaultPaymentSigner.js'
-import type { X402RequestRecord } from './x402RequestRecord.js'
+import type { PaymentOutcome, X402RequestRecord } from './x402RequestRecord.js'
 
 export type SettledPayment = { transaction: TransactionRecord; response: ResourceResponse }
 
 /**
  * Pays an accepted (or approved) x402 intent: the vault signs the EIP-3009 authorization (a fresh
- * random nonce), the request goes again with `PAYMENT-SIGNATURE`, and the answer's `PAYMENT-RESPONSE`
- * settles the intent: `confirmed` with the settlement tx as its hash and `payment.settled`; or
- * `failed` (its reservation released) and `payment_failed`.
+ * random nonce), the record keeps it, and the request goes again with `PAYMENT-SIGNATURE`. Then the
+ * chain, not the answer, settles the intent (`resolveAuthorization`): used → `confirmed` with the
+ * hash of the tx that used it, and `payment_not_delivered` is thrown when the resource answered an
+ * error or nothing; unused → still `queued` and reserved until the chain shows it used, cancelled or
+ * expired, and `payment_failed` (or the request's error) is thrown when the resource refused it.
  * @example const { transaction, response } = await settlePayment(ctx, queued)
  */
 export async function settlePayment(
@@ -28,10 +33,14 @@ export async function settlePayment(
 ): Promise<SettledPayment> {
   const stored = await ctx.storage.get('x402_requests', record.id)
   if (!stored) throw new NotFoundError('x402 request', { details: { transactionId: record.id } })
-  let fetched: FetchedResource
+  let headers: Record<string, string>
   try {
-    const headers = x402Http.encodePaymentSignatureHeader(await signPayment(ctx, record, stored))
-    fetched = await fetchResource(stored.request, ctx.options.webhooks, headers)
+    // Nothing before this block can hold the authorization's use: the payee has not seen it yet.
+    const fromBlock = await ctx.chains.get(record.chain).client.getBlockNumber()
+    const signed = await signPayment(ctx, record, stored, fromBlock)
+    headers = x402Http.encodePaymentSignatureHeader(signed.payload)
+    // Kept before the request leaves: from then on only the chain says when it is spent.
+    await markAuthorized(ctx, record, signed.authorization)
   } catch (error) {
     const failure = isAgentWalletError(error)
       ? error
@@ -39,41 +48,109 @@ export async function settlePayment(
     await markFailed(ctx, record, failure)
     throw failure
   }
-  const settlement = settlementOf(fetched)
-  if (fetched.response.status >= 400 || settlement?.success === false) {
-    const reason = settlement?.errorReason ?? `the resource answered HTTP ${fetched.response.status}`
-    const error = new BaseError(
-      'payment_failed',
-      `The resource server did not accept the payment: ${reason}`,
-      {
-        details: { transactionId: record.id, status: fetched.response.status, reason },
-      },
-    )
-    await finish(ctx, stored, fetched.response, () => markFailed(ctx, record, error))
+  let fetched: FetchedResource
+  try {
+    fetched = await fetchResource(stored.request, ctx.options.webhooks, headers)
+  } catch (error) {
+    const reason = isAgentWalletError(error) ? error.shortMessage : 'the resource did not answer'
+    const transaction = await answered(ctx, stored, { delivered: false, status: null, reason })
+    if (transaction?.status === 'confirmed') throw notDelivered(transaction, { status: null, reason })
     throw error
   }
-  const transaction = await finish(ctx, stored, fetched.response, () =>
-    markSettled(ctx, record, {
-      hash: settlementHashOf(settlement),
-      settlementTx: settlement?.transaction ?? null,
-    }),
-  )
-  return { transaction, response: fetched.response }
+  const settlement = settlementOf(fetched)
+  const { status } = fetched.response
+  const refused = status >= 400 || settlement?.success === false
+  const reason = refused ? (settlement?.errorReason ?? `the resource answered HTTP ${status}`) : undefined
+  const transaction = await answered(ctx, stored, { delivered: !refused, status, reason }, fetched.response)
+  if (!transaction) throw new NotFoundError('transaction', { details: { transactionId: record.id } })
+  if (!refused) return { transaction, response: fetched.response }
+  if (transaction.status === 'confirmed') throw notDelivered(transaction, { status, reason })
+  throw new BaseError('payment_failed', `The resource server did not accept the payment: ${reason}`, {
+    details: {
+      transactionId: record.id,
+      status,
+      reason,
+      // Its payee could still use it: reserved until then, or until cancelled (docs/payments.md).
+      transactionStatus: transaction.status,
+      ...reservedUntil(transaction),
+    },
+  })
 }
 
-/** The payment payload, from the packages' x402 client with the vault as its signer. */
+/** Stores what the request got, then asks the chain: the payment as it stands. */
+async function answered(
+  ctx: AgentWalletContext,
+  stored: X402RequestRecord,
+  outcome: PaymentOutcome,
+  response?: ResourceResponse,
+): Promise<TransactionRecord | undefined> {
+  await ctx.storage.transaction([], (tx) =>
+    tx.put('x402_requests', { ...stored, ...(response ? { response } : {}), outcome }),
+  )
+  return resolveAuthorization(ctx, stored.id).catch(async (error: unknown) => {
+    // A node that does not answer now leaves the payment reserved for the tracker to read later;
+    // the caller still gets what the resource answered.
+    if (!isTransportError(error)) throw error
+    return ctx.storage.get('transactions', stored.id)
+  })
+}
+
+function notDelivered(
+  transaction: TransactionRecord,
+  answer: { status: number | null; reason?: string | undefined },
+) {
+  return new BaseError(
+    'payment_not_delivered',
+    `The payee took the payment but did not deliver the resource: ${answer.reason}`,
+    {
+      details: {
+        transactionId: transaction.id,
+        hash: transaction.hash,
+        amount: transaction.amount,
+        status: answer.status,
+        reason: answer.reason,
+      },
+    },
+  )
+}
+
+function reservedUntil(transaction: TransactionRecord): { reservedUntil?: string } {
+  const authorization = transaction.meta?.authorization as SignedAuthorization | undefined
+  if (transaction.status !== 'queued' || !authorization) return {}
+  return { reservedUntil: new Date(Number(authorization.validBefore) * 1000).toISOString() }
+}
+
+/** The payment payload, from the packages' x402 client with the vault as its signer, and what it signed. */
 async function signPayment(
   ctx: AgentWalletContext,
   record: UnsignedQueuedTransaction,
   stored: X402RequestRecord,
+  fromBlock: bigint,
 ) {
-  const signer = await vaultPaymentSigner(ctx, {
-    from: record.from,
-    token: record.asset.address as Address,
-    payee: record.to,
-    amount: BigInt(record.amount),
-    chainId: record.chainId,
-  })
+  let authorization: SignedAuthorization | undefined
+  const signer = await vaultPaymentSigner(
+    ctx,
+    {
+      from: record.from,
+      token: record.asset.address as Address,
+      payee: record.to,
+      amount: BigInt(record.amount),
+      chainId: record.chainId,
+    },
+    ({ domain, message }) => {
+      authorization = {
+        token: getAddress(String(domain.verifyingContract)),
+        authorizer: getAddress(String(message.from)),
+        payee: getAddress(String(message.to)),
+        value: String(message.value),
+        nonce: message.nonce as Hex,
+        validAfter: String(message.validAfter),
+        validBefore: String(message.validBefore),
+        fromBlock: fromBlock.toString(),
+        domain: { name: String(domain.name), version: String(domain.version) },
+      }
+    },
+  )
   const chosen = (_version: number, accepts: PaymentRequirements[]) =>
     accepts.find((candidate) => sameRequirement(candidate, stored.requirement)) ?? stored.requirement
   // The policy engine is this wallet's spend control (it judged the intent): none of the client's own.
@@ -82,7 +159,9 @@ async function signPayment(
     paymentRequirementsSelector: chosen,
     spendControls: false,
   })
-  return client.createPaymentPayload(stored.paymentRequired)
+  const payload = await client.createPaymentPayload(stored.paymentRequired)
+  if (!authorization) throw new BaseError('payment_failed', 'The payment signed no EIP-3009 authorization')
+  return { payload, authorization }
 }
 
 function sameRequirement(a: PaymentRequirements, b: PaymentRequirements): boolean {
@@ -102,20 +181,4 @@ function settlementOf(fetched: FetchedResource): SettleResponse | undefined {
   } catch {
     return undefined
   }
-}
-
-async function finish(
-  ctx: AgentWalletContext,
-  stored: X402RequestRecord,
-  response: ResourceResponse,
-  transition: () => Promise<TransactionRecord>,
-): Promise<TransactionRecord> {
-  await ctx.storage.transaction([], (tx) => tx.put('x402_requests', { ...stored, response }))
-  return transition()
-}
-
-/** The settlement tx the payee reported, when it is a tx hash. */
-function settlementHashOf(settlement: SettleResponse | undefined): Hex | undefined {
-  const reported = settlement?.transaction
-  return reported !== undefined && isHash(reported) ? reported : undefined
 }

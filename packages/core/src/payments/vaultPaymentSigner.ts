@@ -15,18 +15,22 @@ export type AuthorizedTransfer = {
 /**
  * An x402 client signer over the vault: it signs an EIP-3009 `TransferWithAuthorization` (EIP-712,
  * the key stays in the vault) and only the one the intent was approved for; anything else is refused.
+ * `onSigned` sees what was signed (the payment keeps its authorization to ask the chain about).
  * @example new ExactEvmScheme(await vaultPaymentSigner(ctx, { from, token, payee, amount, chainId }))
  */
 export async function vaultPaymentSigner(
   ctx: Pick<AgentWalletContext, 'vault'>,
   authorized: AuthorizedTransfer,
+  onSigned?: (typedData: Parameters<ClientEvmSigner['signTypedData']>[0]) => void,
 ): Promise<ClientEvmSigner> {
   const account = await ctx.vault.getSigner(authorized.from)
   return {
     address: account.address,
     async signTypedData(typedData) {
       assertAuthorized(typedData, authorized)
-      return account.signTypedData(typedData as Parameters<typeof account.signTypedData>[0])
+      const signature = await account.signTypedData(typedData as Parameters<typeof account.signTypedData>[0])
+      onSigned?.(typedData)
+      return signature
     },
   }
 }

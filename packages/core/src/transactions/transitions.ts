@@ -179,33 +179,70 @@ export async function markReplaced(
   return next
 }
 
+/** What the resource answered a payment its payee took: an error status, or nothing (`status: null`). */
+export type Undelivered = { status: number | null; reason: string }
+
 /**
  * queued → confirmed for an intent its payee settled (an x402 payment), with `payment.settled`:
- * `hash` is the settlement tx, when the payee told us one.
+ * `hash` is the settlement tx (read from the chain, or as the payee told it). With `undelivered`, the
+ * payee took the money and answered an error or nothing: the record says so (`meta.delivered: false`,
+ * `meta.undelivered`) and `payment.settled_without_delivery` is appended in the same commit.
  * @example const settled = await markSettled(ctx, record, { hash, settlementTx })
  */
 export async function markSettled(
   ctx: AgentWalletContext,
   record: UnsignedQueuedTransaction,
-  settlement: { hash: Hex | undefined; settlementTx: string | null },
+  settlement: { hash: Hex | undefined; settlementTx: string | null; undelivered?: Undelivered | undefined },
 ): Promise<SettledOffchainTransaction> {
   const now = ctx.now().toISOString()
+  const { undelivered } = settlement
   const next: SettledOffchainTransaction = {
     ...record,
     status: 'confirmed',
     ...(settlement.hash ? { hash: settlement.hash } : {}),
-    meta: { ...record.meta, settlementTx: settlement.settlementTx },
+    meta: {
+      ...record.meta,
+      settlementTx: settlement.settlementTx,
+      ...(undelivered ? { delivered: false, undelivered } : {}),
+    },
     confirmedAt: now,
     updatedAt: now,
   }
   await ctx.storage.transaction([], async (tx) => {
     await tx.put('transactions', next)
-    appendEvent(ctx, tx, next.tenantId, 'payment.settled', {
+    const payment = {
       ...txPayload(next),
       payee: next.to,
       resource: String(next.meta?.resource ?? ''),
       network: `eip155:${next.chainId}`,
-    })
+    }
+    appendEvent(ctx, tx, next.tenantId, 'payment.settled', payment)
+    if (undelivered)
+      appendEvent(ctx, tx, next.tenantId, 'payment.settled_without_delivery', {
+        ...payment,
+        responseStatus: undelivered.status,
+        reason: undelivered.reason,
+      })
   })
+  return next
+}
+
+/**
+ * queued → queued for an x402 payment whose EIP-3009 authorization the vault signed, before the
+ * request carrying it leaves: from here the chain, not the payee's answer, says when it is spent
+ * (`meta.authorization`; payments/readAuthorization.ts).
+ * @example const authorized = await markAuthorized(ctx, record, authorization)
+ */
+export async function markAuthorized(
+  ctx: AgentWalletContext,
+  record: UnsignedQueuedTransaction,
+  authorization: Record<string, unknown>,
+): Promise<UnsignedQueuedTransaction> {
+  const next: UnsignedQueuedTransaction = {
+    ...record,
+    meta: { ...record.meta, authorization },
+    updatedAt: ctx.now().toISOString(),
+  }
+  await ctx.storage.transaction([], (tx) => tx.put('transactions', next))
   return next
 }

@@ -5,7 +5,7 @@ import { dateTime } from '../format.js'
 import type { DecodedArgument, TransactionDetails } from '../types.js'
 import { Address, ErrorNote, StatusBadge, useLoader } from './common.js'
 
-const liveTypes = ['tx.'] as const
+const liveTypes = ['tx.', 'payment.'] as const
 
 /**
  * One transaction as an explorer shows it: status, block, from/to, value, the decoded call and the
@@ -52,6 +52,7 @@ function Details({ details }: { details: TransactionDetails }) {
           <StatusBadge status={tx.status} />
           {receipt?.status === 'reverted' && <span class="muted"> (reverted on chain)</span>}
           {tx.error && <span class="muted"> — {tx.error.message}</span>}
+          <X402Note tx={tx} />
         </dd>
         <dt>Hash</dt>
         <dd>{tx.hash ? <code class="tx-id">{tx.hash}</code> : <span class="muted">not signed</span>}</dd>
@@ -157,4 +158,31 @@ function Arguments({ args }: { args: DecodedArgument[] }) {
       ))}
     </dl>
   )
+}
+
+/**
+ * An x402 payment's fate beyond its status: taken without delivering the resource, or an
+ * authorization still open (reserved) until its validBefore.
+ */
+function X402Note({ tx }: { tx: TransactionDetails['transaction'] }) {
+  if (tx.kind !== 'x402_payment') return null
+  const undelivered = tx.meta?.undelivered as { status?: number | null } | undefined
+  if (tx.meta?.delivered === false)
+    return (
+      <span class="muted" data-testid="x402-undelivered">
+        {' '}
+        — paid, not delivered (the resource answered{' '}
+        {undelivered?.status ? `HTTP ${undelivered.status}` : 'nothing'})
+      </span>
+    )
+  const authorization = tx.meta?.authorization as { validBefore?: string } | undefined
+  if (tx.status === 'queued' && authorization?.validBefore)
+    return (
+      <span class="muted" data-testid="x402-open">
+        {' '}
+        — authorization open until{' '}
+        {dateTime(new Date(Number(authorization.validBefore) * 1000).toISOString())}
+      </span>
+    )
+  return null
 }

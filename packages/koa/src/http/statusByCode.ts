@@ -30,6 +30,9 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   approval_not_pending: 409,
   storage_conflict: 409,
   approval_expired: 410,
+  // Recorded on a released x402 payment (never thrown by an operation): the authorization is gone.
+  authorization_expired: 410,
+  authorization_cancelled: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   header_too_large: 431,
@@ -47,6 +50,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   quote_source_unavailable: 502,
   payment_requirements_invalid: 502,
   payment_failed: 502,
+  payment_not_delivered: 502,
   resource_unavailable: 502,
   chain_unavailable: 503,
   not_ready: 503,
@@ -58,6 +62,7 @@ const exposedUpstreamCodes: ReadonlySet<HttpErrorCode> = new Set<HttpErrorCode>(
   'chain_unavailable',
   'payment_requirements_invalid',
   'payment_failed',
+  'payment_not_delivered',
   'resource_unavailable',
 ])
 
