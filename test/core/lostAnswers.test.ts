@@ -211,9 +211,8 @@ describe('a definite refusal', () => {
     expect([done.status, done.transaction.nonce]).toEqual(['confirmed', 0])
     // The refused one, watched until the chain showed another tx at its nonce, stays failed.
     await expect
-      .poll(async () => (await storedTransaction(aw, refused.transaction.id)).nonceSettled)
-      .toBe(true)
-    expect(await storedTransaction(aw, refused.transaction.id)).toMatchObject({ status: 'failed' })
+      .poll(() => storedTransaction(aw, refused.transaction.id))
+      .toMatchObject({ status: 'failed', nonceSettled: true })
   })
 
   it('does not fail the tx while the node cannot say whether it has it; it is sent again and confirms', async () => {
@@ -240,11 +239,12 @@ describe('a tx reported failed that the chain mined', () => {
   }
 
   /** The record as the code before #26 saved such a send: failed, with no word on its nonce. */
-  const asFailedBefore26 = (record: TransactionRecord): TransactionRecord => ({
-    ...record,
-    status: 'failed',
-    error: { code: 'transaction_failed', message: 'The chain rejected the request' },
-  })
+  const asFailedBefore26 = (record: TransactionRecord) =>
+    ({
+      ...record,
+      status: 'failed',
+      error: { code: 'transaction_failed', message: 'The chain rejected the request' },
+    }) as TransactionRecord
 
   it('becomes confirmed, with tx.confirmed saying recovered: a failed record written before #26, at start-up', async () => {
     const storage = memoryStorage()
