@@ -10,6 +10,7 @@ import {
   startDevnet,
   storedTransaction,
 } from '../helpers/devnetAgentWallet.js'
+import { type Fault, faults, faultyProvider } from '../helpers/faultyChain.js'
 
 let devnet: Devnet
 const closers: AgentWallet[] = []
@@ -22,65 +23,52 @@ afterAll(async () => {
   await devnet?.close()
 })
 
-type Request = { method: string; params?: unknown }
-
-/** A JSON-RPC error as a proxy or a node sends it: viem classifies it by `code` alone. */
-const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code })
-
-/** mulberry32: the same seed, the same losses, run after run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The "does the node know it?" read and viem's two retries of it on a local chain: all lost. */
+const lostReads = 3
 
 /**
- * The devnet behind a JSON-RPC proxy that loses answers. A raw tx `loses` picks is forwarded — the
- * node takes it (or refuses it) — and then answered `-32005 limit exceeded`, and the next
- * `eth_getTransactionByHash` of it (the sender's "does the node know it?") is lost the same way.
- * `drops` picks raw txs answered the same way but never forwarded (the proxy's limit hit first).
+ * The devnet behind a proxy that loses answers (the shared `faultyProvider`, seeded). A raw tx
+ * `loses` picks is forwarded — the node takes it — and its answer lost (`lostAs`, default `-32005`
+ * limit exceeded), and so are the reads of it by hash that follow (the sender's "does the node know
+ * it?"). `drops` picks raw txs answered -32005 and never forwarded (the proxy's limit hit first).
  * `refuses` picks raw txs answered "nonce too low" (-32000, a definite refusal) without forwarding;
- * `blindRead` then loses that check too. `lost` and `refused` count what it did.
+ * `blindRead` then loses the reads that follow it too. `counts` tells what it did.
  */
 function lossyNode(options: {
-  loses?: (raw: Hex) => boolean
-  drops?: (raw: Hex) => boolean
-  refuses?: (raw: Hex) => boolean
+  seed?: number
+  loses?: (random: () => number) => boolean
+  lostAs?: Fault
+  drops?: () => boolean
+  refuses?: () => boolean
   blindRead?: boolean
 }) {
-  const unreadable = new Set<Hex>()
+  const unreadable = new Map<Hex, number>()
   const counts = { lost: 0, refused: 0 }
-  const provider = {
-    request: async (args: Request) => {
-      const forward = () => devnet.provider.request(args as Parameters<Devnet['provider']['request']>[0])
-      if (args.method === 'eth_sendRawTransaction') {
-        const raw = (args.params as [Hex])[0]
-        if (options.refuses?.(raw)) {
+  const chain = faultyProvider(devnet.provider, {
+    seed: options.seed ?? 1,
+    plan: ({ method, params, random }) => {
+      if (method === 'eth_sendRawTransaction') {
+        const hash = keccak256(params[0] as Hex)
+        if (options.refuses?.()) {
           counts.refused++
-          if (options.blindRead) unreadable.add(keccak256(raw))
-          throw rpcError(-32000, 'nonce too low')
+          if (options.blindRead) unreadable.set(hash, lostReads)
+          return faults.nonceTooLow
         }
-        const dropped = options.drops?.(raw) ?? false
-        if (dropped || options.loses?.(raw)) {
-          counts.lost++
-          if (!dropped) await forward().catch(() => undefined)
-          unreadable.add(keccak256(raw))
-          throw rpcError(-32005, 'request rate exceeded')
-        }
+        const dropped = options.drops?.() ?? false
+        if (!dropped && !options.loses?.(random)) return undefined
+        counts.lost++
+        unreadable.set(hash, lostReads)
+        return dropped ? faults.rateLimited : (options.lostAs ?? faults.lostAnswer(faults.rateLimited))
       }
-      if (args.method === 'eth_getTransactionByHash') {
-        const [hash] = args.params as [Hex]
-        if (unreadable.delete(hash)) throw rpcError(-32005, 'request rate exceeded')
-      }
-      return forward()
+      if (method !== 'eth_getTransactionByHash') return undefined
+      const hash = params[0] as Hex
+      const left = unreadable.get(hash) ?? 0
+      if (left === 0) return undefined
+      unreadable.set(hash, left - 1)
+      return faults.rateLimited
     },
-  }
-  return { provider, counts }
+  })
+  return { provider: chain.provider, counts }
 }
 
 /** An AgentWallet whose chain is `node`; `config` as for `agentWalletOn`. */
@@ -92,6 +80,9 @@ async function on(node: ReturnType<typeof lossyNode>, config: Parameters<typeof 
   closers.push(aw)
   return aw
 }
+
+/** A node's answer that says nothing about the tx, met after the node took it. */
+const internalError = faults.lostAnswer({ kind: 'rpcError', code: -32603, message: 'internal error' })
 
 /** Loses the answer to the first `n` raw txs. */
 const firstLost = (n: number) => {
@@ -113,8 +104,7 @@ const minedNonce = (address: Address) => publicClientOf(devnet).getTransactionCo
 
 describe('a broadcast whose answer is lost', () => {
   it('is never answered failed: over 50 sends with ~30% lost answers every one confirms, as many as the node mined', async () => {
-    const random = seeded(26)
-    const node = lossyNode({ loses: () => random() < 0.3 })
+    const node = lossyNode({ seed: 26, loses: (random) => random() < 0.3 })
     const aw = await on(node)
     const wallet = await fundedWallet(aw, devnet, '10')
     const answers = await Promise.all(
@@ -135,8 +125,9 @@ describe('a broadcast whose answer is lost', () => {
     expect(new Set(confirmed.map((tx) => tx.nonce)).size).toBe(50)
   })
 
-  it('answers queued with its hash when the node took it, and the tracker confirms it', async () => {
-    const node = lossyNode({ loses: firstLost(1) })
+  it('answers queued with its hash when the node took it and answered an internal error, and the tracker confirms it', async () => {
+    // -32603 is no rate limit: the node was reached, and its answer says nothing about the tx.
+    const node = lossyNode({ loses: firstLost(1), lostAs: internalError })
     const aw = await on(node)
     const wallet = await fundedWallet(aw, devnet, '1')
     const to = freshAddress()
@@ -280,7 +271,7 @@ describe('a tx reported failed that the chain mined', () => {
 describe('a crash between a lost answer and the tracker’s next pass', () => {
   it('confirms the tx after restart, once', async () => {
     const storage = memoryStorage()
-    const dying = await on(lossyNode({ loses: firstLost(1) }), {
+    const dying = await on(lossyNode({ loses: firstLost(1), lostAs: internalError }), {
       storage,
       masterKey: '66'.repeat(32),
       track: false,
