@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { type AgentWallet, memoryStorage, type TransactionRecord, trackTransactions } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
+import { sqliteStorage } from '@agentwallet/sqlite'
 import { type Address, type Hex, keccak256, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -290,5 +294,48 @@ describe('a crash between a lost answer and the tracker’s next pass', () => {
     expect(await minedNonce(wallet.address)).toBe(1)
     expect(await publicClientOf(devnet).getBalance({ address: to })).toBe(parseEther('0.1'))
     expect((await restarted.listHistory({ wallet: wallet.address })).count).toBe(1)
+  })
+
+  it('confirms the tx once when the wallet is closed before any tracker pass and reopened on its SQLite file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aw-lost-'))
+    const filename = join(dir, 'agentwallet.db')
+    const masterKey = '77'.repeat(32)
+    const chainOf = (node: ReturnType<typeof lossyNode>) => ({
+      devnet: { provider: node.provider, chainId: 31337, contracts: devnet.addressBook },
+    })
+    try {
+      const first = sqliteStorage({ filename })
+      const closing = await agentWalletOn(devnet, {
+        storage: first,
+        masterKey,
+        track: false,
+        chains: chainOf(lossyNode({ loses: firstLost(1), lostAs: internalError })),
+      })
+      const wallet = await fundedWallet(closing, devnet, '1')
+      const to = freshAddress()
+      const answer = await closing.send({ wallet: wallet.address, to, value: '0.1' })
+      expect(answer.status).toBe('queued')
+      await closing.close()
+      await first.close()
+
+      const second = sqliteStorage({ filename })
+      const reopened = await agentWalletOn(devnet, {
+        storage: second,
+        masterKey,
+        chains: chainOf(lossyNode({})),
+      })
+      try {
+        const done = await reopened.waitForTransaction({ transaction: answer.transaction.id })
+        expect([done.status, done.hash]).toEqual(['confirmed', answer.hash])
+        expect(await eventsAbout(reopened, 'tx.confirmed', answer.transaction.id)).toHaveLength(1)
+        expect(await minedNonce(wallet.address)).toBe(1)
+        expect(await publicClientOf(devnet).getBalance({ address: to })).toBe(parseEther('0.1'))
+      } finally {
+        await reopened.close()
+        await second.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
