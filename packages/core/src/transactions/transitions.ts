@@ -218,7 +218,7 @@ export async function markSettled(
 
 /**
  * failed → confirmed (or failed as reverted, with its block) for a signed tx the chain shows mined
- * after it was reported failed: its broadcast's answer was lost, or a node's read lagged. `mined` is
+ * after it was reported failed: its broadcast's answer was lost, or a node's read lagged. `next` is
  * the record as mined (`minedRecord` of the failed one `reopened`); the event says `recovered`, so a
  * consumer that acted on the earlier `tx.failed` can undo it.
  * @example await writeRecovered(ctx, tx, minedRecord(ctx, reopened(failed), receipt))
@@ -226,9 +226,8 @@ export async function markSettled(
 export async function writeRecovered(
   ctx: AgentWalletContext,
   tx: StorageTx,
-  mined: MinedTransaction | FailedTransaction,
+  next: MinedTransaction | FailedTransaction,
 ): Promise<void> {
-  const next = mined
   await tx.put('transactions', next)
   if (next.status === 'confirmed' && next.blockNumber !== undefined) {
     appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', {
