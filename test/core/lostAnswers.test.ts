@@ -167,7 +167,8 @@ describe('a broadcast whose answer is lost', () => {
 describe('a lost send whose nonce another tx took', () => {
   it('fails once the chain shows another tx mined at its nonce, and fills nothing', async () => {
     const node = lossyNode({ drops: firstLost(1) })
-    const aw = await on(node)
+    // The tracker waits (10 minutes) until the other tx is in: then `reconcile` is its pass.
+    const aw = await on(node, { rebroadcastAfterMs: 600_000 })
     const wallet = await fundedWallet(aw, devnet, '1')
     const answer = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
     expect(answer.status).toBe('queued')
@@ -184,6 +185,7 @@ describe('a lost send whose nonce another tx took', () => {
       ...fees,
     })
     await devnet.provider.request({ method: 'eth_sendRawTransaction', params: [other] })
+    await aw.reconcile()
     const done = await aw.waitForTransaction({ transaction: answer.transaction.id })
     expect(done).toMatchObject({ status: 'failed', transaction: { error: { code: 'transaction_failed' } } })
     expect(await storedTransaction(aw, answer.transaction.id)).toMatchObject({ nonceSettled: true })
