@@ -37,7 +37,7 @@ export async function createDeployer(
 
   async function sendRaw(raw: Hex): Promise<Hex> {
     const hash: Hex = await provider.request({ method: 'eth_sendRawTransaction', params: [raw] })
-    const receipt = await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })
+    const receipt = await receiptOf(provider, hash)
     if (receipt?.status !== '0x1') throw new Error(`devnet set-up transaction ${hash} failed`)
     return hash
   }
@@ -82,5 +82,18 @@ export async function createDeployer(
       await send({ data: encodeDeployData({ abi: artifact.abi as Abi, bytecode: artifact.bytecode, args }) })
       return address
     },
+  }
+}
+
+/**
+ * The receipt of `hash`: at once on an automining chain; on one that mines on a timer (`blockTime`),
+ * once the next block holds it (polled, for at most a minute).
+ */
+async function receiptOf(provider: DevnetProvider, hash: Hex): Promise<{ status?: string } | null> {
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    const receipt = await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })
+    if (receipt || Date.now() > deadline) return receipt
+    await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }

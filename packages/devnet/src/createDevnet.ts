@@ -10,6 +10,7 @@ import { type DataDirMeta, journalFile, readMeta, writeMeta } from './dataDirMet
 import { type DevnetAddressBook, deployProtocols, upgradeProtocols } from './deployProtocols.js'
 import { devnetAccounts, devnetDeployer } from './devnetAccounts.js'
 import { devnetChain } from './devnetChain.js'
+import { withIntervalMining } from './intervalMining.js'
 import { openJournal } from './journal.js'
 import { journaledProvider } from './journaledProvider.js'
 import { loadSingletonFactoryDeployment } from './loadArtifact.js'
@@ -31,6 +32,12 @@ export type CreateDevnetOptions = {
    * deployment burst, so any longer age would be waited out by the wall clock, not by blocks.
    */
   ensMinCommitmentAge?: number | undefined
+  /**
+   * Seconds between blocks (fractions allowed): sends wait in the pool for the next block, as on a
+   * real chain. Default: none, every send is mined at once (automine). Works with `dataDir` too: the
+   * blocks are journaled `evm_mine` requests, so a restart replays them as they were.
+   */
+  blockTime?: number | undefined
 }
 
 export type Devnet = {
@@ -112,12 +119,15 @@ async function startDevnet(options: CreateDevnetOptions, unlock: () => void): Pr
 
   let closed = false
   const servers = new Set<DevnetServer>()
+  const mining = withIntervalMining(inner)
   const provider: DevnetProvider = {
     request(args) {
       if (closed) return Promise.reject(new RpcError({ code: 4900, message: 'devnet is closed' }))
-      return inner.request(args)
+      return mining.provider.request(args)
     },
   }
+  // A replayed chain that last ran on a timer comes back without it: set-up needs each send mined.
+  if (!(await provider.request({ method: 'hardhat_getAutomine' }))) await automineAgain(provider)
 
   const deployment = {
     chainId: meta.chainId,
@@ -128,6 +138,13 @@ async function startDevnet(options: CreateDevnetOptions, unlock: () => void): Pr
     ? await upgradeProtocols(provider, deployment, meta.addressBook)
     : await deployProtocols(provider, deployment)
   if (dataDir && addressBook !== meta.addressBook) writeMeta(dataDir, { ...meta, addressBook })
+  if (options.blockTime !== undefined && options.blockTime > 0) {
+    await provider.request({ method: 'evm_setAutomine', params: [false] })
+    await provider.request({
+      method: 'evm_setIntervalMining',
+      params: [Math.round(options.blockTime * 1000)],
+    })
+  }
 
   return {
     provider,
@@ -172,9 +189,17 @@ async function startDevnet(options: CreateDevnetOptions, unlock: () => void): Pr
     async close() {
       if (closed) return
       closed = true
+      mining.stop()
       unlock()
       await Promise.all([...servers].map((server) => server.close()))
       servers.clear()
     },
   }
+}
+
+/** Automine on again; the transactions left in the pool (sent after the last timed block) mined first. */
+async function automineAgain(provider: DevnetProvider): Promise<void> {
+  await provider.request({ method: 'evm_setAutomine', params: [true] })
+  const pending = await provider.request({ method: 'eth_getBlockByNumber', params: ['pending', false] })
+  if ((pending?.transactions?.length ?? 0) > 0) await provider.request({ method: 'evm_mine', params: [] })
 }

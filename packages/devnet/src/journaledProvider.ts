@@ -20,15 +20,17 @@ const journaledMethods = new Set([
   'hardhat_setPrevRandao',
   'hardhat_setMinGasPrice',
   'evm_setBlockGasLimit',
+  // With automine off, sends wait in the pool and the next journaled `evm_mine` takes them: replaying
+  // both in order puts the same transactions in the same blocks.
+  'evm_setAutomine',
 ])
 
-/** Would make the chain depend on wall-clock timing or a pending pool, which a journal cannot replay. */
-const refusedMethods = new Set([
-  'evm_setAutomine',
-  'evm_setIntervalMining',
-  'hardhat_reset',
-  'hardhat_dropTransaction',
-])
+/**
+ * Would make the chain depend on wall-clock timing or a pending pool, which a journal cannot replay.
+ * `evm_setIntervalMining` is answered above this provider (`withIntervalMining`), whose timer mines
+ * with journaled `evm_mine` requests; reaching EDR's own timer here would mine blocks the journal misses.
+ */
+const refusedMethods = new Set(['evm_setIntervalMining', 'hardhat_reset', 'hardhat_dropTransaction'])
 
 /**
  * Wraps a provider so every state change lands in the journal, in the order the chain applied it.

@@ -4,6 +4,8 @@ import {
   ExecutionRevertedError,
   HttpRequestError,
   InsufficientFundsError,
+  LimitExceededRpcError,
+  ResourceUnavailableRpcError,
   SocketClosedError,
   TimeoutError,
   BaseError as ViemBaseError,
@@ -13,14 +15,38 @@ import { BaseError } from '../errors/baseError.js'
 import { ChainUnavailableError } from '../errors/errors.js'
 
 /**
- * True when the RPC could not be reached or did not answer (the request may be retried);
- * false when the node answered with an error. Classified by viem's error classes, never by text.
+ * True when the RPC could not be reached, did not answer, or would not serve the request now (an HTTP
+ * error status, a rate limit, a resource it lacks for the moment): the request may be retried, and
+ * whether a send took effect is unknown. False when the node answered about the request itself.
+ * Classified by viem's error classes and JSON-RPC codes, never by text.
  */
 export function isTransportError(error: unknown): boolean {
   return (
-    findViemError(error, [HttpRequestError, TimeoutError, WebSocketRequestError, SocketClosedError]) !==
-    undefined
+    findViemError(error, [
+      HttpRequestError,
+      TimeoutError,
+      WebSocketRequestError,
+      SocketClosedError,
+      LimitExceededRpcError,
+      ResourceUnavailableRpcError,
+    ]) !== undefined || hasRateLimitCode(error)
   )
+}
+
+/**
+ * Rate limits viem has no class for: a JSON-RPC error 429 (some providers answer HTTP 200 with it) and
+ * QuickNode's -32007. viem wraps them as UnknownRpcError; the code sits on the error it wraps.
+ */
+const rateLimitCodes: ReadonlySet<number> = new Set([429, -32005, -32007])
+
+function hasRateLimitCode(error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; current instanceof Error && depth < 20; depth++) {
+    const { code } = current as { code?: unknown }
+    if (typeof code === 'number' && rateLimitCodes.has(code)) return true
+    current = current.cause
+  }
+  return false
 }
 
 /**
@@ -47,16 +73,17 @@ export function isRevert(error: unknown): boolean {
  */
 export function toChainError(error: unknown, chain: string, options: { read?: boolean } = {}): BaseError {
   if (error instanceof BaseError) return error
-  if (isTransportError(error)) return new ChainUnavailableError(chain, { cause: error })
-  if (options.read && !isRevert(error)) {
-    return new ChainUnavailableError(chain, {
-      details: { chain, reason: error instanceof ViemBaseError ? error.shortMessage : undefined },
-      cause: error,
-    })
-  }
+  if (isTransportError(error)) return new ChainUnavailableError(chain, { details: { chain }, cause: error })
+  // Before the read rule: an estimate (a read) can learn that the wallet cannot pay.
   if (findViemError(error, [InsufficientFundsError])) {
     return new BaseError('insufficient_funds', 'The wallet cannot pay for this transaction', {
       details: { chain },
+      cause: error,
+    })
+  }
+  if (options.read && !isRevert(error)) {
+    return new ChainUnavailableError(chain, {
+      details: { chain, reason: error instanceof ViemBaseError ? error.shortMessage : undefined },
       cause: error,
     })
   }

@@ -91,12 +91,19 @@ function createHandle(name: string, config: ChainConfig): ChainHandle {
   }
 }
 
+/**
+ * Retries of a failed read (an HTTP 429/5xx, a rate limit, a timeout), with exponential backoff from
+ * `retryDelay` ms, or the `Retry-After` the node sends. A local chain answers in a millisecond, so its
+ * retries are few and quick: a devnet behind a flaky proxy rides out a blip without slowing tests.
+ * viem never retries `eth_sendRawTransaction` (its action sends it with `retryCount: 0`).
+ */
+const retries = { local: { retryCount: 2, retryDelay: 10 }, remote: { retryCount: 3, retryDelay: 150 } }
+
 function chooseTransport(name: string, config: ChainConfig, local: boolean): Transport {
-  // Local chains answer at once; viem's default retries only slow failures down.
-  const retryCount = local ? 0 : 3
+  const retry = local ? retries.local : retries.remote
   if (config.transport) return config.transport
-  if (config.provider) return custom(config.provider, { retryCount })
-  if (config.rpcUrl) return http(config.rpcUrl, { retryCount, timeout: 15_000 })
+  if (config.provider) return custom(config.provider, retry)
+  if (config.rpcUrl) return http(config.rpcUrl, { ...retry, timeout: 15_000 })
   throw new BaseError('validation_failed', `Chain "${name}" needs an rpcUrl or a provider`, {
     details: { chain: name },
   })

@@ -30,7 +30,8 @@ export type EventPayloads = {
   'wallet.created': { walletId: string; address: string; chain: string; agentName: string }
   /** Also for a replacement of a stuck tx (same nonce, higher fees): `replaces` is the hash it replaces. */
   'tx.submitted': TxPayload & { replaces?: string | undefined }
-  'tx.confirmed': TxPayload & { blockNumber: number }
+  /** `recovered`: the tx had been reported `failed` (its broadcast's answer was lost), and the chain shows it mined. */
+  'tx.confirmed': TxPayload & { blockNumber: number; recovered?: boolean | undefined }
   'tx.failed': TxPayload & { reason: string }
   'policy.blocked': TxPayload & { ruleId?: string | undefined; reason: string }
   'policy.hitl': TxPayload & {

@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 
@@ -18,7 +19,9 @@ export async function allocateNonce(
   const nonceId = nonceIdOf(chain.chainId, address)
   const [stored, pending] = await Promise.all([
     ctx.storage.get('nonces', nonceId),
-    chain.client.getTransactionCount({ address, blockTag: 'pending' }),
+    chain.client.getTransactionCount({ address, blockTag: 'pending' }).catch((error: unknown) => {
+      throw toChainError(error, chain.name, { read: true })
+    }),
   ])
   return { nonceId, nonce: Math.max(stored?.next ?? 0, pending) }
 }

@@ -1,4 +1,5 @@
-import { keccak256 } from 'viem'
+import { type Hex, keccak256, TransactionNotFoundError } from 'viem'
+import { isRefusal } from '../chain/isRefusal.js'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
@@ -93,10 +94,11 @@ type BroadcastOptions = {
 }
 
 /**
- * Sends a persisted raw tx. A transport failure leaves it signed for the tracker to retry; an
- * answer from the node that it does not know the tx fails it (`failSigned`: its nonce is freed or
- * filled), unless the refusal came from a lower nonce we still owe the node: those go first, then
- * this again. The caller holds the wallet lock.
+ * Sends a persisted raw tx. A transport failure, or an answer that says nothing about the tx (a rate
+ * limit, an internal error), leaves it signed for the tracker; only a definite refusal (`isRefusal`)
+ * of a tx the node then says it does not know fails it (`failSigned`: its nonce is freed or filled),
+ * unless the refusal came from a lower nonce we still owe the node: those go first, then this again.
+ * The caller holds the wallet lock.
  */
 export async function broadcastSigned(
   ctx: AgentWalletContext,
@@ -111,11 +113,12 @@ export async function broadcastSigned(
   } catch (error) {
     if (isTransportError(error)) return record
     // "Already known" and "nonce too low" for our own mined tx are both fine: ask the node.
-    const known = await chain.client.getTransaction({ hash: record.hash }).then(
-      () => true,
-      () => false,
-    )
+    const known = await nodeKnows(chain, record.hash)
     if (known) return markSubmitted(ctx, record)
+    // The answer was lost (a rate limit, an internal error) or the node could not say whether it has
+    // the tx: it may, so it is not failed and its nonce is neither freed nor filled. It stays signed
+    // and queued, and the tracker asks the chain (docs/money-path.md, "What the chain may do").
+    if (known === undefined || !isRefusal(error)) return record
     if (!options.owedSent && (await sendOwed(ctx, chain, record)))
       return broadcastSigned(ctx, chain, record, { ...options, owedSent: true, refused: undefined })
     return failSigned(ctx, chain, record, toChainError(error, chain.name), options)
@@ -147,7 +150,8 @@ export async function failSigned(
     try {
       filler = await nonceFiller(ctx, chain, record)
     } catch (cause) {
-      if (isTransportError(cause)) return record
+      // The node could not be asked (no answer, a rate limit): the tx stays as it was, for the tracker.
+      if (toChainError(cause, chain.name, { read: true }).code === 'chain_unavailable') return record
       throw cause
     }
   }
@@ -180,4 +184,15 @@ async function sendOwed(
     .sort((x, y) => x.nonce - y.nonce)
   for (const other of owed) await broadcastSigned(ctx, chain, other, { owedSent: true })
   return owed.length > 0
+}
+
+/**
+ * Whether the node has the tx (pending or mined): undefined when it could not say (the read failed),
+ * which is never taken for "no".
+ */
+function nodeKnows(chain: ChainHandle, hash: Hex): Promise<boolean | undefined> {
+  return chain.client.getTransaction({ hash }).then(
+    () => true,
+    (error: unknown) => (error instanceof TransactionNotFoundError ? false : undefined),
+  )
 }

@@ -1,20 +1,31 @@
 import { type Hex, TransactionNotFoundError, type TransactionReceipt } from 'viem'
-import { isTransportError, toChainError } from '../chain/toChainError.js'
+import { isRefusal } from '../chain/isRefusal.js'
+import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import { isAgentWalletError } from '../errors/baseError.js'
+import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import type { Filter } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
+import { chainVerdict } from './chainVerdict.js'
 import { prepareGas, tokenSpendOf } from './prepareGas.js'
+import { recheckFailed } from './recheckFailed.js'
 import { refreshCall } from './refreshCall.js'
 import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from './replaceStuck.js'
 import { broadcastSigned, failSigned, signAndBroadcast } from './signAndBroadcast.js'
-import { markFailed, markRebroadcast, minedRecord, saveMined } from './transitions.js'
-import { isSettledOffchain, isSigned, type SubmittedTransaction, type TransactionRecord } from './types.js'
+import { markFailed, markRebroadcast, minedRecord, saveMined, writeFailed } from './transitions.js'
+import {
+  isSettledOffchain,
+  isSigned,
+  type SignedQueuedTransaction,
+  type SubmittedTransaction,
+  type TransactionRecord,
+} from './types.js'
 
 /**
- * One pass of the tracker: receipts for submitted txs (→ confirmed / failed), replacements of
- * submitted txs stuck below the chain's current fees, and the queued txs
+ * One pass of the tracker: receipts for submitted txs (→ confirmed / failed), and for a stale one
+ * its nonce (taken by another tx → failed), replacements of submitted txs stuck below the chain's
+ * current fees, signed txs reported failed that the chain shows mined after all (`recheckFailed`),
+ * and the queued txs
  * that a crash or a transport failure left behind: a signed one is broadcast again exactly as
  * signed; an unsigned one (accepted, crash before signing) is signed now. With `all`, every
  * queued tx is retried at once (start-up reconciliation); otherwise only stale ones. `chains`
@@ -58,6 +69,7 @@ export async function trackTransactions(
       // stays reserved, never signed again here (docs/payments.md).
       .filter((record) => Date.parse(record.updatedAt) <= staleBefore && !isSettledOffchain(record))
       .map((record) => resume(ctx, record)),
+    recheckFailed(ctx, { where: chain, legacy: options.all === true }),
   ])
 }
 
@@ -95,6 +107,12 @@ async function settle(
   stale: boolean,
 ): Promise<void> {
   const chain = ctx.chains.get(candidate.chain)
+  if (stale) {
+    // Mined since the pass began, or its nonce taken by another tx: the chain has the answer.
+    const verdict = await chainVerdict(chain, candidate)
+    if (verdict.kind === 'mined') return saveReceipts(ctx, [{ record: candidate, receipt: verdict.receipt }])
+    if (verdict.kind === 'taken') return failTaken(ctx, candidate)
+  }
   // The newest signature unknown to the node (evicted, or a crash between commit and broadcast).
   const unseen = stale && (await isUnknown(chain, candidate.hash))
   if (!unseen && !replacementDue(ctx, candidate)) return
@@ -134,9 +152,37 @@ async function rebroadcastDropped(
     await chain.client.sendRawTransaction({ serializedTransaction: record.rawTx })
     await markRebroadcast(ctx, record)
   } catch (error) {
-    if (isTransportError(error) || !(await isDropped(chain, record))) return
+    // Only a definite refusal of a tx the node knows under no signature: a lost answer says nothing.
+    if (!isRefusal(error) || !(await isDropped(chain, record))) return
     await failSigned(ctx, chain, record, toChainError(error, chain.name))
   }
+}
+
+/**
+ * Fails a signed tx whose nonce the chain shows used by another tx (none of its signatures mined):
+ * it can never be mined, and there is no hole to fill. Takes the wallet lock.
+ */
+async function failTaken(
+  ctx: AgentWalletContext,
+  candidate: SignedQueuedTransaction | SubmittedTransaction,
+): Promise<void> {
+  await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
+    const record = await ctx.storage.get('transactions', candidate.id)
+    if (record?.status !== candidate.status || record.hash !== candidate.hash) return
+    if (record.status !== 'queued' && record.status !== 'submitted') return
+    await failNonceTaken(ctx, record)
+  })
+}
+
+/** Writes → failed for a tx whose nonce another tx was mined at. The caller holds the wallet lock. */
+async function failNonceTaken(
+  ctx: AgentWalletContext,
+  record: SignedQueuedTransaction | SubmittedTransaction,
+) {
+  const error = new BaseError('transaction_failed', 'Another transaction was mined at its nonce', {
+    details: { chain: record.chain, nonce: record.nonce },
+  })
+  await ctx.storage.transaction([], (tx) => writeFailed(ctx, tx, record, error, { nonceSettled: true }))
 }
 
 async function resume(ctx: AgentWalletContext, candidate: TransactionRecord): Promise<void> {
@@ -145,7 +191,18 @@ async function resume(ctx: AgentWalletContext, candidate: TransactionRecord): Pr
     const record = await ctx.storage.get('transactions', candidate.id)
     if (record?.status !== 'queued') return
     if (isSigned(record)) {
-      await broadcastSigned(ctx, chain, record)
+      // Its broadcast's answer may have been lost: the chain may have it mined already.
+      const verdict = await chainVerdict(chain, record)
+      if (verdict.kind === 'mined') {
+        const submitted: SubmittedTransaction = {
+          ...record,
+          status: 'submitted',
+          submittedAt: record.updatedAt,
+        }
+        const mined = minedRecord(ctx, submitted, verdict.receipt)
+        await ctx.storage.transaction([], (tx) => saveMined(ctx, tx, mined))
+      } else if (verdict.kind === 'taken') await failNonceTaken(ctx, record)
+      else await broadcastSigned(ctx, chain, record)
       return
     }
     try {

@@ -8,6 +8,7 @@ import type {
   MinedTransaction,
   QueuedTransaction,
   SettledOffchainTransaction,
+  Signature,
   SignedQueuedTransaction,
   SubmittedTransaction,
   TransactionRecord,
@@ -56,6 +57,7 @@ export async function markFailed(
 
 /**
  * Writes queued (or submitted) → failed, with its `tx.failed` event, in `tx`: the record as saved.
+ * `nonceSettled`: the chain already shows another tx mined at its nonce (default: not yet).
  * @example const failed = await writeFailed(ctx, tx, record, error)
  */
 export async function writeFailed(
@@ -63,11 +65,15 @@ export async function writeFailed(
   tx: StorageTx,
   record: ActiveTransaction,
   error: BaseError,
+  options: { nonceSettled?: boolean | undefined } = {},
 ): Promise<FailedTransaction> {
   const next: FailedTransaction = {
     ...record,
     status: 'failed',
     error: { code: error.code, message: error.shortMessage },
+    // A signed tx is failed only on the node's definite refusal, yet the chain has the last word: the
+    // tracker watches its nonce until another tx is mined at it (`recheckFailed`).
+    ...(record.rawTx !== undefined ? { nonceSettled: options.nonceSettled ?? false } : {}),
     updatedAt: ctx.now().toISOString(),
   }
   await tx.put('transactions', next)
@@ -245,4 +251,53 @@ export async function markAuthorized(
   }
   await ctx.storage.transaction([], (tx) => tx.put('transactions', next))
   return next
+}
+
+/**
+ * failed → confirmed (or failed as reverted, with its block) for a signed tx the chain shows mined
+ * after it was reported failed: its broadcast's answer was lost, or a node's read lagged. `next` is
+ * the record as mined (`minedRecord` of the failed one `reopened`); the event says `recovered`, so a
+ * consumer that acted on the earlier `tx.failed` can undo it.
+ * @example await writeRecovered(ctx, tx, minedRecord(ctx, reopened(failed), receipt))
+ */
+export async function writeRecovered(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  next: MinedTransaction | FailedTransaction,
+): Promise<void> {
+  await tx.put('transactions', next)
+  if (next.status === 'confirmed' && next.blockNumber !== undefined) {
+    appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', {
+      ...txPayload(next),
+      blockNumber: next.blockNumber,
+      recovered: true,
+    })
+  } else {
+    appendEvent(ctx, tx, next.tenantId, 'tx.failed', {
+      ...txPayload(next),
+      reason: 'reverted',
+      blockNumber: next.blockNumber,
+      recovered: true,
+    })
+  }
+}
+
+/**
+ * failed → failed, with nothing left to watch: the chain shows another tx mined at its nonce, so it
+ * can never be mined. No event: its status and reason are unchanged.
+ * @example await markNonceSettled(ctx, record)
+ */
+export async function markNonceSettled(ctx: AgentWalletContext, record: FailedTransaction): Promise<void> {
+  const next: FailedTransaction = { ...record, nonceSettled: true, updatedAt: ctx.now().toISOString() }
+  await ctx.storage.transaction([], (tx) => tx.put('transactions', next))
+}
+
+/**
+ * A signed failed tx as it was before it failed (submitted at its last broadcast), to be passed to
+ * `minedRecord` once the chain shows it mined.
+ * @example const mined = minedRecord(ctx, reopened(failed), receipt)
+ */
+export function reopened(record: FailedTransaction & Signature): SubmittedTransaction {
+  const { error: _error, nonceSettled: _settled, blockNumber: _block, gasUsed: _gas, ...rest } = record
+  return { ...rest, status: 'submitted', submittedAt: record.submittedAt ?? record.updatedAt }
 }

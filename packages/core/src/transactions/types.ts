@@ -137,6 +137,12 @@ export type FailedTransaction = TransactionBase &
     blockNumber?: number | undefined
     gasUsed?: string | undefined
     confirmedAt?: undefined
+    /**
+     * For a signed tx failed before a block: `false` while the chain has not yet shown its nonce used
+     * by another tx, so it may still be mined (then the tracker makes it `confirmed`); `true` once it
+     * has. Absent for a revert, an unsigned intent, and records written before it was kept.
+     */
+    nonceSettled?: boolean | undefined
   }
 
 /**

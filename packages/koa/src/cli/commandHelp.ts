@@ -49,9 +49,11 @@ ${runningServerNote}
 Flags:
   --data-dir <dir>      the server's data dir, default ./.agentwallet  env AGENTWALLET_DATA_DIR`,
   devnet: `Usage: agentwallet devnet [--port 8545] [--host 127.0.0.1] [--data-dir <dir>] [--storage memory]
+                         [--block-time <seconds>]
 
 Serves the embedded chain (state in <data-dir>/devnet) as JSON-RPC, chain id 31337; a server uses it
-with --chain devnet=http://127.0.0.1:8545.`,
+with --chain devnet=http://127.0.0.1:8545. --block-time mines a block every <seconds> (fractions
+allowed) instead of one per send, as a real chain does; env AGENTWALLET_BLOCK_TIME.`,
   migrate: `Usage: agentwallet migrate --storage postgres --database-url <url> [--database-schema <s>]
 
 Brings the Postgres schema up to date and exits.`,

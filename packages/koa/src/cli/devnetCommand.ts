@@ -15,9 +15,10 @@ export async function devnetCommand(config: ServerConfig, print: Print): Promise
   const lock = dataDir ? holdDataDir(dataDir, 'devnet') : { release() {} }
   let devnet: Devnet | undefined
   try {
-    devnet = await createDevnet({ dataDir })
+    devnet = await createDevnet({ dataDir, blockTime: config.blockTime })
     const server = await devnet.serve({ port: config.port, host: config.host })
-    print(`Devnet JSON-RPC (chain id ${devnet.chain.id}) on ${server.url}`)
+    const mining = config.blockTime ? `a block every ${config.blockTime} s` : 'a block per send'
+    print(`Devnet JSON-RPC (chain id ${devnet.chain.id}, ${mining}) on ${server.url}`)
     print(`Serve with it: agentwallet serve --chain devnet=${server.url}`)
     const opened = devnet
     return {

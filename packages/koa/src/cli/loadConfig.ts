@@ -32,6 +32,8 @@ export type ServerConfig = {
   metricsToken: string | undefined
   /** Chains `/health/ready` needs (`AGENTWALLET_READY_CHAINS`); undefined: every configured chain. */
   readyChains: string[] | undefined
+  /** Seconds between the embedded devnet's blocks (`--block-time`); undefined: a block per send. */
+  blockTime: number | undefined
 }
 
 export type Env = Record<string, string | undefined>
@@ -45,6 +47,7 @@ const options = {
   'database-url': { type: 'string' },
   'database-schema': { type: 'string' },
   chain: { type: 'string', multiple: true },
+  'block-time': { type: 'string' },
   config: { type: 'string' },
   'log-level': { type: 'string' },
   // keys subcommand
@@ -120,6 +123,7 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
       : undefined,
     metricsToken: parseMetricsToken(env.AGENTWALLET_METRICS_TOKEN),
     readyChains: parseReadyChains(env.AGENTWALLET_READY_CHAINS ?? file.readyChains),
+    blockTime: parseBlockTime(values['block-time'] ?? env.AGENTWALLET_BLOCK_TIME ?? file.blockTime),
   }
 }
 
@@ -236,6 +240,15 @@ function readConfigFile(path: string | undefined, dataDir: string): Record<strin
   } catch (error) {
     throw new CliError(`Cannot read config file ${candidate}: ${(error as Error).message}`)
   }
+}
+
+/** Seconds between blocks, fractions allowed (`0.5`); absent: the devnet mines a block per send. */
+function parseBlockTime(value: unknown): number | undefined {
+  if (value === undefined || value === '') return undefined
+  const seconds = Number(value)
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3_600)
+    throw new CliError(`--block-time expects seconds between blocks (e.g. 2 or 0.5), got "${String(value)}"`)
+  return seconds
 }
 
 function parsePort(value: unknown): number {

@@ -57,6 +57,7 @@ export async function openAgentWallet(
       named.length === 0
         ? await createDevnet({
             dataDir: config.storage === 'memory' ? undefined : join(config.dataDir, 'devnet'),
+            blockTime: config.blockTime,
           })
         : undefined
     const chains: Record<string, ChainConfig> = devnet

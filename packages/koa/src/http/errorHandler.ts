@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
-import { toErrorEnvelope } from './errorEnvelope.js'
+import { type ErrorEnvelope, toErrorEnvelope } from './errorEnvelope.js'
 import type { AppState } from './types.js'
 
 /**
@@ -24,11 +24,21 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       if (status >= 500) logger.error({ err: error, requestId: ctx.state.requestId }, 'request failed')
       ctx.status = status
       ctx.body = body
-      if (body.error.code === 'rate_limited') {
-        const retryAfter = (body.error.details as { retryAfterSeconds?: number } | undefined)
-          ?.retryAfterSeconds
-        if (retryAfter !== undefined) ctx.set('retry-after', String(retryAfter))
-      }
+      const retryAfter = retryAfterOf(body.error)
+      if (retryAfter !== undefined) ctx.set('retry-after', String(retryAfter))
     }
   }
+}
+
+/**
+ * Seconds a client should wait before trying again: a rate limit says how long; a chain that is
+ * unavailable (its RPC down, slow or rate-limiting us) is worth another try after a short pause.
+ */
+const chainRetryAfterSeconds = 2
+
+function retryAfterOf(error: ErrorEnvelope['error']): number | undefined {
+  if (error.code === 'rate_limited')
+    return (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds
+  if (error.code === 'chain_unavailable') return chainRetryAfterSeconds
+  return undefined
 }
