@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { assertCidrList, isAgentWalletError } from '@agentwallet/core'
 import { CliError } from './cliError.js'
+import { type FeeBumping, parseFeeBumping } from './parseFeeBumping.js'
 
 export type ServerConfig = {
   port: number
@@ -32,6 +33,8 @@ export type ServerConfig = {
   metricsToken: string | undefined
   /** Chains `/health/ready` needs (`AGENTWALLET_READY_CHAINS`); undefined: every configured chain. */
   readyChains: string[] | undefined
+  /** The tracker's rebroadcast and stuck-replacement delays and fee-bump cap (`parseFeeBumping`). */
+  feeBumping: FeeBumping
 }
 
 export type Env = Record<string, string | undefined>
@@ -47,6 +50,9 @@ const options = {
   chain: { type: 'string', multiple: true },
   config: { type: 'string' },
   'log-level': { type: 'string' },
+  'rebroadcast-after-ms': { type: 'string' },
+  'replace-stuck-after-ms': { type: 'string' },
+  'max-fee-bump': { type: 'string' },
   // keys subcommand
   name: { type: 'string' },
   role: { type: 'string' },
@@ -120,6 +126,7 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
       : undefined,
     metricsToken: parseMetricsToken(env.AGENTWALLET_METRICS_TOKEN),
     readyChains: parseReadyChains(env.AGENTWALLET_READY_CHAINS ?? file.readyChains),
+    feeBumping: parseFeeBumping(values, env, file),
   }
 }
 
