@@ -79,3 +79,23 @@ it('a tx the chain prices past the fee cap is shown stuck, with tx.stuck once, a
   expect(done.status).toBe('confirmed')
   expect((await aw.getTransaction({ transaction: id })).transaction.stuck).toBeUndefined()
 })
+
+it('a stuck tx sped up past the cap with an explicit maxFeePerGas is no longer stuck, and mines under the new hash', async () => {
+  const wallet = await fundedWallet(aw, devnet, '5')
+  await withoutAutomine(async () => {
+    const { transaction } = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
+    const firstMax = BigInt((await storedTransaction(aw, transaction.id)).gas!.maxFeePerGas)
+    await raiseBaseFee(firstMax * 10n)
+    await expect
+      .poll(async () => (await aw.getTransaction({ transaction: transaction.id })).transaction.stuck, {
+        timeout: 10_000,
+      })
+      .toBeDefined()
+    const { stuck } = (await aw.getTransaction({ transaction: transaction.id })).transaction
+    const sped = await aw.speedUp({ transaction: transaction.id, maxFeePerGas: stuck!.neededMaxFeePerGas })
+    expect(sped.transaction.stuck).toBeUndefined()
+    await devnet.mine()
+    const done = await aw.waitForTransaction({ transaction: transaction.id })
+    expect(done).toMatchObject({ status: 'confirmed', hash: sped.transaction.hash })
+  })
+})
