@@ -192,6 +192,28 @@ describe('cancel', () => {
     expect(announced?.data).toMatchObject({ reason: 'cancelled', status: 'failed' })
   })
 
+  it('sped up stays a cancel: the self-transfer is signed again with higher fees and still cancels', async () => {
+    const client = publicClientOf(devnet)
+    const wallet = await fundedWallet(aw, devnet, '5')
+    const recipient = freshAddress()
+    await withoutAutomine(async () => {
+      const { transaction } = await aw.send({ wallet: wallet.address, to: recipient, value: '0.2' })
+      const cancelled = await aw.cancel({ transaction: transaction.id })
+      const cancel = await storedTransaction(aw, transaction.id)
+      const sped = await aw.speedUp({ transaction: transaction.id })
+      expect(sped.replaces).toBe(cancelled.transaction.hash)
+      expect(sped.transaction.cancelling).toBe(true)
+      const record = await storedTransaction(aw, transaction.id)
+      expect(record.call).toEqual({ to: wallet.address, value: '0' })
+      expect(BigInt(record.gas!.maxFeePerGas) > BigInt(cancel.gas!.maxFeePerGas)).toBe(true)
+      await devnet.mine()
+      const done = await aw.waitForTransaction({ transaction: transaction.id })
+      expect(done).toMatchObject({ status: 'failed', hash: sped.transaction.hash })
+      expect(done.transaction.error?.code).toBe('cancelled')
+      expect(await client.getBalance({ address: recipient })).toBe(0n)
+    })
+  })
+
   it('of a mined tx is refused with transaction_not_pending; so is its speed-up', async () => {
     const wallet = await fundedWallet(aw, devnet, '5')
     const { transaction } = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.01' })

@@ -44,13 +44,15 @@ export async function replaceSubmitted(
     await settleSubmitted(ctx.storage)
     const record = (await ctx.storage.get('transactions', found.id)) ?? found
     if (record.status !== 'submitted') throw notPending(record, mode)
-    await judgeReplacement(ctx, wallet, record, mode)
+    // A speed-up of a pending cancel speeds the cancel up: it stays a cancel, judged as one.
+    const signing: ReplacementMode = record.cancels ? 'cancel' : mode
+    await judgeReplacement(ctx, wallet, record, signing)
     const market = await chain.client.estimateFeesPerGas().catch((error: unknown) => {
       throw toChainError(error, chain.name, { read: true })
     })
     const fees = replacementFees(ctx, record, market, input.maxFeePerGas)
-    const call = await callOf(ctx, chain, record, mode)
-    const limit = mode === 'cancel' ? transferGas : BigInt(record.gas.limit)
+    const call = await callOf(ctx, chain, record, signing)
+    const limit = signing === 'cancel' ? transferGas : BigInt(record.gas.limit)
     await assertPayable(chain, record, BigInt(call.value) + limit * fees.maxFeePerGas)
     const signer = await ctx.vault.getSigner(record.from)
     const rawTx = await signer.signTransaction({
@@ -73,7 +75,7 @@ export async function replaceSubmitted(
       },
       rawTx,
       hash: keccak256(rawTx),
-      ...(mode === 'cancel' ? { cancels: true } : {}),
+      ...(signing === 'cancel' ? { cancels: true } : {}),
     })
     // Committed first, so a signature the node took is never unknown to the record; a transport
     // failure leaves it to the tracker's rebroadcast.
@@ -84,7 +86,7 @@ export async function replaceSubmitted(
   })
 }
 
-/** A speed-up keeps the call (or the cancel it already is); a cancel sends nothing to itself. */
+/** A speed-up keeps the call (a lapsed deadline in it made again); a cancel sends nothing to itself. */
 async function callOf(
   ctx: AgentWalletContext,
   chain: ChainHandle,
@@ -92,7 +94,6 @@ async function callOf(
   mode: ReplacementMode,
 ): Promise<SubmittedTransaction['call']> {
   if (mode === 'cancel') return { to: record.from, value: '0' }
-  if (record.cancels) return record.call
   return (await refreshCall(ctx, chain, record)).call
 }
 
