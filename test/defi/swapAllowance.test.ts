@@ -1,8 +1,16 @@
-import type { AgentWallet } from '@agentwallet/core'
+import {
+  type AgentWallet,
+  type QuoteSource,
+  type SwapOperation,
+  uniswapV2QuoteSource,
+} from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { type Address, erc20Abi, parseUnits } from 'viem'
 import { expect, it } from 'vitest'
 import {
+  agentWalletOn,
+  approver,
+  freshAddress,
   fundedWallet,
   publicClientOf,
   useDevnetAgentWallet,
@@ -75,4 +83,87 @@ for (const kind of ['v2', 'v3'] as const) {
     expect(again.allowanceTransaction?.status).toBe('confirmed')
     expect(await allowancesOf(sold, wallet.address)).toEqual(before)
   })
+}
+
+it('a swap resumed after its approved allowance swaps where that allowance is spent, though a new venue quotes better', async () => {
+  // An aggregator that starts quoting (far better, through another spender) while the approver reads.
+  let open = false
+  const elsewhere = freshAddress()
+  const late: QuoteSource = {
+    name: 'late-aggregator',
+    async quote(request) {
+      if (!open) return []
+      const [venueQuote] = await uniswapV2QuoteSource.quote(request)
+      if (!venueQuote) return []
+      return [
+        {
+          ...venueQuote,
+          source: 'late-aggregator',
+          venue: 'late',
+          amountOut: venueQuote.amountOut * 2n,
+          spender: elsewhere,
+          trustedSpender: false,
+          buildCall: () => Promise.reject(new Error('never asked: the approved spender is kept')),
+        },
+      ]
+    },
+  }
+  const tracked = await agentWalletOn(devnet, { quoteSources: [late] })
+  try {
+    const wallet = await fundedWallet(tracked, devnet, '1')
+    const usdc = token('USDC')
+    await devnet.mintToken(usdc, wallet.address, parseUnits('500', 6))
+    await tracked.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ type: 'require_approval', asset: usdc, always: true }],
+    })
+    const started = withStatus(
+      await tracked.swap({ fromToken: 'USDC', toToken: 'DAI', amount: '100', wallet: wallet.address }),
+      'pending_approval',
+    )
+    const spender = started.allowanceTransaction?.meta?.spender
+    expect(routers()).toContain(spender)
+    open = true
+    await tracked.as(approver).approve({ approvalId: started.approval.id })
+    const swapStep = await swapWhere(tracked, started.swapId, (swap) => swap.step === 'swap')
+    expect(swapStep.venue).not.toBe('late')
+    await tracked.as(approver).approve({ approvalId: swapStep.approvalId! })
+    const done = await swapWhere(
+      tracked,
+      started.swapId,
+      (swap) => swap.status === 'confirmed' || swap.status === 'failed',
+    )
+    expect(done.status).toBe('confirmed')
+    const allowances = await allowancesOf(usdc, wallet.address)
+    expect(allowances.every((allowance) => allowance === 0n)).toBe(true)
+    expect(
+      await publicClientOf(devnet).readContract({
+        address: usdc,
+        abi: erc20Abi,
+        functionName: 'allowance',
+        args: [wallet.address, elsewhere],
+      }),
+    ).toBe(0n)
+  } finally {
+    await tracked.close()
+  }
+})
+
+/** Polls the tracked swap until `done` holds for it. */
+async function swapWhere(
+  wallet: AgentWallet,
+  id: string,
+  done: (swap: SwapOperation) => boolean,
+): Promise<SwapOperation> {
+  let swap: SwapOperation | undefined
+  await expect
+    .poll(
+      async () => {
+        swap = (await wallet.getSwap({ swapId: id })).swap
+        return done(swap)
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true)
+  return swap!
 }
