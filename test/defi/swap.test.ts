@@ -132,7 +132,7 @@ describe('swap', () => {
     expect(await balanceOf(usdc, wallet.address)).toBe(amountOut)
   })
 
-  it('swaps token for token with one approve; a second swap needs no new approve', async () => {
+  it('swaps token for token after an approve of exactly the amount; a second swap approves again', async () => {
     const wallet = await fundedWallet(aw, devnet, '1')
     await devnet.mintToken(usdc, wallet.address, parseUnits('1000', 6))
     const expected = await independentQuotes(parseUnits('100', 6), usdc, dai)
@@ -154,11 +154,12 @@ describe('swap', () => {
     expect(await balanceOf(dai, wallet.address)).toBe(amountOut)
     expect(await balanceOf(usdc, wallet.address)).toBe(parseUnits('900', 6))
 
+    // The approve granted what the swap spent: nothing stands for the next one.
     const second = await aw.swap({ fromToken: 'USDC', toToken: dai, amount: '50', wallet: wallet.address })
     expect(second.status).toBe('confirmed')
-    expect(second.allowanceTransaction).toBeNull()
+    expect(second.allowanceTransaction).toMatchObject({ status: 'confirmed' })
     const history = await aw.listHistory({ wallet: wallet.address, limit: 10 })
-    expect(history.transactions.filter((tx) => tx.kind === 'contract_call')).toHaveLength(1)
+    expect(history.transactions.filter((tx) => tx.kind === 'contract_call')).toHaveLength(2)
     expect(history.transactions.filter((tx) => tx.kind === 'swap')).toHaveLength(2)
   })
 

@@ -107,6 +107,22 @@ describe('a swap that pauses for approval', () => {
       ['contract_call', 'confirmed'],
       ['swap', 'confirmed'],
     ])
+    // The approved allowance was exactly the amount, and the swap spent it at that spender's venue:
+    // nothing is left standing to any router.
+    const routers = [
+      ...devnet.addressBook.uniswapV2.map((venue) => venue.router),
+      ...devnet.addressBook.uniswapV3.map((venue) => venue.router),
+    ]
+    for (const router of routers)
+      expect(
+        await publicClientOf(devnet).readContract({
+          address: token('USDC'),
+          abi: erc20Abi,
+          functionName: 'allowance',
+          args: [wallet.address, router],
+        }),
+        router,
+      ).toBe(0n)
   })
 
   it('fails, swapping nothing, when the approver rejects the allowance', async () => {

@@ -77,7 +77,7 @@ describe('Uniswap V3 venue', () => {
     expect(await balanceOf(dai, wallet.address)).toBe(expected)
   })
 
-  it('routes USDC→DAI through WETH over two pools, after one approve of SwapRouter02', async () => {
+  it('routes USDC→DAI through WETH over two pools, after an approve of SwapRouter02 it spends in full', async () => {
     const wallet = await fundedWallet(aw, devnet, '1')
     const [usdc, dai, weth] = [token('USDC'), token('DAI'), devnet.addressBook.weth]
     await devnet.mintToken(usdc, wallet.address, parseUnits('500', 6))
@@ -101,7 +101,8 @@ describe('Uniswap V3 venue', () => {
       functionName: 'allowance',
       args: [wallet.address, v3().router],
     })
-    expect(allowance > 0n).toBe(true)
+    // It approved exactly what the swap spent: no allowance is left to the router.
+    expect(allowance).toBe(0n)
     expect(await balanceOf(dai, wallet.address)).toBe(expected)
     expect(await balanceOf(usdc, wallet.address)).toBe(parseUnits('300', 6))
   })

@@ -27,6 +27,8 @@ export type Sample<N extends OperationName> = {
   /** For `resource` samples an agent of the same tenant cannot see but another tenant's admin can read from chain. */
   otherTenant?: 'chain' | undefined
   input: () => Promise<NonNullable<Parameters<OperationMethods[N]>[0]>>
+  /** Undoes what `input` set up for the call, once it answered (e.g. automine paused for a pending tx). */
+  after?: (() => Promise<void>) | undefined
 }
 
 export type RoleFixture = {
@@ -77,6 +79,15 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
 
   const sent = await agent1.send({ wallet: w1, to: dead, value: '0.001' })
   await agent1.waitForTransaction({ transaction: sent.transaction.id })
+  // A send left in the mempool (automine off until `minePending`), for a speed-up or cancel to replace.
+  const pendingSend = async () => {
+    await h.devnet.provider.request({ method: 'evm_setAutomine', params: [false] })
+    return (await agent1.send({ wallet: w1, to: dead, value: '0.0001' })).transaction.id
+  }
+  const minePending = async () => {
+    await h.devnet.provider.request({ method: 'evm_setAutomine', params: [true] })
+    await h.devnet.mine()
+  }
   const pausedApproval = async () => {
     const paused = await agent1.send({ wallet: w1, to: dead, value: '6' })
     if (paused.status !== 'pending_approval') throw new Error('fixture: the send did not pause')
@@ -161,6 +172,8 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
     rateCounterparty: resource(async () => ({ wallet: w1, payment, score: '90' })),
     cancelPayment: resource(async () => ({ payment: await refusedPayment() })),
     estimateGas: resource(async () => ({ wallet: w1, to: dead, value: '0.001' })),
+    speedUp: { ...resource(async () => ({ transaction: await pendingSend() })), after: minePending },
+    cancel: { ...resource(async () => ({ transaction: await pendingSend() })), after: minePending },
     getTransaction: resource(async () => ({ transaction: sent.transaction.id })),
     getTransactionDetails: resource(async () => ({ transaction: sent.transaction.id })),
     waitForTransaction: resource(async () => ({ transaction: sent.transaction.id })),

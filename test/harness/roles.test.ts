@@ -112,13 +112,14 @@ describe.each(cases)('$name', ({ operation, caller }) => {
   const outcome = expected(operation, sample, caller)
 
   it(`in process: ${outcome}`, async () => {
-    const answer = await inProcess(operation, caller, await sample.input())
+    const answer = await inProcess(operation, caller, await sample.input()).finally(sample.after)
     if (outcome === 'allowed') expect(answer).toBe('allowed')
     else expect(answer.split(':')[0]).toBe(outcome)
   })
 
   it(`over HTTP: ${outcome === 'allowed' ? '2xx' : statusOf[outcome]}`, async () => {
-    const response = await overHttp(operation, caller, (await sample.input()) as Record<string, unknown>)
+    const input = (await sample.input()) as Record<string, unknown>
+    const response = await overHttp(operation, caller, input).finally(sample.after)
     if (outcome === 'allowed') {
       expect(response.status, response.text.slice(0, 300)).toBeLessThan(300)
       expect(response.body.success).toBe(true)

@@ -18,6 +18,9 @@ export function sampleRequests(
     'POST /wallet/create': { body: { agentName: 'matrix' } },
     'POST /wallet/import': { body: { privateKey: generatePrivateKey(), agentName: 'matrix' } },
     'POST /wallet/{wallet}/send': { body: { to: dead, value: '0.001' } },
+    // Tenant A's tx is mined: a speed-up or cancel of it answers transaction_not_pending (409).
+    'POST /wallet/tx/{transaction}/speed-up': { body: {} },
+    'POST /wallet/tx/{transaction}/cancel': { body: {} },
     'POST /wallet/estimate-gas': { body: { wallet: W, to: dead, value: '0.001' } },
     'GET /wallet/{wallet}/history': { query: 'limit=5' },
     'GET /policy/rules': { query: `wallet=${W}` },

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { cancelTransaction } from '../transactions/cancelTransaction.js'
 import { estimateGas, estimateGasAnswerSchema } from '../transactions/estimateGas.js'
 import {
   getTransaction,
@@ -7,9 +8,11 @@ import {
 } from '../transactions/getTransaction.js'
 import { getTransactionDetails, transactionDetailsSchema } from '../transactions/getTransactionDetails.js'
 import { historyQuerySchema, listHistory } from '../transactions/listHistory.js'
+import { replacementAnswerSchema, replacementSchema } from '../transactions/replacementSchema.js'
 import { sendAnswerSchema } from '../transactions/sendAnswer.js'
 import { sendSchema } from '../transactions/sendSchema.js'
 import { sendTransaction } from '../transactions/sendTransaction.js'
+import { speedUpTransaction } from '../transactions/speedUpTransaction.js'
 import { transactionViewSchema } from '../transactions/toTransactionView.js'
 import {
   waitForTransaction,
@@ -35,6 +38,37 @@ export const transactionOperations = [
     errors: ['not_found', 'transaction_failed', ...intentErrors],
     tool: true,
     action: sendTransaction,
+  }),
+  defineOperation({
+    name: 'speedUp',
+    summary: 'Sign a submitted, unmined transaction again at its nonce with higher fees (same call)',
+    description:
+      'Speed up a transaction that was sent but is not mined yet (status submitted): the same call at the same nonce, signed again with fees at least 10% higher, or what the chain asks now. Without maxFeePerGas it stays within the fee-bump cap (maxFeeBumpMultiplier times its first max fee); give maxFeePerGas (wei per gas) to pay more, e.g. when the transaction shows `stuck`. The policy judges it as the same intent again. Both signatures stay valid until one is mined; the transaction keeps its id. A transaction no longer pending fails with transaction_not_pending.',
+    input: replacementSchema,
+    output: replacementAnswerSchema,
+    roles: ['agent', 'admin'],
+    idempotent: true,
+    movesValue: true,
+    http: { method: 'post', path: '/wallet/tx/:transaction/speed-up', status: 200 },
+    errors: ['not_found', 'transaction_not_pending', 'transaction_failed', ...intentErrors],
+    tool: true,
+    action: speedUpTransaction,
+  }),
+  defineOperation({
+    name: 'cancel',
+    summary:
+      'Cancel a submitted, unmined transaction: a zero-value transfer to itself at its nonce, with higher fees',
+    description:
+      'Cancel a transaction that was sent but is not mined yet (status submitted): a transfer of 0 from the wallet to itself is signed at the same nonce with fees at least 10% higher. If it is mined first the transaction ends failed with error code cancelled and its call never happens; if the original is mined first it stands. Costs gas either way. Fees as for speedUp (maxFeePerGas passes the cap). A mined or failed transaction fails with transaction_not_pending.',
+    input: replacementSchema,
+    output: replacementAnswerSchema,
+    roles: ['agent', 'admin'],
+    idempotent: true,
+    movesValue: true,
+    http: { method: 'post', path: '/wallet/tx/:transaction/cancel', status: 200 },
+    errors: ['not_found', 'transaction_not_pending', 'transaction_failed', ...intentErrors],
+    tool: true,
+    action: cancelTransaction,
   }),
   defineOperation({
     name: 'estimateGas',

@@ -29,7 +29,10 @@ export type SwapQuote = {
   fees?: readonly number[] | undefined
   /** The contract that pulls `tokenIn` (the allowance target); for a native sell, unused. */
   spender: Address
-  /** True when `spender` is a contract of the chain's address book (it may get an unlimited allowance). */
+  /**
+   * True when `spender` is a contract of the chain's address book. Informational: no spender gets
+   * more allowance than the swap spends (`swap` approves exactly `amountIn`).
+   */
   trustedSpender: boolean
   buildCall(parameters: {
     recipient: Address

@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, parseEventLogs } from 'viem'
+import { type Address, encodeFunctionData, erc20Abi, type Hex, parseEventLogs } from 'viem'
 import type { z } from 'zod'
 import type { ApprovalRecord } from '../approvals/types.js'
 import { toChainError } from '../chain/toChainError.js'
@@ -87,7 +87,8 @@ export function swapSent(pass: SwapPass): pass is SwapPausedSwapPass | Confirmed
 /**
  * Swaps exactly `amount` of `fromToken` for `toToken` at the best venue, through the money path:
  * policy sees kind 'swap' spending `amount` of `fromToken`. A short ERC-20 allowance is raised first
- * by an approve (kind 'contract_call', amount 0: unlimited for address-book routers, exact otherwise).
+ * by an approve of exactly `amount` (kind 'contract_call', amount 0), which the swap then spends: no
+ * allowance to the venue is left standing (an existing one smaller than `amount` ends at 0).
  * The swap carries a deadline and `amountOutMin` (from `minAmountOut`, else the best quote less
  * `slippageBps`, default 50), so the router reverts if the price moved; a best quote already below
  * `minAmountOut` is refused before anything is sent (`slippage_exceeded`). Resolves once mined.
@@ -157,6 +158,8 @@ export type SwapInput = Omit<SwapParameters, 'wallet' | 'chain'>
 /**
  * One pass: quote, then the allowance and the swap as far as the policy lets them go. `swapId`
  * (a tracked swap's later pass) makes each submit replay-safe under `swap:{id}:{step}` keys.
+ * `approvedSpender` (the pass after an approved allowance) keeps the swap at a venue of that
+ * spender when one still quotes, so the allowance it approved is the one spent, not left standing.
  */
 export async function runSwap(
   ctx: AgentWalletContext,
@@ -165,9 +168,10 @@ export async function runSwap(
   chain: ChainHandle,
   input: SwapInput,
   swapId?: string,
+  approvedSpender?: Address | undefined,
 ): Promise<SwapPass> {
   const slippageBps = input.slippageBps ?? defaultSlippageBps
-  const plan = await planSwap(ctx, chain, input, wallet.address, slippageBps)
+  const plan = withSpender(await planSwap(ctx, chain, input, wallet.address, slippageBps), approvedSpender)
   const { best, tokenOut } = plan
   const minAmountOut =
     input.minAmountOut !== undefined
@@ -254,7 +258,11 @@ export async function runSwap(
   }
 }
 
-/** Sends (and waits for) an approve when the spender's allowance is below the amount; none for native sells. */
+/**
+ * Sends (and waits for) an approve of exactly the amount when the spender's allowance is below it;
+ * none for native sells. Never more: an unlimited allowance would outlive the swap, letting the
+ * venue (or whoever controls it later) pull the wallet's tokens without another intent.
+ */
 async function ensureAllowance(
   ctx: AgentWalletContext,
   principal: Principal,
@@ -276,7 +284,7 @@ async function ensureAllowance(
       throw toChainError(error, chain.name)
     })
   if (current >= amountIn) return undefined
-  const allowance = best.trustedSpender ? maxUint256 : amountIn
+  const allowance = amountIn
   const data: Hex = encodeFunctionData({
     abi: erc20Abi,
     functionName: 'approve',
@@ -304,6 +312,12 @@ async function ensureAllowance(
   )
   if (submitted.status === 'pending_approval') return submitted
   return { status: 'confirmed', transaction: await awaitConfirmed(ctx, submitted, 'approve') }
+}
+
+/** The plan with its best quote among those `spender` pulls for, when it has one. */
+function withSpender(plan: SwapPlan, spender: Address | undefined): SwapPlan {
+  const best = spender && plan.quotes.find((quote) => quote.spender.toLowerCase() === spender.toLowerCase())
+  return best ? { ...plan, best } : plan
 }
 
 /** Idempotency for a tracked swap's step: a resumed pass replays what an earlier pass sent. */

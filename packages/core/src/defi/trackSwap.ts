@@ -1,3 +1,4 @@
+import type { Address } from 'viem'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
@@ -133,7 +134,9 @@ async function advanceSwap(
     record.status === 'swapping'
       ? record
       : await save(ctx, { ...record, status: 'swapping', approvalId: undefined })
-  const next = stepOf(await runSwap(ctx, principal, wallet, chain, swapping.request, swapping.id))
+  // The approve granted exactly the amount to one spender: the swap goes where it can be spent.
+  const spender = typeof done.meta?.spender === 'string' ? (done.meta.spender as Address) : undefined
+  const next = stepOf(await runSwap(ctx, principal, wallet, chain, swapping.request, swapping.id, spender))
   // A pass after an approved allowance sends no approve of its own: the approved one stays.
   const allowance = next.transactions.allowance ?? swapping.transactions.allowance
   return save(ctx, {

@@ -27,6 +27,7 @@ export const errorCodes = [
   'resource_unavailable',
   'approval_not_pending',
   'approval_expired',
+  'transaction_not_pending',
   'key_decryption_failed',
   'master_key_mismatch',
   'vault_error',

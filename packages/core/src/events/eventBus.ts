@@ -29,10 +29,18 @@ type TxPayload = {
 export type EventPayloads = {
   'wallet.created': { walletId: string; address: string; chain: string; agentName: string }
   /** Also for a replacement of a stuck tx (same nonce, higher fees): `replaces` is the hash it replaces. */
-  'tx.submitted': TxPayload & { replaces?: string | undefined }
+  'tx.submitted': TxPayload & { replaces?: string | undefined; cancels?: true | undefined }
   /** `recovered`: the tx had been reported `failed` (its broadcast's answer was lost), and the chain shows it mined. */
   'tx.confirmed': TxPayload & { blockNumber: number; recovered?: boolean | undefined }
   'tx.failed': TxPayload & { reason: string }
+  /** The tracker stopped raising its fees (`reason`: `fee_cap_reached` or `insufficient_funds`). */
+  'tx.stuck': TxPayload & {
+    since: string
+    reason: string
+    maxFeePerGas: string
+    neededMaxFeePerGas: string
+    capMaxFeePerGas: string
+  }
   'policy.blocked': TxPayload & { ruleId?: string | undefined; reason: string }
   'policy.hitl': TxPayload & {
     approvalId: string

@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import { identityRegistryAbi } from '../chain/identityRegistryAbi.js'
 import { reputationRegistryAbi } from '../chain/reputationRegistryAbi.js'
+import { isRevert, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import type { CounterpartyFacts, PolicyIntent, ReputationQuery } from '../intents/types.js'
@@ -9,6 +10,8 @@ import type { CounterpartyFacts, PolicyIntent, ReputationQuery } from '../intent
  * What the chain's ERC-8004 registries say of an intent's payee, read before the pure engine runs:
  * the agent whose registered `agentWallet` it is — the one it claims (`payeeAgentId`), else one of
  * the identities AgentWallet registered for that address — and each reputation query's summary.
+ * Only what the registries answered is a fact: a node that does not answer (or answers an error of
+ * its own) is thrown as `chain_unavailable`, never read as "no agent" or "no reputation".
  * @example const facts = await counterpartyFacts(ctx, intent, [{ reviewers, tag1: '', tag2: '' }])
  */
 export async function counterpartyFacts(
@@ -58,7 +61,10 @@ async function knownAgentIds(
   )
 }
 
-/** The agent's registered wallet; undefined for an agent that does not exist (the registry reverts). */
+/**
+ * The agent's registered wallet; undefined for an agent that does not exist (the registry reverts).
+ * Any other failure is the node's, not an answer: `chain_unavailable`.
+ */
 async function agentWalletOf(
   chain: ChainHandle,
   registry: Address,
@@ -71,7 +77,10 @@ async function agentWalletOf(
       functionName: 'getAgentWallet',
       args: [agentId],
     })
-    .catch(() => undefined)
+    .catch((error: unknown) => {
+      if (isRevert(error)) return undefined
+      throw toChainError(error, chain.name, { read: true })
+    })
 }
 
 async function summaryOf(
@@ -89,7 +98,10 @@ async function summaryOf(
       args: [agentId, [...query.reviewers], query.tag1, query.tag2],
     })
     return { query, summary: { count, value, decimals } }
-  } catch {
-    return { query, error: 'getSummary failed' }
+  } catch (error) {
+    // The registry refused the query (it reverts, e.g. for no reviewers): an unknown reputation the
+    // engine never passes. A node that did not answer is no fact at all.
+    if (!isRevert(error)) throw toChainError(error, chain.name, { read: true })
+    return { query, error: 'getSummary reverted' }
   }
 }

@@ -4,8 +4,8 @@ import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { maxOf } from '../utils/amounts.js'
 import { refreshCall } from './refreshCall.js'
-import { markReplaced } from './transitions.js'
-import type { SignedVersion, SubmittedTransaction } from './types.js'
+import { markReplaced, markStuck } from './transitions.js'
+import type { SignedVersion, SubmittedTransaction, TxStuck } from './types.js'
 
 /** Every hash this intent was signed under, the newest first. */
 export function hashesOf(record: SubmittedTransaction): Hex[] {
@@ -39,12 +39,18 @@ export function adoptMined(record: SubmittedTransaction, hash: Hex): SubmittedTr
     rawTx: record.rawTx,
     gas: record.gas,
     replacedAt: record.updatedAt,
+    call: record.call,
+    ...(record.cancels ? { cancels: true } : {}),
   }
+  // What the winner carried (its call, whether it cancels) is what happened on chain.
+  const { cancels: _cancels, stuck: _stuck, ...signedAs } = record
   return {
-    ...record,
+    ...signedAs,
     hash: winner.hash,
     rawTx: winner.rawTx,
     gas: winner.gas,
+    call: winner.call ?? record.call,
+    ...(winner.cancels ? { cancels: true } : {}),
     replaced: [...(record.replaced ?? []).filter((version) => version !== winner), current],
   }
 }
@@ -80,15 +86,17 @@ export async function replaceStuck(
   if (oldMax >= market.maxFeePerGas && oldTip >= market.maxPriorityFeePerGas) return record
   const tip = maxOf(bumped(oldTip), market.maxPriorityFeePerGas)
   const maxFee = maxOf(bumped(oldMax), market.maxFeePerGas, tip)
-  const first = BigInt(record.replaced?.[0]?.gas.maxFeePerGas ?? record.gas.maxFeePerGas)
-  if (maxFee > (first * BigInt(Math.round(ctx.options.maxFeeBumpMultiplier * 1000))) / 1000n) return record
+  const cap = feeCapOf(ctx, record)
+  if (maxFee > cap) return stuckAs(ctx, record, 'fee_cap_reached', maxFee, cap)
   const limit = BigInt(record.gas.limit)
   const balance = await chain.client.getBalance({ address: record.from }).catch(() => undefined)
-  if (balance === undefined || balance < BigInt(record.call.value) + limit * maxFee) return record
+  if (balance === undefined) return record
+  if (balance < BigInt(record.call.value) + limit * maxFee)
+    return stuckAs(ctx, record, 'insufficient_funds', maxFee, cap)
 
   // Bytes with a short life (a swap's deadline, a setAgentWallet signature) may have lapsed while it
-  // was stuck: made again for the same intent, as for a late approval.
-  const { call } = await refreshCall(ctx, chain, record)
+  // was stuck: made again for the same intent, as for a late approval. A cancel has none.
+  const { call } = record.cancels ? record : await refreshCall(ctx, chain, record)
   const signer = await ctx.vault.getSigner(record.from)
   const gas = {
     limit: record.gas.limit,
@@ -106,8 +114,41 @@ export async function replaceStuck(
     maxFeePerGas: maxFee,
     maxPriorityFeePerGas: tip,
   })
-  const next = await markReplaced(ctx, record, { call, gas, rawTx, hash: keccak256(rawTx) })
+  const next = await markReplaced(ctx, record, {
+    call,
+    gas,
+    rawTx,
+    hash: keccak256(rawTx),
+    ...(record.cancels ? { cancels: true } : {}),
+  })
   // A refusal (or no answer) leaves the older signature pending; the next pass looks again.
   await chain.client.sendRawTransaction({ serializedTransaction: rawTx }).catch(() => undefined)
   return next
+}
+
+/**
+ * The most any signature of the tx may pay per gas: `maxFeeBumpMultiplier` times its first max fee.
+ * @example if (maxFee > feeCapOf(ctx, record)) return record
+ */
+export function feeCapOf(ctx: AgentWalletContext, record: SubmittedTransaction): bigint {
+  const first = BigInt(record.replaced?.[0]?.gas.maxFeePerGas ?? record.gas.maxFeePerGas)
+  return (first * BigInt(Math.round(ctx.options.maxFeeBumpMultiplier * 1000))) / 1000n
+}
+
+/** The tx left as it is, marked stuck once (with `tx.stuck`) so the API and operators see why. */
+async function stuckAs(
+  ctx: AgentWalletContext,
+  record: SubmittedTransaction,
+  reason: TxStuck['reason'],
+  needed: bigint,
+  cap: bigint,
+): Promise<SubmittedTransaction> {
+  if (record.stuck?.reason === reason) return record
+  return markStuck(ctx, record, {
+    since: ctx.now().toISOString(),
+    reason,
+    maxFeePerGas: record.gas.maxFeePerGas,
+    neededMaxFeePerGas: needed.toString(),
+    capMaxFeePerGas: cap.toString(),
+  })
 }

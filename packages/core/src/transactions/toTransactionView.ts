@@ -50,6 +50,22 @@ export const transactionViewSchema = z.object({
   nonce: z.number().int().nullable(),
   /** Earlier hashes of this tx at the same nonce, replaced with higher fees while it was stuck. */
   replacedHashes: z.array(out.hash).optional(),
+  /**
+   * A submitted tx the tracker no longer raises: the raise it needs (`neededMaxFeePerGas`, wei per
+   * gas) passes the cap (`fee_cap_reached`: `maxFeeBumpMultiplier` times its first max fee), or the
+   * wallet cannot pay it (`insufficient_funds`). `speed-up` (with an explicit max fee) or `cancel` moves it.
+   */
+  stuck: z
+    .object({
+      since: out.timestamp,
+      reason: z.enum(['fee_cap_reached', 'insufficient_funds']),
+      maxFeePerGas: out.baseUnits,
+      neededMaxFeePerGas: out.baseUnits,
+      capMaxFeePerGas: out.baseUnits,
+    })
+    .optional(),
+  /** A submitted tx whose newest signature is its cancel (a zero-value transfer to itself). */
+  cancelling: z.literal(true).optional(),
   blockNumber: z.number().int().nullable(),
   explorer: z.string().nullable(),
   approvalId: z.string().nullable(),
@@ -81,6 +97,8 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     ...(record.usd ? { usd: record.usd } : {}),
     nonce: record.nonce ?? null,
     ...(record.replaced?.length ? { replacedHashes: record.replaced.map((version) => version.hash) } : {}),
+    ...(record.status === 'submitted' && record.stuck ? { stuck: record.stuck } : {}),
+    ...(record.status === 'submitted' && record.cancels ? { cancelling: true as const } : {}),
     blockNumber: record.blockNumber ?? null,
     explorer: explorerLink(explorerUrl, record.hash),
     approvalId: record.approvalId ?? null,

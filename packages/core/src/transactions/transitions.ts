@@ -10,8 +10,10 @@ import type {
   SettledOffchainTransaction,
   Signature,
   SignedQueuedTransaction,
+  SignedVersion,
   SubmittedTransaction,
   TransactionRecord,
+  TxStuck,
   UnsignedQueuedTransaction,
 } from './types.js'
 
@@ -99,6 +101,9 @@ export function minedRecord(
     gasUsed: receipt.gasUsed.toString(),
     updatedAt: now,
   }
+  // The cancel took the nonce: the wallet paid its gas, the intent's call never ran.
+  if (receipt.status === 'success' && record.cancels)
+    return { ...base, status: 'failed', error: { code: 'cancelled', message: cancelledMessage } }
   return receipt.status === 'success'
     ? { ...base, status: 'confirmed', confirmedAt: now }
     : {
@@ -107,6 +112,8 @@ export function minedRecord(
         error: { code: 'transaction_failed', message: 'The transaction reverted' },
       }
 }
+
+const cancelledMessage = 'Cancelled: a zero-value transfer to the wallet itself took its nonce'
 
 /** Writes a mined record (from `minedRecord`) with its `tx.confirmed` or `tx.failed` event in `tx`. */
 export async function saveMined(
@@ -120,7 +127,7 @@ export async function saveMined(
   } else {
     appendEvent(ctx, tx, next.tenantId, 'tx.failed', {
       ...txPayload(next),
-      reason: 'reverted',
+      reason: next.error.code === 'cancelled' ? 'cancelled' : 'reverted',
       blockNumber: next.blockNumber,
     })
   }
@@ -167,12 +174,21 @@ export async function markRebroadcast(
 export async function markReplaced(
   ctx: AgentWalletContext,
   record: SubmittedTransaction,
-  signed: Pick<SubmittedTransaction, 'call' | 'gas' | 'rawTx' | 'hash'>,
+  signed: Pick<SubmittedTransaction, 'call' | 'gas' | 'rawTx' | 'hash' | 'cancels'>,
 ): Promise<SubmittedTransaction> {
   const now = ctx.now().toISOString()
-  const previous = { hash: record.hash, rawTx: record.rawTx, gas: record.gas, replacedAt: now }
+  const previous: SignedVersion = {
+    hash: record.hash,
+    rawTx: record.rawTx,
+    gas: record.gas,
+    replacedAt: now,
+    call: record.call,
+    ...(record.cancels ? { cancels: true } : {}),
+  }
+  // A new signature is neither stuck yet nor, unless it says so, a cancel.
+  const { stuck: _stuck, cancels: _cancels, ...unsigned } = record
   const next: SubmittedTransaction = {
-    ...record,
+    ...unsigned,
     ...signed,
     replaced: [...(record.replaced ?? []), previous],
     submittedAt: now,
@@ -180,7 +196,29 @@ export async function markReplaced(
   }
   await ctx.storage.transaction([], async (tx) => {
     await tx.put('transactions', next)
-    appendEvent(ctx, tx, next.tenantId, 'tx.submitted', { ...txPayload(next), replaces: record.hash })
+    appendEvent(ctx, tx, next.tenantId, 'tx.submitted', {
+      ...txPayload(next),
+      replaces: record.hash,
+      ...(next.cancels ? { cancels: true } : {}),
+    })
+  })
+  return next
+}
+
+/**
+ * submitted → submitted and `stuck`: the tracker no longer raises its fees (the cap, or the wallet's
+ * funds), with `tx.stuck`. Written once; a later pass finds it stuck and leaves it.
+ * @example await markStuck(ctx, record, { since, reason: 'fee_cap_reached', … })
+ */
+export async function markStuck(
+  ctx: AgentWalletContext,
+  record: SubmittedTransaction,
+  stuck: TxStuck,
+): Promise<SubmittedTransaction> {
+  const next: SubmittedTransaction = { ...record, stuck, updatedAt: ctx.now().toISOString() }
+  await ctx.storage.transaction([], async (tx) => {
+    await tx.put('transactions', next)
+    appendEvent(ctx, tx, next.tenantId, 'tx.stuck', { ...txPayload(next), ...stuck })
   })
   return next
 }

@@ -74,6 +74,26 @@ export type Signature = {
    * (oldest first). Any of them may still be the one mined; then it becomes `hash` again.
    */
   replaced?: SignedVersion[] | undefined
+  /** Set once the tracker stopped raising the fees of this unmined tx; a new signature clears it. */
+  stuck?: TxStuck | undefined
+  /**
+   * This signature cancels the intent: a zero-value transfer to the wallet itself at the intent's
+   * nonce (`cancelTransaction`). Mined, the intent ends `failed` (`cancelled`); its call never ran.
+   */
+  cancels?: true | undefined
+}
+
+/**
+ * Why a submitted tx is left as it is although the chain asks more than it pays: the raise it needs
+ * passes `maxFeeBumpMultiplier` times its first max fee, or the wallet cannot pay the raised fee.
+ * Fees are wei per gas, decimal strings; `neededMaxFeePerGas` is what a replacement would have signed.
+ */
+export type TxStuck = {
+  since: string
+  reason: 'fee_cap_reached' | 'insufficient_funds'
+  maxFeePerGas: string
+  neededMaxFeePerGas: string
+  capMaxFeePerGas: string
 }
 
 /** Fields a status does not have (so every field reads on the union, as undefined where absent). */
@@ -119,7 +139,7 @@ export type MinedTransaction = TransactionBase &
 
 /** Settled by its payee (an x402 payment): never signed as a tx here; `hash` is the settlement's, if told. */
 export type SettledOffchainTransaction = TransactionBase &
-  Absent<'nonce' | 'gas' | 'rawTx' | 'replaced'> &
+  Absent<'nonce' | 'gas' | 'rawTx' | 'replaced' | 'stuck' | 'cancels'> &
   Absent<'blockNumber' | 'gasUsed' | 'submittedAt' | 'error'> & {
     status: 'confirmed'
     hash?: Hex | undefined
@@ -193,6 +213,10 @@ export type SignedVersion = {
   gas: GasSettings
   /** When it was replaced. */
   replacedAt: string
+  /** The call it carried, when kept (a refreshed deadline, a cancel's self-transfer differ). */
+  call?: TransactionBase['call'] | undefined
+  /** It was a cancel (see `Signature.cancels`). */
+  cancels?: true | undefined
 }
 
 export type NonceRecord = { id: string; next: number }

@@ -14,7 +14,10 @@ const serverFlags = `  --port <n>            default 8080                       
   --public-url <url>    the address clients reach (explorer links) env AGENTWALLET_PUBLIC_URL
 ${storageFlags}
   --chain name=rpcUrl   repeatable; default the embedded devnet  env AGENTWALLET_CHAINS (comma-separated)
-  --log-level <level>   fatal|error|warn|info|debug|trace|silent, default info  env AGENTWALLET_LOG_LEVEL`
+  --log-level <level>   fatal|error|warn|info|debug|trace|silent, default info  env AGENTWALLET_LOG_LEVEL
+  --rebroadcast-after-ms <ms>  a tx the node lost is sent again after this, default 30000  env AGENTWALLET_REBROADCAST_AFTER_MS
+  --replace-stuck-after-ms <ms|off>  an underpriced tx is re-signed with higher fees after this, default 120000  env AGENTWALLET_REPLACE_STUCK_AFTER_MS
+  --max-fee-bump <x>    replacements pay at most x times the first max fee, default 5  env AGENTWALLET_MAX_FEE_BUMP`
 
 const runningServerNote = `While a server runs on the data dir, this goes through its API as the root admin
 (AGENTWALLET_ADMIN_KEY, else <data-dir>/admin.key).`

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { assertCidrList, isAgentWalletError } from '@agentwallet/core'
 import { CliError } from './cliError.js'
+import { type FeeBumping, parseFeeBumping } from './parseFeeBumping.js'
 
 export type ServerConfig = {
   port: number
@@ -34,6 +35,8 @@ export type ServerConfig = {
   readyChains: string[] | undefined
   /** Seconds between the embedded devnet's blocks (`--block-time`); undefined: a block per send. */
   blockTime: number | undefined
+  /** The tracker's rebroadcast and stuck-replacement delays and fee-bump cap (`parseFeeBumping`). */
+  feeBumping: FeeBumping
 }
 
 export type Env = Record<string, string | undefined>
@@ -50,6 +53,9 @@ const options = {
   'block-time': { type: 'string' },
   config: { type: 'string' },
   'log-level': { type: 'string' },
+  'rebroadcast-after-ms': { type: 'string' },
+  'replace-stuck-after-ms': { type: 'string' },
+  'max-fee-bump': { type: 'string' },
   // keys subcommand
   name: { type: 'string' },
   role: { type: 'string' },
@@ -124,6 +130,7 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
     metricsToken: parseMetricsToken(env.AGENTWALLET_METRICS_TOKEN),
     readyChains: parseReadyChains(env.AGENTWALLET_READY_CHAINS ?? file.readyChains),
     blockTime: parseBlockTime(values['block-time'] ?? env.AGENTWALLET_BLOCK_TIME ?? file.blockTime),
+    feeBumping: parseFeeBumping(values, env, file),
   }
 }
 

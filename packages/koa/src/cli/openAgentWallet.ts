@@ -77,6 +77,7 @@ export async function openAgentWallet(
       masterKey,
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
       quoteSources: config.zeroEx ? [zeroExQuoteSource(config.zeroEx)] : [],
+      ...config.feeBumping,
     })
     return {
       agentWallet,
