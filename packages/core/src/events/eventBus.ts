@@ -32,6 +32,8 @@ export type EventPayloads = {
   'tx.submitted': TxPayload & { replaces?: string | undefined }
   'tx.confirmed': TxPayload & { blockNumber: number }
   'tx.failed': TxPayload & { reason: string }
+  /** A mined tx whose block left the canonical chain: back to `submitted`, broadcast again. */
+  'tx.reorged': TxPayload & { blockNumber: number; blockHash?: string | undefined }
   'policy.blocked': TxPayload & { ruleId?: string | undefined; reason: string }
   'policy.hitl': TxPayload & {
     approvalId: string

@@ -7,6 +7,7 @@ export const eventNames = {
   'tx.submitted': 'tx_submitted',
   'tx.confirmed': 'tx_confirmed',
   'tx.failed': 'tx_failed',
+  'tx.reorged': 'tx_reorged',
   'policy.blocked': 'policy_blocked',
   'policy.hitl': 'hitl_requested',
   'approval.resolved': 'approval_resolved',

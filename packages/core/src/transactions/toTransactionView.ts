@@ -51,6 +51,12 @@ export const transactionViewSchema = z.object({
   /** Earlier hashes of this tx at the same nonce, replaced with higher fees while it was stuck. */
   replacedHashes: z.array(out.hash).optional(),
   blockNumber: z.number().int().nullable(),
+  /**
+   * For a mined tx: `pending` while its block may still be reorganised away (the tracker re-checks
+   * it), `finalized` once it is the chain's finality depth deep. `status` stays `confirmed` (or
+   * `failed` for a revert) either way.
+   */
+  finality: z.enum(['pending', 'finalized']).optional(),
   explorer: z.string().nullable(),
   approvalId: z.string().nullable(),
   policy: z.object({ decision: z.string(), ruleId: z.string().nullable(), reason: z.string() }),
@@ -82,6 +88,7 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     nonce: record.nonce ?? null,
     ...(record.replaced?.length ? { replacedHashes: record.replaced.map((version) => version.hash) } : {}),
     blockNumber: record.blockNumber ?? null,
+    ...(record.blockNumber === undefined ? {} : { finality: record.finality ?? 'pending' }),
     explorer: explorerLink(explorerUrl, record.hash),
     approvalId: record.approvalId ?? null,
     policy: {

@@ -11,9 +11,12 @@ import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from '.
 import { broadcastSigned, failSigned, signAndBroadcast } from './signAndBroadcast.js'
 import { markFailed, markRebroadcast, minedRecord, saveMined } from './transitions.js'
 import { isSettledOffchain, isSigned, type SubmittedTransaction, type TransactionRecord } from './types.js'
+import { watchMined } from './watchMined.js'
 
 /**
- * One pass of the tracker: receipts for submitted txs (→ confirmed / failed), replacements of
+ * One pass of the tracker: mined txs not yet final re-checked against the canonical chain
+ * (`watchMined`: → finalized, or back to submitted after a reorg), receipts for submitted txs
+ * (→ confirmed / failed), replacements of
  * submitted txs stuck below the chain's current fees, and the queued txs
  * that a crash or a transport failure left behind: a signed one is broadcast again exactly as
  * signed; an unsigned one (accepted, crash before signing) is signed now. With `all`, every
@@ -25,6 +28,8 @@ export async function trackTransactions(
   options: { all?: boolean; chains?: readonly string[] | undefined } = {},
 ): Promise<void> {
   const chain: Filter = options.chains ? { chain: options.chains } : {}
+  // First, so a tx reorged out is `submitted` again before this pass looks for receipts.
+  await watchMined(ctx, options)
   const [stored, queued] = await Promise.all([
     ctx.storage.query('transactions', {
       where: { status: 'submitted', ...chain },

@@ -5,9 +5,11 @@ import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
 import type {
   FailedTransaction,
+  MinedIn,
   MinedTransaction,
   QueuedTransaction,
   SettledOffchainTransaction,
+  Signature,
   SignedQueuedTransaction,
   SubmittedTransaction,
   TransactionRecord,
@@ -80,17 +82,22 @@ async function releaseNonce(tx: StorageTx, nonceId: string, nonce: number): Prom
   if (stored?.next === nonce + 1) await tx.put('nonces', { id: nonceId, next: nonce })
 }
 
-/** submitted → confirmed or failed, from a receipt: the record to save with `saveMined`. */
+/**
+ * submitted → confirmed or failed, from a receipt: the record to save with `saveMined`. Its block's
+ * hash is kept, and its finality is `pending` until the tracker sees it `finalityDepth` blocks deep.
+ */
 export function minedRecord(
   ctx: AgentWalletContext,
   record: SubmittedTransaction,
-  receipt: { status: 'success' | 'reverted'; blockNumber: bigint; gasUsed: bigint },
+  receipt: { status: 'success' | 'reverted'; blockNumber: bigint; blockHash: Hex; gasUsed: bigint },
 ): MinedTransaction | FailedTransaction {
   const now = ctx.now().toISOString()
   const base = {
     ...record,
     blockNumber: Number(receipt.blockNumber),
+    blockHash: receipt.blockHash,
     gasUsed: receipt.gasUsed.toString(),
+    finality: 'pending' as const,
     updatedAt: now,
   }
   return receipt.status === 'success'
@@ -118,6 +125,61 @@ export async function saveMined(
       blockNumber: next.blockNumber,
     })
   }
+}
+
+/** A tx with a receipt: mined, successfully or reverted. */
+export type MinedRecord = MinedTransaction | (FailedTransaction & Signature & MinedIn)
+
+/**
+ * confirmed (or reverted) → submitted: its block left the canonical chain (a reorg). Its receipt's
+ * fields go, its signature and nonce stay (the same bytes are broadcast again), and `tx.reorged`
+ * names the block it was in. Spend limits keep counting it: `submitted` is counted as `confirmed` is.
+ * @example const back = await writeReorged(ctx, tx, record)
+ */
+export async function writeReorged(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  record: MinedRecord,
+): Promise<SubmittedTransaction> {
+  const {
+    blockNumber,
+    blockHash,
+    gasUsed: _gasUsed,
+    finality: _finality,
+    finalizedAt: _finalizedAt,
+    confirmedAt: _confirmedAt,
+    error: _error,
+    status: _status,
+    ...rest
+  } = record
+  const now = ctx.now().toISOString()
+  const next: SubmittedTransaction = { ...rest, status: 'submitted', submittedAt: now, updatedAt: now }
+  await tx.put('transactions', next)
+  appendEvent(ctx, tx, next.tenantId, 'tx.reorged', {
+    ...txPayload(next),
+    blockNumber,
+    ...(blockHash ? { blockHash } : {}),
+  })
+  return next
+}
+
+/**
+ * A mined tx's block, checked against the canonical chain: `finalized` once deep enough, else still
+ * `pending` with the hash of its block (a record saved before hashes were kept gets one here).
+ * @example await writeBlockChecked(tx, record, { blockHash, finalizedAt: now })
+ */
+export async function writeBlockChecked(
+  tx: StorageTx,
+  record: MinedRecord,
+  checked: { blockHash: Hex; finalizedAt: string | undefined },
+): Promise<void> {
+  await tx.put('transactions', {
+    ...record,
+    blockHash: checked.blockHash,
+    ...(checked.finalizedAt
+      ? { finality: 'finalized', finalizedAt: checked.finalizedAt }
+      : { finality: 'pending' }),
+  })
 }
 
 /**
