@@ -14,7 +14,9 @@ const serverFlags = `  --port <n>            default 8080                       
   --public-url <url>    the address clients reach (explorer links) env AGENTWALLET_PUBLIC_URL
 ${storageFlags}
   --chain name=rpcUrl   repeatable; default the embedded devnet  env AGENTWALLET_CHAINS (comma-separated)
-  --log-level <level>   fatal|error|warn|info|debug|trace|silent, default info  env AGENTWALLET_LOG_LEVEL`
+  --log-level <level>   fatal|error|warn|info|debug|trace|silent, default info  env AGENTWALLET_LOG_LEVEL
+  --finality-depth <n>  blocks until a mined tx is final: n, name=n per chain, comma-separated;
+                        default per chain (64 Ethereum, 10 rollups, 3 devnet)  env AGENTWALLET_FINALITY_DEPTH`
 
 const runningServerNote = `While a server runs on the data dir, this goes through its API as the root admin
 (AGENTWALLET_ADMIN_KEY, else <data-dir>/admin.key).`
