@@ -109,6 +109,44 @@ describe('a confirmed tx whose block leaves the chain', () => {
   })
 })
 
+describe('a tx confirmed before block hashes were kept', () => {
+  /** The stored record as an older version saved it: no block hash, no finality. */
+  async function asSavedBefore(id: string): Promise<void> {
+    const {
+      blockHash: _hash,
+      finality: _finality,
+      finalizedAt: _at,
+      ...old
+    } = await storedTransaction(aw, id)
+    await aw.context.storage.transaction([], (tx) => tx.put('transactions', old as TransactionRecord))
+  }
+
+  it('is checked once at start-up: kept with its block hash when canonical, sent again when not', async () => {
+    const wallet = await fundedWallet(aw, devnet, '1')
+    const kept = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
+    await settle(kept.transaction.id)
+    await asSavedBefore(kept.transaction.id)
+    let lostId: string | undefined
+    await reorgAround(async () => {
+      const lost = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
+      await settle(lost.transaction.id)
+      await asSavedBefore(lost.transaction.id)
+      lostId = lost.transaction.id
+    })
+    if (!lostId) throw new Error('no send')
+    const reorged = eventsOf(aw, 'tx.reorged')
+    await aw.reconcile()
+    const checked = await storedTransaction(aw, kept.transaction.id)
+    expect(checked.status).toBe('confirmed')
+    if (checked.blockNumber === undefined) throw new Error('not mined')
+    expect(checked.blockHash).toBe(await blockHashAt(checked.blockNumber))
+    expect(reorged.map((event) => (event.data as { transactionId: string }).transactionId)).toEqual([lostId])
+    const again = await settle(lostId)
+    expect(again.status).toBe('confirmed')
+    expect(again.blockHash).toBeDefined()
+  })
+})
+
 describe('finality', () => {
   it('a mined tx is pending until finalityDepth blocks deep, then finalized', async () => {
     const wallet = await fundedWallet(aw, devnet, '1')
