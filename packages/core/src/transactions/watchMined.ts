@@ -25,8 +25,9 @@ export async function watchMined(
   const chain: Filter = options.chains ? { chain: options.chains } : {}
   const [watched, unchecked] = await Promise.all([
     ctx.storage.query('transactions', {
-      where: { status: ['confirmed', 'failed'], finality: 'pending', ...chain },
-      orderBy: 'blockNumber',
+      // Only `finality` (indexed): few records are pending, whatever the size of the history.
+      where: { finality: 'pending', ...chain },
+      orderBy: 'createdAt',
       limit: 1000,
     }),
     options.all
