@@ -109,6 +109,49 @@ describe('a confirmed tx whose block leaves the chain', () => {
   })
 })
 
+describe('spend limits and history across a reorg', () => {
+  it('count a reorged tx once while it is submitted again, and once after it confirms again', async () => {
+    const wallet = await fundedWallet(aw, devnet, '1')
+    await aw.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ type: 'spend_limit', asset: 'native', max: '0.25', window: '24h' }],
+    })
+    let reorgedId: string | undefined
+    await reorgAround(async () => {
+      const { transaction } = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
+      expect((await settle(transaction.id)).status).toBe('confirmed')
+      reorgedId = transaction.id
+    })
+    if (!reorgedId) throw new Error('no send')
+    // Blocks only on demand: the tx sent again waits in the pool, `submitted`.
+    await devnet.provider.request({ method: 'evm_setAutomine', params: [false] })
+    try {
+      await aw.reconcile()
+      expect((await storedTransaction(aw, reorgedId)).status).toBe('submitted')
+      // 0.1 (reorged, submitted) + 0.1 fits 0.25; a third 0.1 does not: counted once, not zero or twice.
+      const second = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
+      await expect(
+        aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' }),
+      ).rejects.toMatchObject({
+        code: 'policy_blocked',
+        details: { ruleType: 'spend_limit' },
+      })
+      await devnet.mine()
+      expect((await settle(reorgedId)).status).toBe('confirmed')
+      expect((await settle(second.transaction.id)).status).toBe('confirmed')
+    } finally {
+      await devnet.provider.request({ method: 'evm_setAutomine', params: [true] })
+    }
+    await expect(aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })).rejects.toMatchObject(
+      {
+        code: 'policy_blocked',
+      },
+    )
+    const history = await aw.listHistory({ wallet: wallet.address })
+    expect(history.transactions.filter((view) => view.id === reorgedId)).toHaveLength(1)
+  })
+})
+
 describe('a tx confirmed before block hashes were kept', () => {
   /** The stored record as an older version saved it: no block hash, no finality. */
   async function asSavedBefore(id: string): Promise<void> {
