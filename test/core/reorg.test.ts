@@ -4,6 +4,7 @@ import { createWalletClient, custom, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import {
+  agentWalletOn,
   eventsOf,
   freshAddress,
   fundedWallet,
@@ -106,6 +107,64 @@ describe('a confirmed tx whose block leaves the chain', () => {
     expect(answer.status).toBe('confirmed')
     expect(answer.confirmations).toBe(0)
     await aw.reconcile()
+  })
+})
+
+describe('the running tracker', () => {
+  it('sees a reorg below the head it remembers, and confirms the tx again', async () => {
+    // Its own AgentWallet with the tracker running (every 20 ms), which keeps what it found
+    // canonical from one pass to the next (watchMemo) and must notice that head is gone.
+    let headReads = 0
+    const counted = {
+      request: ((args: { method: string; params?: unknown }) => {
+        if (args.method === 'eth_getBlockByNumber' && (args.params as unknown[])?.[0] === 'latest')
+          headReads++
+        return devnet.provider.request(args as Parameters<Devnet['provider']['request']>[0])
+      }) as Devnet['provider']['request'],
+    }
+    /** Resolves once the tracker has begun two more passes (each reads the head once). */
+    const passes = async () => {
+      const from = headReads
+      await expect.poll(() => headReads - from, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
+    }
+    const tracked = await agentWalletOn(devnet, {
+      finalityDepth: 50,
+      chains: { devnet: { provider: counted, chainId: devnet.chain.id, contracts: devnet.addressBook } },
+    })
+    try {
+      const { wallet } = await tracked.createWallet({ agentName: 'tracked' })
+      await devnet.faucet(wallet.address, parseEther('1'))
+      const reorged = eventsOf(tracked, 'tx.reorged')
+      let id: string | undefined
+      let firstHash: Hex | undefined
+      await reorgAround(async () => {
+        const { transaction } = await tracked.send({
+          wallet: wallet.address,
+          to: freshAddress(),
+          value: '0.1',
+        })
+        id = transaction.id
+        expect((await tracked.waitForTransaction({ transaction: id })).status).toBe('confirmed')
+        // A few passes over it, each on a longer chain: it is remembered as canonical.
+        for (let block = 0; block < 3; block++) {
+          await devnet.provider.request({ method: 'evm_mine', params: [] })
+          await passes()
+        }
+        firstHash = (await storedTransaction(tracked, id)).blockHash
+      })
+      await expect.poll(() => reorged.length, { timeout: 10_000 }).toBe(1)
+      await expect
+        .poll(
+          async () => {
+            const record = await storedTransaction(tracked, id ?? '')
+            return record.status === 'confirmed' && record.blockHash !== firstHash
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(true)
+    } finally {
+      await tracked.close()
+    }
   })
 })
 

@@ -2,6 +2,7 @@ import { expireApprovals } from './approvals/resolveApproval.js'
 import type { AgentWalletContext } from './context.js'
 import { type ChainLeadership, chainLeadership } from './transactions/chainLeadership.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
+import { watchMemo } from './transactions/watchMined.js'
 
 export type Tracker = { stop(): Promise<void> }
 
@@ -21,6 +22,7 @@ export function startTracker(
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> = Promise.resolve()
+  const memo = watchMemo()
   const leadership: ChainLeadership | undefined =
     ctx.storage.capabilities.leaderLocks && ctx.storage.tryLeaderLock
       ? chainLeadership(ctx.storage, {
@@ -32,7 +34,7 @@ export function startTracker(
     running = (async () => {
       try {
         const chains = leadership ? await leadership.held(ctx.chains.list()) : undefined
-        if (!chains || chains.length > 0) await trackTransactions(ctx, { chains })
+        if (!chains || chains.length > 0) await trackTransactions(ctx, { chains, memo })
         await expireApprovals(ctx)
       } catch (error) {
         hooks.onError?.(error)

@@ -11,7 +11,7 @@ import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from '.
 import { broadcastSigned, failSigned, signAndBroadcast } from './signAndBroadcast.js'
 import { markFailed, markRebroadcast, minedRecord, saveMined } from './transitions.js'
 import { isSettledOffchain, isSigned, type SubmittedTransaction, type TransactionRecord } from './types.js'
-import { watchMined } from './watchMined.js'
+import { type WatchMemo, watchMined } from './watchMined.js'
 
 /**
  * One pass of the tracker: mined txs not yet final re-checked against the canonical chain
@@ -21,11 +21,12 @@ import { watchMined } from './watchMined.js'
  * that a crash or a transport failure left behind: a signed one is broadcast again exactly as
  * signed; an unsigned one (accepted, crash before signing) is signed now. With `all`, every
  * queued tx is retried at once (start-up reconciliation); otherwise only stale ones. `chains`
- * limits the pass to those chain names (the ones this process leads); default every chain.
+ * limits the pass to those chain names (the ones this process leads); default every chain. `memo`
+ * carries what the previous pass found canonical (`watchMemo`), so it is not read again.
  */
 export async function trackTransactions(
   ctx: AgentWalletContext,
-  options: { all?: boolean; chains?: readonly string[] | undefined } = {},
+  options: { all?: boolean; chains?: readonly string[] | undefined; memo?: WatchMemo | undefined } = {},
 ): Promise<void> {
   const chain: Filter = options.chains ? { chain: options.chains } : {}
   // First, so a tx reorged out is `submitted` again before this pass looks for receipts.

@@ -15,12 +15,13 @@ import { isSigned, type TransactionRecord } from './types.js'
  * and `finalityDepth` deep becomes `finalized`; one whose block left the chain (a reorg) goes back
  * to `submitted` with `tx.reorged`, its same signed bytes are broadcast again, and the wallet's next
  * nonce is re-derived from the node; the receipt pass then confirms it again in its new block. With
- * `all` (start-up), records mined before block hashes were kept are checked once too.
+ * `all` (start-up), records mined before block hashes were kept are checked once too. With `memo`
+ * (the tracker loop's), txs found canonical below a head still on the chain are not read again.
  * @example await watchMined(ctx, { chains: ['devnet'] })
  */
 export async function watchMined(
   ctx: AgentWalletContext,
-  options: { all?: boolean; chains?: readonly string[] | undefined } = {},
+  options: { all?: boolean; chains?: readonly string[] | undefined; memo?: WatchMemo | undefined } = {},
 ): Promise<void> {
   const chain: Filter = options.chains ? { chain: options.chains } : {}
   const [watched, unchecked] = await Promise.all([
@@ -41,7 +42,9 @@ export async function watchMined(
   const byChain = new Map<string, MinedRecord[]>()
   for (const record of [...watched, ...unchecked].filter(isMinedRecord))
     byChain.set(record.chain, [...(byChain.get(record.chain) ?? []), record])
-  await Promise.all([...byChain].map(([name, records]) => watchChain(ctx, ctx.chains.get(name), records)))
+  await Promise.all(
+    [...byChain].map(([name, records]) => watchChain(ctx, ctx.chains.get(name), records, options.memo)),
+  )
 }
 
 const isMinedRecord = (record: TransactionRecord): record is MinedRecord =>
@@ -54,27 +57,66 @@ type Verdict =
   | { record: MinedRecord; kind: 'canonical'; blockHash: Hex; final: boolean }
   | { record: MinedRecord; kind: 'reorged' }
 
+/**
+ * What the tracker remembers between passes, per chain: the head it last saw and the txs it found
+ * canonical at or below it. While that head is still on the chain (the chain only grew), those
+ * txs are too (a block's hash commits to all its ancestors) and are not read again: a pass costs
+ * one or two reads plus one per height newly mined, not one per watched height.
+ * @example const memo = watchMemo(); await trackTransactions(ctx, { memo })
+ */
+export type WatchMemo = Map<string, { head: { number: number; hash: Hex }; canonical: Map<string, Hex> }>
+
+/** An empty memo, kept by the tracker loop from one pass to the next. */
+export const watchMemo = (): WatchMemo => new Map()
+
 async function watchChain(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   records: MinedRecord[],
+  memo: WatchMemo | undefined,
 ): Promise<void> {
-  const head = await chain.client.getBlockNumber({ cacheTime: 0 }).then(Number, () => undefined)
-  if (head === undefined) return
+  const latest = await chain.client.getBlock({ blockTag: 'latest' }).then(
+    (block) => (block.hash ? { number: Number(block.number), hash: block.hash } : undefined),
+    () => undefined,
+  )
+  if (latest === undefined) return
+  const head = latest.number
   const depth = finalityDepthOf(ctx, chain)
   const isFinal = (blockNumber: number) => head - blockNumber + 1 >= depth
+  const seen = memo?.get(chain.name)
+  const grown = seen !== undefined && (await onChain(chain, seen.head, latest))
+  const known = (record: MinedRecord) =>
+    grown &&
+    record.blockNumber <= seen.head.number &&
+    record.blockHash !== undefined &&
+    seen.canonical.get(record.id) === record.blockHash
   // A record never checked (saved before block hashes were kept) and already deep is taken as final
   // without a read: a reorg that deep is past what the tracker watches on any chain.
   const deepUnchecked = records.filter(
     (record) => record.finality === undefined && isFinal(record.blockNumber),
   )
-  const toCheck = records.filter((record) => !deepUnchecked.includes(record))
+  const toCheck = records.filter((record) => !deepUnchecked.includes(record) && !known(record))
   const canonical = await canonicalHashes(chain, toCheck)
-  const verdicts: Verdict[] = []
+  const verdicts: Verdict[] = records.filter(known).map((record) => ({
+    record,
+    kind: 'canonical' as const,
+    blockHash: record.blockHash as Hex,
+    final: isFinal(record.blockNumber),
+  }))
   for (const record of toCheck) {
     const verdict = await judge(chain, record, canonical, isFinal(record.blockNumber))
     if (verdict) verdicts.push(verdict)
   }
+  memo?.set(chain.name, {
+    head: latest,
+    canonical: new Map(
+      verdicts.flatMap((verdict) =>
+        verdict.kind === 'canonical' && !verdict.final && verdict.record.blockNumber <= head
+          ? [[verdict.record.id, verdict.blockHash] as const]
+          : [],
+      ),
+    ),
+  })
   const checked = verdicts.filter((verdict) => verdict.kind === 'canonical')
   const changed = checked.filter(
     (verdict) => verdict.final || verdict.record.finality === undefined || !verdict.record.blockHash,
@@ -95,6 +137,18 @@ async function watchChain(
   for (const record of reorged)
     byWallet.set(record.walletId, [...(byWallet.get(record.walletId) ?? []), record])
   await Promise.all([...byWallet.values()].map((mined) => sendAgain(ctx, chain, mined)))
+}
+
+/** True when the head seen last is still on the chain whose head is `latest` (it only grew since). */
+async function onChain(
+  chain: ChainHandle,
+  seen: { number: number; hash: Hex },
+  latest: { number: number; hash: Hex },
+): Promise<boolean> {
+  if (seen.number > latest.number) return false
+  if (seen.number === latest.number) return seen.hash === latest.hash
+  const block = await chain.client.getBlock({ blockNumber: BigInt(seen.number) }).catch(() => undefined)
+  return block?.hash === seen.hash
 }
 
 /** The canonical block hash at each height the records were mined at (undefined: no such block now). */
