@@ -25,6 +25,11 @@ export type CoreOptions = {
   replaceStuckAfterMs: number | false
   /** Replacement fees never exceed the first signature's `maxFeePerGas` times this. */
   maxFeeBumpMultiplier: number
+  /**
+   * Blocks after which a mined tx is final on every chain that configures none of its own
+   * (`chains.<name>.finalityDepth`); undefined: each chain's default (`defaultFinalityDepth`).
+   */
+  finalityDepth?: number | undefined
   /** How old a price feed's answer may be when a USD rule values an intent. */
   priceFeedMaxAge: PriceFeedMaxAge
   /** Operator-configured swap quote sources (e.g. 0x-style aggregator APIs), asked beside the address book's venues. */

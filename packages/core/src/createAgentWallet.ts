@@ -70,6 +70,12 @@ export type AgentWalletConfig = {
   replaceStuckAfterMs?: number | false | undefined
   /** Cap of replacement fees: the first `maxFeePerGas` times this (default 5). */
   maxFeeBumpMultiplier?: number | undefined
+  /**
+   * Blocks after which a mined tx is final, for every chain without its own
+   * `chains.<name>.finalityDepth` (default per chain id: 64 on Ethereum, 10 on rollups, 3 on a devnet).
+   * Until then the tracker re-checks its block and moves it back to `submitted` if it left the chain.
+   */
+  finalityDepth?: number | undefined
   /** Webhook delivery settings; the worker runs beside the tracker. */
   webhooks?: Partial<WebhookOptions> | undefined
   /** Start the receipt tracker, the webhook worker, and reconcile at creation (default true). */
@@ -143,6 +149,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       rebroadcastAfterMs: config.rebroadcastAfterMs ?? 30_000,
       replaceStuckAfterMs: config.replaceStuckAfterMs ?? 120_000,
       maxFeeBumpMultiplier: config.maxFeeBumpMultiplier ?? 5,
+      finalityDepth: config.finalityDepth,
       webhooks,
       priceFeedMaxAge: resolvePriceFeedMaxAge(config.priceFeedMaxAge),
       quoteSources: config.quoteSources ?? [],

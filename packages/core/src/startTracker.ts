@@ -3,6 +3,7 @@ import type { AgentWalletContext } from './context.js'
 import { trackAuthorizations } from './payments/trackAuthorizations.js'
 import { type ChainLeadership, chainLeadership } from './transactions/chainLeadership.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
+import { watchMemo } from './transactions/watchMined.js'
 
 export type Tracker = { stop(): Promise<void> }
 
@@ -22,6 +23,7 @@ export function startTracker(
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> = Promise.resolve()
+  const memo = watchMemo()
   const leadership: ChainLeadership | undefined =
     ctx.storage.capabilities.leaderLocks && ctx.storage.tryLeaderLock
       ? chainLeadership(ctx.storage, {
@@ -33,7 +35,7 @@ export function startTracker(
     running = (async () => {
       try {
         const chains = leadership ? await leadership.held(ctx.chains.list()) : undefined
-        if (!chains || chains.length > 0) await trackTransactions(ctx, { chains })
+        if (!chains || chains.length > 0) await trackTransactions(ctx, { chains, memo })
         if (!chains || chains.length > 0) await trackAuthorizations(ctx, { chains })
         await expireApprovals(ctx)
       } catch (error) {

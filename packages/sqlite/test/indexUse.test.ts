@@ -52,6 +52,14 @@ describe('sqliteStorage uses its indexes', () => {
         limit: 1000,
       }),
     ).toEqual([expect.stringMatching(/USING INDEX aw_transactions_status_createdAt_/)])
+    // The tracker's watch over mined txs not final yet (watchMined): few, whatever the history.
+    expect(
+      storage.explainQuery('transactions', {
+        where: { finality: 'pending' },
+        orderBy: 'createdAt',
+        limit: 1000,
+      }),
+    ).toEqual([expect.stringMatching(/USING INDEX aw_transactions_finality_createdAt_/)])
     expect(
       storage
         .explainQuery('transactions', { range: { field: 'createdAt', gte: '2026-01-01', lt: '2026-01-02' } })

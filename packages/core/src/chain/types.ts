@@ -60,6 +60,8 @@ export type ChainInfo = {
   /** Base URL of a block explorer, e.g. `https://etherscan.io`; absent on local chains. */
   explorerUrl?: string | undefined
   testnet: boolean
+  /** Blocks after which a mined tx is final here, when configured (`chains.<name>.finalityDepth`). */
+  finalityDepth?: number | undefined
 }
 
 /** One configured chain: its facts, a viem client and its address book. */

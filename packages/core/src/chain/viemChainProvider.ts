@@ -24,6 +24,12 @@ export type ChainConfig = {
   explorerUrl?: string | (() => string | undefined) | undefined
   nativeSymbol?: string | undefined
   testnet?: boolean | undefined
+  /**
+   * Blocks after which a mined tx is final (the tracker re-checks its block until then); default by
+   * chain id (`defaultFinalityDepth`: 64 on Ethereum, 10 on rollups, 3 on a devnet), or the global
+   * `finalityDepth`.
+   */
+  finalityDepth?: number | undefined
   /** Polling interval for receipts and blocks, ms (default 4000; local chains 50). */
   pollingIntervalMs?: number | undefined
 }
@@ -86,6 +92,7 @@ function createHandle(name: string, config: ChainConfig): ChainHandle {
       return typeof explorer === 'function' ? explorer() : explorer
     },
     testnet: config.testnet ?? known?.testnet ?? local,
+    ...(config.finalityDepth === undefined ? {} : { finalityDepth: config.finalityDepth }),
     client,
     contracts: mergeAddressBooks(known?.contracts ?? {}, config.contracts ?? {}),
   }

@@ -41,6 +41,8 @@ export type EventPayloads = {
     neededMaxFeePerGas: string
     capMaxFeePerGas: string
   }
+  /** A mined tx whose block left the canonical chain: back to `submitted`, broadcast again. */
+  'tx.reorged': TxPayload & { blockNumber: number; blockHash?: string | undefined }
   'policy.blocked': TxPayload & { ruleId?: string | undefined; reason: string }
   'policy.hitl': TxPayload & {
     approvalId: string

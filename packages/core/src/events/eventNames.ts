@@ -8,6 +8,7 @@ export const eventNames = {
   'tx.confirmed': 'tx_confirmed',
   'tx.failed': 'tx_failed',
   'tx.stuck': 'tx_stuck',
+  'tx.reorged': 'tx_reorged',
   'policy.blocked': 'policy_blocked',
   'policy.hitl': 'hitl_requested',
   'approval.resolved': 'approval_resolved',

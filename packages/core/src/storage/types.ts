@@ -129,7 +129,7 @@ export const storageSchema: Record<string, { indexes: readonly string[] }> = {
   api_keys: { indexes: ['tenantId', 'hash'] },
   wallets: { indexes: ['tenantId', 'address', 'ownerId', 'createdAt'] },
   vault_keys: { indexes: [] },
-  transactions: { indexes: ['walletId', 'status', 'hash', 'createdAt', 'chain', 'to'] },
+  transactions: { indexes: ['walletId', 'status', 'hash', 'createdAt', 'chain', 'to', 'finality'] },
   approvals: { indexes: ['tenantId', 'status', 'transactionId', 'expiresAt', 'requestedBy', 'createdAt'] },
   policies: { indexes: ['tenantId'] },
   nonces: { indexes: [] },

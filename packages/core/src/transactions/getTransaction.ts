@@ -1,3 +1,4 @@
+import { BlockNotFoundError } from 'viem'
 import { z } from 'zod'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
@@ -64,7 +65,8 @@ export async function findRequestedTransaction(
 }
 
 /**
- * The answer about a stored transaction: its view, with confirmations read from the chain's head.
+ * The answer about a stored transaction: its view, with confirmations read from the chain's head
+ * (none when its block is no longer on the canonical chain).
  * @example return transactionAnswer(ctx, record)
  */
 export async function transactionAnswer(
@@ -74,10 +76,26 @@ export async function transactionAnswer(
   const chain = ctx.chains.get(record.chain)
   let confirmations = 0
   if (record.blockNumber !== undefined) {
-    const head = await chain.client.getBlockNumber().catch((error: unknown) => {
+    const blockNumber = record.blockNumber
+    // Counted on the canonical chain only: a block not final yet is read again, and one that left
+    // the chain (a reorg the tracker has not moved back to `submitted` yet) counts none.
+    const unsettled = record.finality !== 'finalized' && record.blockHash !== undefined
+    const [head, canonical] = await Promise.all([
+      // Uncached: viem keeps the head for a polling interval, and a stale head undercounts.
+      chain.client.getBlockNumber({ cacheTime: 0 }),
+      unsettled
+        ? chain.client.getBlock({ blockNumber: BigInt(blockNumber) }).then(
+            (block) => block.hash,
+            (error: unknown) => {
+              if (error instanceof BlockNotFoundError) return null
+              throw error
+            },
+          )
+        : record.blockHash,
+    ]).catch((error: unknown) => {
       throw toChainError(error, chain.name, { read: true })
     })
-    confirmations = Number(head) - record.blockNumber + 1
+    confirmations = canonical === record.blockHash ? Number(head) - blockNumber + 1 : 0
   }
   const transaction = { ...toTransactionView(record, chain.explorerUrl), confirmations }
   const { hash, status, blockNumber, explorer } = transaction

@@ -7,6 +7,7 @@ import type { BaseError } from '../errors/baseError.js'
 import type { StorageTx } from '../storage/types.js'
 import { type Allocated, allocateNonce, nonceIdOf } from './allocateNonce.js'
 import { nonceFiller } from './fillNonce.js'
+import { nextNonceFromNode } from './nextNonceFromNode.js'
 import { markSubmitted } from './submittedBatch.js'
 import { writeFailed } from './transitions.js'
 import type { GasSettings } from './types.js'
@@ -130,8 +131,9 @@ export async function broadcastSigned(
  * newest nonce goes back to the next send; one below later signed txs (a pipelined burst, another
  * replica's send) gets a zero-value filler (`nonceFiller`), saved with the failure in one commit and
  * then broadcast, so a crash between them leaves it owed, and rebroadcast. A filler that is itself
- * refused is not filled again. When the node cannot be asked for a filler, the tx stays as it was
- * (signed, queued) for the tracker to try again. The caller holds the wallet lock.
+ * refused is not filled again. A nonce above the node's count leaves no hole of ours to fill: the
+ * next nonce is re-derived from the node (`nextNonceFromNode`). When the node cannot be asked, the
+ * tx stays as it was (signed, queued) for the tracker to try again. The caller holds the wallet lock.
  * @example return failSigned(ctx, chain, record, toChainError(error, chain.name))
  */
 export async function failSigned(
@@ -145,6 +147,22 @@ export async function failSigned(
   const { nonce } = record
   const stored = await ctx.storage.get('nonces', nonceId)
   const followed = (stored?.next ?? 0) > nonce + 1
+  // Above the node's count ("nonce too high", known by asking the node, not by the error's text): our
+  // next nonce ran ahead of the chain (a reorg, a tx the node lost). No filler could be mined there;
+  // the next nonce is taken from the node again, so the wallet's next send can be.
+  let ahead: number | undefined
+  try {
+    ahead = await nextNonceIfAhead(ctx, chain, record)
+  } catch (cause) {
+    if (isTransportError(cause)) return record
+    throw cause
+  }
+  if (ahead !== undefined) {
+    return ctx.storage.transaction([], async (tx) => {
+      await tx.put('nonces', { id: nonceId, next: ahead })
+      return writeFailed(ctx, tx, record, error)
+    })
+  }
   let filler: SignedQueuedTransaction | undefined
   if (followed && !options.filler) {
     try {
@@ -162,6 +180,17 @@ export async function failSigned(
   })
   if (filler) await broadcastSigned(ctx, chain, filler, { owedSent: true, filler: true })
   return failed
+}
+
+/** The next nonce re-derived from the node when `record`'s nonce is above its pending count, else undefined. */
+async function nextNonceIfAhead(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  record: SignedQueuedTransaction | SubmittedTransaction,
+): Promise<number | undefined> {
+  const pending = await chain.client.getTransactionCount({ address: record.from, blockTag: 'pending' })
+  if (record.nonce <= pending) return undefined
+  return nextNonceFromNode(ctx, chain, record, { pending, excluding: record.id })
 }
 
 /**

@@ -67,6 +67,12 @@ export const transactionViewSchema = z.object({
   /** A submitted tx whose newest signature is its cancel (a zero-value transfer to itself). */
   cancelling: z.literal(true).optional(),
   blockNumber: z.number().int().nullable(),
+  /**
+   * For a mined tx: `pending` while its block may still be reorganised away (the tracker re-checks
+   * it), `finalized` once it is the chain's finality depth deep. `status` stays `confirmed` (or
+   * `failed` for a revert) either way.
+   */
+  finality: z.enum(['pending', 'finalized']).optional(),
   explorer: z.string().nullable(),
   approvalId: z.string().nullable(),
   policy: z.object({ decision: z.string(), ruleId: z.string().nullable(), reason: z.string() }),
@@ -100,6 +106,7 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     ...(record.status === 'submitted' && record.stuck ? { stuck: record.stuck } : {}),
     ...(record.status === 'submitted' && record.cancels ? { cancelling: true as const } : {}),
     blockNumber: record.blockNumber ?? null,
+    ...(record.blockNumber === undefined ? {} : { finality: record.finality ?? 'pending' }),
     explorer: explorerLink(explorerUrl, record.hash),
     approvalId: record.approvalId ?? null,
     policy: {

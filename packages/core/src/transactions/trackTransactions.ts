@@ -20,22 +20,27 @@ import {
   type SubmittedTransaction,
   type TransactionRecord,
 } from './types.js'
+import { type WatchMemo, watchMined } from './watchMined.js'
 
 /**
- * One pass of the tracker: receipts for submitted txs (→ confirmed / failed), and for a stale one
- * its nonce (taken by another tx → failed), replacements of submitted txs stuck below the chain's
- * current fees, signed txs reported failed that the chain shows mined after all (`recheckFailed`),
- * and the queued txs
+ * One pass of the tracker: mined txs not yet final re-checked against the canonical chain
+ * (`watchMined`: → finalized, or back to submitted after a reorg), receipts for submitted txs
+ * (→ confirmed / failed), and for a stale one its nonce (taken by another tx → failed),
+ * replacements of submitted txs stuck below the chain's current fees, signed txs reported failed
+ * that the chain shows mined after all (`recheckFailed`), and the queued txs
  * that a crash or a transport failure left behind: a signed one is broadcast again exactly as
  * signed; an unsigned one (accepted, crash before signing) is signed now. With `all`, every
  * queued tx is retried at once (start-up reconciliation); otherwise only stale ones. `chains`
- * limits the pass to those chain names (the ones this process leads); default every chain.
+ * limits the pass to those chain names (the ones this process leads); default every chain. `memo`
+ * carries what the previous pass found canonical (`watchMemo`), so it is not read again.
  */
 export async function trackTransactions(
   ctx: AgentWalletContext,
-  options: { all?: boolean; chains?: readonly string[] | undefined } = {},
+  options: { all?: boolean; chains?: readonly string[] | undefined; memo?: WatchMemo | undefined } = {},
 ): Promise<void> {
   const chain: Filter = options.chains ? { chain: options.chains } : {}
+  // First, so a tx reorged out is `submitted` again before this pass looks for receipts.
+  await watchMined(ctx, options)
   const [stored, queued] = await Promise.all([
     ctx.storage.query('transactions', {
       where: { status: 'submitted', ...chain },

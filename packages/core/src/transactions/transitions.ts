@@ -5,6 +5,7 @@ import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
 import type {
   FailedTransaction,
+  MinedIn,
   MinedTransaction,
   QueuedTransaction,
   SettledOffchainTransaction,
@@ -88,17 +89,22 @@ async function releaseNonce(tx: StorageTx, nonceId: string, nonce: number): Prom
   if (stored?.next === nonce + 1) await tx.put('nonces', { id: nonceId, next: nonce })
 }
 
-/** submitted → confirmed or failed, from a receipt: the record to save with `saveMined`. */
+/**
+ * submitted → confirmed or failed, from a receipt: the record to save with `saveMined`. Its block's
+ * hash is kept, and its finality is `pending` until the tracker sees it `finalityDepth` blocks deep.
+ */
 export function minedRecord(
   ctx: AgentWalletContext,
   record: SubmittedTransaction,
-  receipt: { status: 'success' | 'reverted'; blockNumber: bigint; gasUsed: bigint },
+  receipt: { status: 'success' | 'reverted'; blockNumber: bigint; blockHash: Hex; gasUsed: bigint },
 ): MinedTransaction | FailedTransaction {
   const now = ctx.now().toISOString()
   const base = {
     ...record,
     blockNumber: Number(receipt.blockNumber),
+    blockHash: receipt.blockHash,
     gasUsed: receipt.gasUsed.toString(),
+    finality: 'pending' as const,
     updatedAt: now,
   }
   // The cancel took the nonce: the wallet paid its gas, the intent's call never ran.
@@ -131,6 +137,61 @@ export async function saveMined(
       blockNumber: next.blockNumber,
     })
   }
+}
+
+/** A tx with a receipt: mined, successfully or reverted. */
+export type MinedRecord = MinedTransaction | (FailedTransaction & Signature & MinedIn)
+
+/**
+ * confirmed (or reverted) → submitted: its block left the canonical chain (a reorg). Its receipt's
+ * fields go, its signature and nonce stay (the same bytes are broadcast again), and `tx.reorged`
+ * names the block it was in. Spend limits keep counting it: `submitted` is counted as `confirmed` is.
+ * @example const back = await writeReorged(ctx, tx, record)
+ */
+export async function writeReorged(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  record: MinedRecord,
+): Promise<SubmittedTransaction> {
+  const {
+    blockNumber,
+    blockHash,
+    gasUsed: _gasUsed,
+    finality: _finality,
+    finalizedAt: _finalizedAt,
+    confirmedAt: _confirmedAt,
+    error: _error,
+    status: _status,
+    ...rest
+  } = record
+  const now = ctx.now().toISOString()
+  const next: SubmittedTransaction = { ...rest, status: 'submitted', submittedAt: now, updatedAt: now }
+  await tx.put('transactions', next)
+  appendEvent(ctx, tx, next.tenantId, 'tx.reorged', {
+    ...txPayload(next),
+    blockNumber,
+    ...(blockHash ? { blockHash } : {}),
+  })
+  return next
+}
+
+/**
+ * A mined tx's block, checked against the canonical chain: `finalized` once deep enough, else still
+ * `pending` with the hash of its block (a record saved before hashes were kept gets one here).
+ * @example await writeBlockChecked(tx, record, { blockHash, finalizedAt: now })
+ */
+export async function writeBlockChecked(
+  tx: StorageTx,
+  record: MinedRecord,
+  checked: { blockHash: Hex; finalizedAt: string | undefined },
+): Promise<void> {
+  await tx.put('transactions', {
+    ...record,
+    blockHash: checked.blockHash,
+    ...(checked.finalizedAt
+      ? { finality: 'finalized', finalizedAt: checked.finalizedAt }
+      : { finality: 'pending' }),
+  })
 }
 
 /**
@@ -336,6 +397,15 @@ export async function markNonceSettled(ctx: AgentWalletContext, record: FailedTr
  * @example const mined = minedRecord(ctx, reopened(failed), receipt)
  */
 export function reopened(record: FailedTransaction & Signature): SubmittedTransaction {
-  const { error: _error, nonceSettled: _settled, blockNumber: _block, gasUsed: _gas, ...rest } = record
+  const {
+    error: _error,
+    nonceSettled: _settled,
+    blockNumber: _block,
+    blockHash: _hash,
+    gasUsed: _gas,
+    finality: _finality,
+    finalizedAt: _finalizedAt,
+    ...rest
+  } = record
   return { ...rest, status: 'submitted', submittedAt: record.submittedAt ?? record.updatedAt }
 }

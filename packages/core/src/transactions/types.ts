@@ -100,7 +100,7 @@ export type TxStuck = {
 type Absent<Field extends string> = { [Key in Field]?: undefined }
 
 type Unsigned = Absent<keyof Signature>
-type Unmined = Absent<'blockNumber' | 'gasUsed' | 'confirmedAt'>
+type Unmined = Absent<'blockNumber' | 'blockHash' | 'gasUsed' | 'confirmedAt' | 'finality' | 'finalizedAt'>
 type Unsent = Unmined & Absent<'submittedAt' | 'error'>
 
 /** Waiting for an approver (`approvalId`); nothing signed. */
@@ -126,13 +126,29 @@ export type SubmittedTransaction = TransactionBase &
   Signature &
   Unmined & { status: 'submitted'; submittedAt: string; error?: undefined }
 
+/**
+ * Where a mined tx stands: `pending` while its block may still be reorganised away (the tracker
+ * re-checks it), `finalized` once it is `finalityDepth` blocks deep on the canonical chain. A
+ * record mined before blocks were checked has none: the tracker checks it once.
+ */
+export type Finality = 'pending' | 'finalized'
+
+/** The block a receipt put the tx in (`blockHash` absent on records saved before it was kept). */
+export type MinedIn = {
+  blockNumber: number
+  blockHash?: Hex | undefined
+  gasUsed: string
+  finality?: Finality | undefined
+  /** When the tracker saw it `finalityDepth` blocks deep. */
+  finalizedAt?: string | undefined
+}
+
 /** Mined successfully: its block and gas used. */
 export type MinedTransaction = TransactionBase &
-  Signature & {
+  Signature &
+  MinedIn & {
     status: 'confirmed'
     submittedAt: string
-    blockNumber: number
-    gasUsed: string
     confirmedAt: string
     error?: undefined
   }
@@ -140,7 +156,7 @@ export type MinedTransaction = TransactionBase &
 /** Settled by its payee (an x402 payment): never signed as a tx here; `hash` is the settlement's, if told. */
 export type SettledOffchainTransaction = TransactionBase &
   Absent<'nonce' | 'gas' | 'rawTx' | 'replaced' | 'stuck' | 'cancels'> &
-  Absent<'blockNumber' | 'gasUsed' | 'submittedAt' | 'error'> & {
+  Absent<'blockNumber' | 'blockHash' | 'gasUsed' | 'finality' | 'finalizedAt' | 'submittedAt' | 'error'> & {
     status: 'confirmed'
     hash?: Hex | undefined
     confirmedAt: string
@@ -154,8 +170,6 @@ export type FailedTransaction = TransactionBase &
     status: 'failed'
     error: { code: string; message: string }
     submittedAt?: string | undefined
-    blockNumber?: number | undefined
-    gasUsed?: string | undefined
     confirmedAt?: undefined
     /**
      * For a signed tx failed before a block: `false` while the chain has not yet shown its nonce used
@@ -163,7 +177,7 @@ export type FailedTransaction = TransactionBase &
      * has. Absent for a revert, an unsigned intent, and records written before it was kept.
      */
     nonceSettled?: boolean | undefined
-  }
+  } & Partial<MinedIn>
 
 /**
  * An intent, in one of its lifecycle's states; each status carries what it must

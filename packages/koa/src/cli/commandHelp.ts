@@ -17,7 +17,9 @@ ${storageFlags}
   --log-level <level>   fatal|error|warn|info|debug|trace|silent, default info  env AGENTWALLET_LOG_LEVEL
   --rebroadcast-after-ms <ms>  a tx the node lost is sent again after this, default 30000  env AGENTWALLET_REBROADCAST_AFTER_MS
   --replace-stuck-after-ms <ms|off>  an underpriced tx is re-signed with higher fees after this, default 120000  env AGENTWALLET_REPLACE_STUCK_AFTER_MS
-  --max-fee-bump <x>    replacements pay at most x times the first max fee, default 5  env AGENTWALLET_MAX_FEE_BUMP`
+  --max-fee-bump <x>    replacements pay at most x times the first max fee, default 5  env AGENTWALLET_MAX_FEE_BUMP
+  --finality-depth <n>  blocks until a mined tx is final: n, name=n per chain, comma-separated;
+                        default per chain (64 Ethereum, 10 rollups, 3 devnet)  env AGENTWALLET_FINALITY_DEPTH`
 
 const runningServerNote = `While a server runs on the data dir, this goes through its API as the root admin
 (AGENTWALLET_ADMIN_KEY, else <data-dir>/admin.key).`

@@ -37,7 +37,14 @@ export type ServerConfig = {
   blockTime: number | undefined
   /** The tracker's rebroadcast and stuck-replacement delays and fee-bump cap (`parseFeeBumping`). */
   feeBumping: FeeBumping
+  /**
+   * Blocks after which a mined tx is final (`--finality-depth`): `all` for every chain without its
+   * own, `byChain` per chain name; unset: each chain's default (64 on Ethereum, 10 on rollups, 3 on a devnet).
+   */
+  finalityDepth: FinalityDepthConfig
 }
+
+export type FinalityDepthConfig = { all: number | undefined; byChain: Record<string, number> }
 
 export type Env = Record<string, string | undefined>
 
@@ -56,6 +63,7 @@ const options = {
   'rebroadcast-after-ms': { type: 'string' },
   'replace-stuck-after-ms': { type: 'string' },
   'max-fee-bump': { type: 'string' },
+  'finality-depth': { type: 'string' },
   // keys subcommand
   name: { type: 'string' },
   role: { type: 'string' },
@@ -131,7 +139,35 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
     readyChains: parseReadyChains(env.AGENTWALLET_READY_CHAINS ?? file.readyChains),
     blockTime: parseBlockTime(values['block-time'] ?? env.AGENTWALLET_BLOCK_TIME ?? file.blockTime),
     feeBumping: parseFeeBumping(values, env, file),
+    finalityDepth: parseFinalityDepth(
+      values['finality-depth'] ?? env.AGENTWALLET_FINALITY_DEPTH ?? file.finalityDepth,
+    ),
   }
+}
+
+/**
+ * `"<blocks>"` for every chain, `"<name>=<blocks>"` pairs per chain, or both, comma-separated (in
+ * the config file also a number, or an object of chain name → blocks).
+ * @example parseFinalityDepth('12,sepolia=64') // { all: 12, byChain: { sepolia: 64 } }
+ */
+function parseFinalityDepth(value: unknown): FinalityDepthConfig {
+  const parsed: FinalityDepthConfig = { all: undefined, byChain: {} }
+  if (value === undefined || value === '') return parsed
+  const entries =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? Object.entries(value).map(([name, blocks]) => `${name}=${String(blocks)}`)
+      : String(value).split(',')
+  for (const entry of entries.map((text) => text.trim()).filter(Boolean)) {
+    const match = /^(?:([a-z0-9_-]{1,64})=)?(\d{1,6})$/i.exec(entry)
+    const blocks = Number(match?.[2])
+    if (!match || blocks < 1)
+      throw new CliError(
+        `--finality-depth must be blocks (at least 1) for every chain, or name=blocks per chain, comma-separated (e.g. "12,sepolia=64"), not "${entry}"`,
+      )
+    if (match[1] === undefined) parsed.all = blocks
+    else parsed.byChain[match[1]] = blocks
+  }
+  return parsed
 }
 
 /**

@@ -39,6 +39,7 @@ export async function openAgentWallet(
 ): Promise<Runtime> {
   const named = Object.entries(config.chains)
   if (config.storage === 'postgres') assertReplicaReady(named.length, env)
+  assertKnownChains(config.finalityDepth.byChain, named.length > 0 ? Object.keys(config.chains) : ['devnet'])
   const durable = config.storage !== 'memory'
   // `agentwallet devnet` holds only the chain's dir: it may serve the chain to a server on this data dir.
   const dirs =
@@ -72,7 +73,8 @@ export async function openAgentWallet(
         }
       : withLocalExplorer(await resolveChains(config.chains), options.localExplorerUrl)
     const agentWallet = await createAgentWallet({
-      chains,
+      chains: withFinalityDepths(chains, config.finalityDepth.byChain),
+      finalityDepth: config.finalityDepth.all,
       storage,
       masterKey,
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
@@ -106,6 +108,28 @@ function withLocalExplorer(
     Object.entries(chains).map(([name, chain]) => [
       name,
       publicChains[name] || chain.explorerUrl ? chain : { ...chain, explorerUrl },
+    ]),
+  )
+}
+
+/** `--finality-depth name=blocks` may name only chains the server runs on (checked before any starts). */
+function assertKnownChains(byChain: Record<string, number>, configured: readonly string[]): void {
+  const unknown = Object.keys(byChain).filter((name) => !configured.includes(name))
+  if (unknown.length > 0)
+    throw new CliError(
+      `--finality-depth names chains that are not configured: ${unknown.join(', ')} (configured: ${configured.join(', ')})`,
+    )
+}
+
+/** Each chain named in `--finality-depth name=blocks` with that depth. */
+function withFinalityDepths(
+  chains: Record<string, ChainConfig>,
+  byChain: Record<string, number>,
+): Record<string, ChainConfig> {
+  return Object.fromEntries(
+    Object.entries(chains).map(([name, chain]) => [
+      name,
+      byChain[name] === undefined ? chain : { ...chain, finalityDepth: byChain[name] },
     ]),
   )
 }

@@ -6,6 +6,7 @@ const messages: Partial<Record<EventName, string>> = {
   'tx.submitted': 'transaction submitted',
   'tx.confirmed': 'transaction confirmed',
   'tx.failed': 'transaction failed',
+  'tx.reorged': 'transaction reorged',
   'policy.hitl': 'approval requested',
   'approval.resolved': 'approval decided',
 }
@@ -18,6 +19,7 @@ const fieldsByType: Partial<Record<EventName, readonly string[]>> = {
   'tx.submitted': ['transactionId', 'walletId', 'chain', 'kind', 'hash', 'replaces'],
   'tx.confirmed': ['transactionId', 'walletId', 'chain', 'kind', 'hash', 'blockNumber'],
   'tx.failed': ['transactionId', 'walletId', 'chain', 'kind', 'hash', 'blockNumber', 'reason'],
+  'tx.reorged': ['transactionId', 'walletId', 'chain', 'kind', 'hash', 'blockNumber', 'blockHash'],
   'policy.hitl': ['approvalId', 'transactionId', 'walletId', 'chain', 'kind', 'ruleId', 'expiresAt'],
   'approval.resolved': ['approvalId', 'transactionId', 'walletId', 'resolution', 'resolvedBy', 'hash'],
 }
