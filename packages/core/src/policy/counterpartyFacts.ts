@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import { identityRegistryAbi } from '../chain/identityRegistryAbi.js'
 import { reputationRegistryAbi } from '../chain/reputationRegistryAbi.js'
+import { isRevert, isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import type { CounterpartyFacts, PolicyIntent, ReputationQuery } from '../intents/types.js'
@@ -71,7 +72,11 @@ async function agentWalletOf(
       functionName: 'getAgentWallet',
       args: [agentId],
     })
-    .catch(() => undefined)
+    .catch((error: unknown) => {
+      // A revert is "no such agent"; a node that did not answer says nothing of the payee.
+      if (isRevert(error)) return undefined
+      throw toChainError(error, chain.name, { read: true })
+    })
 }
 
 async function summaryOf(
@@ -89,7 +94,8 @@ async function summaryOf(
       args: [agentId, [...query.reviewers], query.tag1, query.tag2],
     })
     return { query, summary: { count, value, decimals } }
-  } catch {
+  } catch (error) {
+    if (isTransportError(error)) throw toChainError(error, chain.name, { read: true })
     return { query, error: 'getSummary failed' }
   }
 }
