@@ -13,7 +13,11 @@ const serverFlags = `  --port <n>            default 8080                       
   --host <h>            default 127.0.0.1                     env AGENTWALLET_HOST
   --public-url <url>    the address clients reach (explorer links) env AGENTWALLET_PUBLIC_URL
 ${storageFlags}
-  --chain name=rpcUrl   repeatable; default the embedded devnet  env AGENTWALLET_CHAINS (comma-separated)
+  --chain name=rpcUrl[,rpcUrl…]  repeatable; several URLs of one chain are ranked and each used
+                        when those before fail; default the embedded devnet
+                        env AGENTWALLET_CHAINS (comma-separated: a=https://x,https://y,b=https://z)
+  --block-time <s>      the embedded devnet mines a block every <s> seconds, not one per send
+                        env AGENTWALLET_BLOCK_TIME
   --log-level <level>   fatal|error|warn|info|debug|trace|silent, default info  env AGENTWALLET_LOG_LEVEL`
 
 const runningServerNote = `While a server runs on the data dir, this goes through its API as the root admin
