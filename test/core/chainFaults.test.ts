@@ -2,7 +2,7 @@ import { type AgentWallet, createAgentWallet, memoryStorage } from '@agentwallet
 import type { Devnet } from '@agentwallet/devnet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshAddress, fundedWallet, startDevnet } from '../helpers/devnetAgentWallet.js'
-import { type FaultyChain, faults, faultyProvider } from '../helpers/faultyChain.js'
+import { type FaultyChain, faults, faultyProvider, readMethod } from '../helpers/faultyChain.js'
 
 // A node that refuses what it is asked: every refusal must reach the caller as `chain_unavailable`
 // (retry later), never as `internal` or a failed transaction, and nothing must be signed meanwhile.
@@ -64,4 +64,36 @@ it('a read that fails once is retried: a blip costs no send', async () => {
   expect(chain.count() - before).toBe(3)
   chain.setPlan([])
   expect((await aw.waitForTransaction({ transaction: transaction.id })).status).toBe('confirmed')
+})
+
+describe('every chain read refused (rate limit on every read, retries spent)', () => {
+  const dead = '0x000000000000000000000000000000000000dEaD'
+  type Call = (wallet: `0x${string}`) => Promise<unknown>
+  const calls: [string, Call][] = [
+    ['getBalance', (wallet) => aw.getBalance({ wallet })],
+    ['estimateGas', (wallet) => aw.estimateGas({ wallet, to: dead, value: '0.001' })],
+    ['send', (wallet) => aw.send({ wallet, to: dead, value: '0.001' })],
+    ['quoteSwap', (wallet) => aw.quoteSwap({ wallet, fromToken: 'ETH', toToken: 'USDC', amount: '0.001' })],
+    ['swap', (wallet) => aw.swap({ wallet, fromToken: 'ETH', toToken: 'USDC', amount: '0.001' })],
+    ['stake', (wallet) => aw.stake({ wallet, protocol: 'lido', amount: '0.001' })],
+    ['getPrices', () => aw.getPrices({ tokens: ['ETH'] })],
+    ['checkEnsName', () => aw.checkEnsName({ name: 'faulty.eth' })],
+    ['resolveEnsName', () => aw.resolveEnsName({ name: 'faulty.eth' })],
+    ['reverseEnsName', (wallet) => aw.reverseEnsName({ address: wallet })],
+    ['registerEnsName', (wallet) => aw.registerEnsName({ wallet, name: 'faulty.eth' })],
+    ['registerIdentity', (wallet) => aw.registerIdentity({ wallet, agentName: 'faulty', agentType: 'test' })],
+    ['deploySafe', (wallet) => aw.deploySafe({ wallet, owners: [wallet], threshold: 1 })],
+    ['getSafe', () => aw.getSafe({ safe: dead })],
+  ]
+  it.each(calls)('%s answers chain_unavailable', async (_name, call) => {
+    chain.setPlan([])
+    const wallet = await fundedWallet(aw, devnet, '1')
+    chain.setPlan([{ method: readMethod, fault: faults.rateLimited }])
+    const error = await call(wallet.address).then(
+      (answer) => ({ answered: answer }),
+      (e: unknown) => e,
+    )
+    chain.setPlan([])
+    expect(error).toMatchObject({ code: 'chain_unavailable' })
+  })
 })

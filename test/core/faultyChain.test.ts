@@ -127,7 +127,7 @@ describe('faultyRpcServer', () => {
       ],
     })
     try {
-      const client = createPublicClient({ transport: http(proxy.url, { retryCount: 0, timeout: 300 }) })
+      const client = createPublicClient({ transport: http(proxy.url, { retryCount: 0, timeout: 1_500 }) })
       const unavailable = await client.getBlockNumber().catch((error: unknown) => error)
       expect((unavailable as HttpRequestError).status).toBe(503)
       const raw = await signedTransfer()

@@ -65,7 +65,7 @@ export function replicaCluster(options: { schema: string; webhookEnv?: boolean }
     },
     async startDevnet(): Promise<string> {
       const devnet = track(startCli(['devnet', '--storage', 'memory', '--port', '0'], {}))
-      rpcUrl = (await devnet.waitFor(/Devnet JSON-RPC \(chain id 31337\) on (\S+)/, 60_000))[1]!
+      rpcUrl = (await devnet.waitFor(/Devnet JSON-RPC \(chain id 31337[^)]*\) on (\S+)/, 60_000))[1]!
       return rpcUrl
     },
     migrate: () => runCli(['migrate', ...dbFlags('migrate')], {}, 60_000),

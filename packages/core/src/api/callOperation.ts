@@ -1,7 +1,9 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { z } from 'zod'
+import { isTransportError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
+import { ChainUnavailableError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
 import { authorize } from './authorize.js'
@@ -31,13 +33,23 @@ export async function callOperation<TOperation extends OperationDeclaration>(
   try {
     answer = await operation.action(ctx, principal, parsed, operation.idempotent ? options : {})
   } catch (error) {
-    if (check) assertDeclaredError(operation, error)
-    throw error
+    const thrown = unclassifiedChainFault(error) ?? error
+    if (check) assertDeclaredError(operation, thrown)
+    throw thrown
   }
   const result = operation.output.safeParse(answer)
   if (check) assertDeclaredOutput(operation, answer, result)
   // A completed action is never turned into a failure here: its effects are already committed.
   return (result.success ? result.data : answer) as z.output<TOperation['output']>
+}
+
+/**
+ * A node fault (unreachable, timed out, rate limiting) that reached here as viem's own error, from a
+ * read no action wrapped in `toChainError`: still `chain_unavailable` (retry later), never `internal`.
+ */
+function unclassifiedChainFault(error: unknown): BaseError | undefined {
+  if (isAgentWalletError(error) || !isTransportError(error)) return undefined
+  return new ChainUnavailableError(undefined, { cause: error })
 }
 
 function assertDeclaredError(operation: OperationDeclaration, error: unknown): void {

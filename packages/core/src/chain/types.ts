@@ -64,10 +64,15 @@ export type ChainInfo = {
   finalityDepth?: number | undefined
 }
 
+/** One RPC URL of a chain, shown without credentials, with a client that reaches only it (health). */
+export type RpcEndpoint = { url: string; client: PublicClient }
+
 /** One configured chain: its facts, a viem client and its address book. */
 export type ChainHandle = ChainInfo & {
   client: PublicClient
   contracts: AddressBook
+  /** Each configured RPC URL on its own (chains configured by URL); `client` goes through them all. */
+  rpcs?: readonly RpcEndpoint[] | undefined
 }
 
 /**

@@ -1,19 +1,15 @@
-import {
-  createPublicClient,
-  custom,
-  type EIP1193Provider,
-  http,
-  type PublicClient,
-  type Transport,
-} from 'viem'
+import { createPublicClient, type EIP1193Provider, type PublicClient, type Transport } from 'viem'
 import { BaseError } from '../errors/baseError.js'
 import { publicChains } from './publicChains.js'
+import { rpcTransport, type TransportLifetime } from './rpcTransport.js'
 import type { AddressBook, ChainHandle, ChainInfo, ChainProvider } from './types.js'
 
 /** How to reach one chain: an RPC URL, an EIP-1193 provider (e.g. the devnet) or a viem transport. */
 export type ChainConfig = {
   chainId?: number | undefined
   rpcUrl?: string | undefined
+  /** Several RPC URLs of the chain (instead of `rpcUrl`): ranked, each used when those before fail. */
+  rpcUrls?: readonly string[] | undefined
   provider?: { request: EIP1193Provider['request'] } | undefined
   transport?: Transport | undefined
   contracts?: AddressBook | undefined
@@ -47,7 +43,9 @@ export type ViemChainProviderOptions = {
  */
 export function viemChainProvider(options: ViemChainProviderOptions): ChainProvider {
   const handles = new Map<string, ChainHandle>()
-  for (const [name, config] of Object.entries(options.chains)) handles.set(name, createHandle(name, config))
+  const lifetime: TransportLifetime = { closed: false }
+  for (const [name, config] of Object.entries(options.chains))
+    handles.set(name, createHandle(name, config, lifetime))
   const first = handles.keys().next().value
   const defaultChain = options.defaultChain ?? first
   if (defaultChain === undefined || !handles.has(defaultChain)) {
@@ -67,18 +65,22 @@ export function viemChainProvider(options: ViemChainProviderOptions): ChainProvi
       }
       return handle
     },
+    async close() {
+      lifetime.closed = true
+    },
   }
 }
 
-function createHandle(name: string, config: ChainConfig): ChainHandle {
+function createHandle(name: string, config: ChainConfig, lifetime: TransportLifetime): ChainHandle {
   const known = publicChains[name]
   const chainId = config.chainId ?? known?.chainId
   if (chainId === undefined) {
     throw new BaseError('validation_failed', `Chain "${name}" needs a chainId`, { details: { chain: name } })
   }
   const local = config.provider !== undefined || chainId === 31337 || chainId === 1337
+  const { transport, rpcs } = rpcTransport(name, config, local, lifetime)
   const client = createPublicClient({
-    transport: chooseTransport(name, config, local),
+    transport,
     pollingInterval: config.pollingIntervalMs ?? (local ? 50 : 4_000),
   }) as PublicClient
   const explorer = config.explorerUrl ?? known?.explorerUrl
@@ -95,25 +97,8 @@ function createHandle(name: string, config: ChainConfig): ChainHandle {
     ...(config.finalityDepth === undefined ? {} : { finalityDepth: config.finalityDepth }),
     client,
     contracts: mergeAddressBooks(known?.contracts ?? {}, config.contracts ?? {}),
+    ...(rpcs ? { rpcs } : {}),
   }
-}
-
-/**
- * Retries of a failed read (an HTTP 429/5xx, a rate limit, a timeout), with exponential backoff from
- * `retryDelay` ms, or the `Retry-After` the node sends. A local chain answers in a millisecond, so its
- * retries are few and quick: a devnet behind a flaky proxy rides out a blip without slowing tests.
- * viem never retries `eth_sendRawTransaction` (its action sends it with `retryCount: 0`).
- */
-const retries = { local: { retryCount: 2, retryDelay: 10 }, remote: { retryCount: 3, retryDelay: 150 } }
-
-function chooseTransport(name: string, config: ChainConfig, local: boolean): Transport {
-  const retry = local ? retries.local : retries.remote
-  if (config.transport) return config.transport
-  if (config.provider) return custom(config.provider, retry)
-  if (config.rpcUrl) return http(config.rpcUrl, { ...retry, timeout: 15_000 })
-  throw new BaseError('validation_failed', `Chain "${name}" needs an rpcUrl or a provider`, {
-    details: { chain: name },
-  })
 }
 
 function mergeAddressBooks(base: AddressBook, override: AddressBook): AddressBook {
@@ -125,6 +110,6 @@ function mergeAddressBooks(base: AddressBook, override: AddressBook): AddressBoo
   }
 }
 
-function toInfo({ client: _client, contracts: _contracts, ...info }: ChainHandle): ChainInfo {
+function toInfo({ client: _client, contracts: _contracts, rpcs: _rpcs, ...info }: ChainHandle): ChainInfo {
   return info
 }

@@ -43,12 +43,19 @@ export class ConflictError extends BaseError {
   }
 }
 
-/** The chain's RPC could not be reached or answered with a transport error. */
+/**
+ * The chain's RPC could not be reached, did not answer, or would not serve the request now (rate
+ * limit): retry later. `chain` is undefined only where the failing chain is not known (`callOperation`).
+ */
 export class ChainUnavailableError extends BaseError {
   override name = 'ChainUnavailableError'
   static readonly code = 'chain_unavailable'
-  constructor(chain: string, parameters?: BaseErrorParameters) {
-    super('chain_unavailable', `Chain "${chain}" is unavailable`, parameters)
+  constructor(chain: string | undefined, parameters?: BaseErrorParameters) {
+    super(
+      'chain_unavailable',
+      chain === undefined ? 'The chain is unavailable' : `Chain "${chain}" is unavailable`,
+      parameters,
+    )
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { RpcEndpoint } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 
@@ -8,6 +9,14 @@ export type ProbeError = z.infer<typeof probeError>
 
 const storageHealthSchema = z.object({
   name: z.string(),
+  reachable: z.boolean(),
+  latencyMs: z.number(),
+  error: probeError.optional(),
+})
+
+/** One RPC URL of a chain (scheme and host only: keys in paths and queries never show). */
+const rpcHealthSchema = z.object({
+  url: z.string(),
   reachable: z.boolean(),
   latencyMs: z.number(),
   error: probeError.optional(),
@@ -25,6 +34,8 @@ const chainHealthSchema = z.object({
   headAgeSeconds: z.number().int().nullable(),
   latencyMs: z.number(),
   error: probeError.optional(),
+  /** Each RPC URL probed on its own, for a chain configured by URL: the chain is up while one is. */
+  rpcs: z.array(rpcHealthSchema).optional(),
 })
 
 /** What `checkHealth` reports: storage and every chain, and whether every required part is up. */
@@ -55,7 +66,11 @@ export async function checkHealth(
   const required = new Set(options.requiredChains ?? ctx.chains.list().map((chain) => chain.name))
   const storageProbe = probe(timeoutMs, () => ctx.storage.get('tenants', 'health-probe'))
   const chainProbes = ctx.chains.list().map(async (info) => {
-    const outcome = await probe(timeoutMs, () => ctx.chains.get(info.name).client.getBlock())
+    const handle = ctx.chains.get(info.name)
+    const [outcome, rpcs] = await Promise.all([
+      probe(timeoutMs, () => handle.client.getBlock()),
+      handle.rpcs && Promise.all(handle.rpcs.map((rpc) => probeRpc(timeoutMs, rpc))),
+    ])
     const head = outcome.value
     const nowSeconds = Math.floor(ctx.now().getTime() / 1000)
     return {
@@ -67,6 +82,7 @@ export async function checkHealth(
       headAgeSeconds: head ? Math.max(0, nowSeconds - Number(head.timestamp)) : null,
       latencyMs: outcome.latencyMs,
       ...(outcome.error ? { error: outcome.error } : {}),
+      ...(rpcs ? { rpcs } : {}),
     }
   })
   const [storageOutcome, chains] = await Promise.all([storageProbe, Promise.all(chainProbes)])
@@ -78,6 +94,16 @@ export async function checkHealth(
   }
   const ready = storage.reachable && chains.every((chain) => chain.reachable || !chain.required)
   return { ready, storage, chains }
+}
+
+async function probeRpc(timeoutMs: number, rpc: RpcEndpoint) {
+  const outcome = await probe(timeoutMs, () => rpc.client.getBlockNumber({ cacheTime: 0 }))
+  return {
+    url: rpc.url,
+    reachable: outcome.error === undefined,
+    latencyMs: outcome.latencyMs,
+    ...(outcome.error ? { error: outcome.error } : {}),
+  }
 }
 
 type Outcome<T> = { value?: T | undefined; error?: ProbeError | undefined; latencyMs: number }

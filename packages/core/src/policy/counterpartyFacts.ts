@@ -78,6 +78,7 @@ async function agentWalletOf(
       args: [agentId],
     })
     .catch((error: unknown) => {
+      // A revert is "no such agent"; a node that did not answer says nothing of the payee.
       if (isRevert(error)) return undefined
       throw toChainError(error, chain.name, { read: true })
     })

@@ -13,7 +13,11 @@ const serverFlags = `  --port <n>            default 8080                       
   --host <h>            default 127.0.0.1                     env AGENTWALLET_HOST
   --public-url <url>    the address clients reach (explorer links) env AGENTWALLET_PUBLIC_URL
 ${storageFlags}
-  --chain name=rpcUrl   repeatable; default the embedded devnet  env AGENTWALLET_CHAINS (comma-separated)
+  --chain name=rpcUrl[,rpcUrl…]  repeatable; several URLs of one chain are ranked and each used
+                        when those before fail; default the embedded devnet
+                        env AGENTWALLET_CHAINS (comma-separated: a=https://x,https://y,b=https://z)
+  --block-time <s>      the embedded devnet mines a block every <s> seconds, not one per send
+                        env AGENTWALLET_BLOCK_TIME
   --log-level <level>   fatal|error|warn|info|debug|trace|silent, default info  env AGENTWALLET_LOG_LEVEL
   --rebroadcast-after-ms <ms>  a tx the node lost is sent again after this, default 30000  env AGENTWALLET_REBROADCAST_AFTER_MS
   --replace-stuck-after-ms <ms|off>  an underpriced tx is re-signed with higher fees after this, default 120000  env AGENTWALLET_REPLACE_STUCK_AFTER_MS

@@ -19,8 +19,8 @@ export type ServerConfig = {
   databaseUrl: string | undefined
   /** Postgres schema of the tables (default `agentwallet`): several deployments can share a database. */
   databaseSchema: string | undefined
-  /** Named RPC chains; empty means the embedded devnet. */
-  chains: Record<string, string>
+  /** Named RPC chains, each with one or more URLs (tried in rank order); empty means the embedded devnet. */
+  chains: Record<string, string[]>
   logLevel: string
   adminKey: string | undefined
   /** CIDRs of private/loopback/special-purpose addresses webhooks may target (none by default: SSRF). */
@@ -120,9 +120,7 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
     databaseSchema: optionalString(
       values['database-schema'] ?? env.AGENTWALLET_DATABASE_SCHEMA ?? file.databaseSchema,
     ),
-    chains: chainSpecs
-      ? parseChains(chainSpecs)
-      : ((file.chains as Record<string, string> | undefined) ?? {}),
+    chains: chainSpecs ? parseChains(chainSpecs) : fileChains(file.chains),
     logLevel: parseLogLevel(values['log-level'] ?? env.AGENTWALLET_LOG_LEVEL ?? file.logLevel ?? 'info'),
     adminKey: env.AGENTWALLET_ADMIN_KEY || undefined,
     allowPrivateWebhooks: parseWebhookAllowance(
@@ -301,17 +299,49 @@ function parsePort(value: unknown): number {
   return port
 }
 
-/** `name=rpcUrl` pairs; the first named chain becomes the default. */
-function parseChains(specs: string[]): Record<string, string> {
-  const chains: Record<string, string> = {}
-  for (const spec of specs) {
+const rpcUrlPattern = /^(https?|wss?):\/\//
+
+/**
+ * `name=url[,url…]` specs; the first named chain becomes the default. A spec that is only a URL adds
+ * it to the chain before it, so `AGENTWALLET_CHAINS=mainnet=https://a,https://b,base=https://c`
+ * (split on commas) gives mainnet two URLs.
+ */
+function parseChains(specs: string[]): Record<string, string[]> {
+  const chains: Record<string, string[]> = {}
+  let last: string[] | undefined
+  for (const spec of specs.flatMap(splitUrls)) {
+    if (rpcUrlPattern.test(spec) && last) {
+      last.push(spec)
+      continue
+    }
     const at = spec.indexOf('=')
     const name = spec.slice(0, at).trim()
     const url = spec.slice(at + 1).trim()
-    if (at <= 0 || !/^[a-z0-9_-]{1,64}$/i.test(name) || !/^(https?|wss?):\/\//.test(url)) {
-      throw new CliError(`--chain expects name=rpcUrl (e.g. sepolia=https://rpc.example), got "${spec}"`)
+    if (at <= 0 || !/^[a-z0-9_-]{1,64}$/i.test(name) || !rpcUrlPattern.test(url)) {
+      throw new CliError(
+        `--chain expects name=rpcUrl[,rpcUrl…] (e.g. sepolia=https://rpc.example,https://backup.example), got "${spec}"`,
+      )
     }
-    chains[name] = url
+    last = [url]
+    chains[name] = last
   }
   return chains
+}
+
+/** `a=https://x,https://y` → `a=https://x`, `https://y`: a comma starts another URL only before a scheme. */
+function splitUrls(spec: string): string[] {
+  return spec
+    .split(/,(?=\s*(?:https?|wss?):\/\/)/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+}
+
+/** The config file's `chains`: each a URL or a list of URLs. */
+function fileChains(value: unknown): Record<string, string[]> {
+  if (value === undefined) return {}
+  const specs = Object.entries(value as Record<string, unknown>).flatMap(([name, urls]) => {
+    const list = Array.isArray(urls) ? urls : [urls]
+    return list.map((url, index) => (index === 0 ? `${name}=${String(url)}` : String(url)))
+  })
+  return parseChains(specs)
 }

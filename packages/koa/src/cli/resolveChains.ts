@@ -6,27 +6,44 @@ import { CliError } from './cliError.js'
 const devnetChainId = 31337
 
 /**
- * `--chain name=rpcUrl` pairs as chain configs. Each node is asked its chain id (a name like
+ * `--chain name=rpcUrl[,rpcUrl…]` as chain configs. Each node is asked its chain id (a name like
  * `devnet` is not a public chain, so the id must come from somewhere), and a 31337 node is asked for
  * the devnet address book: an `agentwallet devnet` answers it, so swaps, Safe, ENS and ERC-8004 work
  * over RPC exactly as on the embedded devnet; an anvil answers nothing and gets no contracts.
  * @example const chains = await resolveChains({ devnet: 'http://127.0.0.1:8545' })
  */
-export async function resolveChains(named: Record<string, string>): Promise<Record<string, ChainConfig>> {
+export async function resolveChains(named: Record<string, string[]>): Promise<Record<string, ChainConfig>> {
   const entries = await Promise.all(
-    Object.entries(named).map(async ([name, rpcUrl]): Promise<[string, ChainConfig]> => {
+    Object.entries(named).map(async ([name, rpcUrls]): Promise<[string, ChainConfig]> => {
+      const urls = rpcUrls.length > 1 ? { rpcUrls } : { rpcUrl: rpcUrls[0] }
       // A public chain's id is known (and it is no devnet); a WebSocket URL cannot be probed with fetch.
-      if (publicChains[name] || !/^https?:/.test(rpcUrl)) return [name, { rpcUrl }]
-      const chainId = await readChainId(rpcUrl).catch(() => undefined)
-      if (chainId === undefined) {
-        throw new CliError(`Cannot reach chain "${name}" at ${redact(rpcUrl)} to read its chain id`)
+      const probed = rpcUrls.filter((url) => /^https?:/.test(url))
+      if (publicChains[name] || probed.length === 0) return [name, urls]
+      // The first URL that answers speaks for the chain: one down at start does not stop the server.
+      const answer = await firstAnswer(probed, readChainId)
+      if (answer === undefined) {
+        throw new CliError(
+          `Cannot reach chain "${name}" at ${probed.map(redact).join(' or ')} to read its chain id`,
+        )
       }
+      const { url, value: chainId } = answer
       const contracts =
-        chainId === devnetChainId ? await fetchDevnetAddressBook(rpcUrl).catch(() => undefined) : undefined
-      return [name, { rpcUrl, chainId, ...(contracts ? { contracts } : {}) }]
+        chainId === devnetChainId ? await fetchDevnetAddressBook(url).catch(() => undefined) : undefined
+      return [name, { ...urls, chainId, ...(contracts ? { contracts } : {}) }]
     }),
   )
   return Object.fromEntries(entries)
+}
+
+async function firstAnswer<T>(
+  urls: readonly string[],
+  read: (url: string) => Promise<T>,
+): Promise<{ url: string; value: T } | undefined> {
+  for (const url of urls) {
+    const value = await read(url).catch(() => undefined)
+    if (value !== undefined) return { url, value }
+  }
+  return undefined
 }
 
 async function readChainId(rpcUrl: string): Promise<number> {

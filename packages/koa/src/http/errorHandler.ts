@@ -21,7 +21,13 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       }
     } catch (error) {
       const { status, body } = toErrorEnvelope(error)
-      if (status >= 500) logger.error({ err: error, requestId: ctx.state.requestId }, 'request failed')
+      if (body.error.code === 'chain_unavailable') {
+        // An outage of someone else's node, not a bug: no stack, and no viem text, whose URLs can hold API keys.
+        logger.warn(
+          { code: body.error.code, details: body.error.details, requestId: ctx.state.requestId },
+          'chain unavailable',
+        )
+      } else if (status >= 500) logger.error({ err: error, requestId: ctx.state.requestId }, 'request failed')
       ctx.status = status
       ctx.body = body
       const retryAfter = retryAfterOf(body.error)
