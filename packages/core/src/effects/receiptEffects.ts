@@ -1,0 +1,71 @@
+import { type Address, isAddressEqual } from 'viem'
+import type { ChainHandle } from '../chain/types.js'
+import { canonicalPermit2 } from './effectAbis.js'
+import { effect } from './effectFactories.js'
+import { type EffectLog, effectsOfLogs, type TokenFacts } from './effectsOfLogs.js'
+import { mergeEffects } from './mergeEffects.js'
+import type { Effect, Effects } from './types.js'
+
+/**
+ * What a mined transaction did to `holder`, read from its receipt: the moves and approvals its logs
+ * show, and the native value its top call sent. Native value moved inside the call (a contract
+ * paying the wallet back) is in no log, so it is not here. Token symbols and decimals come from the
+ * predicted effects and the address book, where they name the token.
+ * @example const actual = receiptEffects(chain, { holder, call, predicted }, receipt.logs)
+ */
+export function receiptEffects(
+  chain: Pick<ChainHandle, 'contracts' | 'nativeSymbol' | 'nativeDecimals'>,
+  sent: {
+    holder: Address
+    from: Address
+    call: { to: Address; value: bigint }
+    predicted?: Effects | undefined
+  },
+  logs: readonly EffectLog[],
+): Effects {
+  const tokens = tokenFactsOf(chain, sent.predicted)
+  const moved = effectsOfLogs(logs, {
+    holder: sent.holder,
+    weth: chain.contracts.weth,
+    permit2: chain.contracts.permit2 ?? canonicalPermit2,
+    tokens,
+  })
+  const native: Effect[] =
+    sent.call.value > 0n && isAddressEqual(sent.holder, sent.from)
+      ? [
+          effect(
+            'out',
+            {
+              standard: 'native',
+              address: 'native',
+              symbol: chain.nativeSymbol,
+              decimals: chain.nativeDecimals,
+            },
+            sent.call.value,
+            sent.call.to,
+          ),
+        ]
+      : []
+  return { status: 'known', source: 'receipt', effects: mergeEffects([...native, ...moved]) }
+}
+
+function tokenFactsOf(chain: Pick<ChainHandle, 'contracts'>, predicted: Effects | undefined): TokenFacts {
+  const facts = new Map<
+    string,
+    { symbol: string; decimals: number; standard?: Effect['asset']['standard'] }
+  >()
+  for (const token of chain.contracts.tokens ?? [])
+    facts.set(token.address.toLowerCase(), {
+      symbol: token.symbol,
+      decimals: token.decimals,
+      standard: 'erc20',
+    })
+  if (predicted?.status === 'known') {
+    for (const { asset } of predicted.effects) {
+      if (asset.address === 'native') continue
+      const standard = asset.standard === 'permit2' ? 'erc20' : asset.standard
+      facts.set(asset.address.toLowerCase(), { symbol: asset.symbol, decimals: asset.decimals, standard })
+    }
+  }
+  return facts
+}
