@@ -37,12 +37,30 @@ export function effectsAhead(chain: ChainHandle, from: Address, draft: Drafted):
     })
   }
   const call = { to: draft.call.to, value: BigInt(draft.call.value), data: draft.call.data }
-  return predictEffects(chain, { from, holder: draft.via }, call).catch(
-    (error: unknown): Effects => ({
-      status: 'unknown',
-      reason: `the node could not predict them (${toChainError(error, chain.name, { read: true }).code})`,
-    }),
-  )
+  const predict = (holder: Address | undefined) =>
+    predictEffects(chain, { from, holder }, call).catch(
+      (error: unknown): Effects => ({
+        status: 'unknown',
+        reason: `the node could not predict them (${toChainError(error, chain.name, { read: true }).code})`,
+      }),
+    )
+  // A raw execTransaction (not sent through the multisig actions, which set `via`) spends the Safe's
+  // assets as well as the wallet's: judged by both, so a Safe cannot launder a payment (docs/policy.md).
+  if (draft.via === undefined && call.data?.slice(0, 10).toLowerCase() === execTransactionSelector) {
+    return Promise.all([predict(undefined), predict(call.to)]).then(([own, safe]) => bothOf(own, safe))
+  }
+  return predict(draft.via)
+}
+
+/** `execTransaction(address,uint256,bytes,uint8,uint256,uint256,uint256,address,address,bytes)` of a Safe. */
+const execTransactionSelector = '0x6a761202'
+
+/** The effects on two holders together: known when both are, else the first that is not. */
+function bothOf(first: Effects, second: Effects): Effects {
+  if (first.status !== 'known') return first
+  if (second.status !== 'known') return second
+  const source = first.source === 'simulated' || second.source === 'simulated' ? 'simulated' : first.source
+  return { status: 'known', source, effects: [...first.effects, ...second.effects] }
 }
 
 /**

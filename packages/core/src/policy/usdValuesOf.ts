@@ -26,11 +26,15 @@ export async function usdValuesOf(
   const memo: UsdPriceMemo = new Map()
   const valueEffects = (effects: readonly Effect[]) =>
     Promise.all(
-      effects.map(async (effect) =>
-        effect.usd || effect.unlimited || !isOutflow(effect)
-          ? effect
-          : { ...effect, usd: await valueInUsd(ctx, chain, effect.asset, effect.amount, memo) },
-      ),
+      effects.map(async (effect): Promise<Effect> => {
+        if (effect.usd || !isOutflow(effect)) return effect
+        if (!effect.unlimited)
+          return { ...effect, usd: await valueInUsd(ctx, chain, effect.asset, effect.amount, memo) }
+        // An unlimited grant has no worth to state, but whether its asset has a price at all is
+        // what a budget over priced assets (`unpriced: "skip"`) needs to know.
+        const priced = await valueInUsd(ctx, chain, effect.asset, 1n, memo)
+        return priced.error ? { ...effect, usd: priced } : effect
+      }),
     )
   const known = intent.effects?.status === 'known' ? intent.effects.effects : undefined
   const [effects, entries] = await Promise.all([

@@ -61,7 +61,10 @@ export function ruleFigures(
     if (!measured) unknown = judged.status
     if (measured) effects = judged.floor.filter((effect) => effect.asset.address === 'native')
   }
-  const outflows = outflowsOf(rule.asset, effects, context.venues)
+  const outflows = outflowsOf(rule.asset, effects, context.venues).filter(
+    // A budget over priced assets does not speak of an unlimited grant of an asset with no price.
+    ({ effect }) => !(effect.unlimited && skips(rule, effect.usd?.error)),
+  )
   if (outflows.length === 0 && !unknown) return undefined
   const unlimited = outflows.find(({ effect }) => effect.unlimited)
   const counted = outflows.map(countedDetails)
@@ -81,7 +84,7 @@ export function ruleFigures(
       continue
     }
     const error = valued?.error ?? notValued(outflow)
-    if (rule.unpriced === 'skip' && error.code === 'no_price_feed') {
+    if (skips(rule, error)) {
       skipped.push({ effect: outflow.index, ...errorDetails(error) })
       continue
     }
@@ -117,6 +120,10 @@ export function judgesUnknownEffects(context: PolicyContext): boolean {
     const compiled = compileRule(rule)
     return compiled.ok && compiled.rule.enabled !== false && compiled.rule.type === 'unknown_effects'
   })
+}
+
+function skips(rule: AmountRule, error: UsdPriceError | undefined): boolean {
+  return rule.asset === usdAsset && rule.unpriced === 'skip' && error?.code === 'no_price_feed'
 }
 
 function sum(outflows: readonly Outflow[]): bigint {
