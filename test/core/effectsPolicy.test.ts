@@ -82,7 +82,7 @@ async function sendData(wallet: Address, to: Address, data: Hex) {
 }
 
 function ruleOf(answer: SendAnswer): string | undefined {
-  return answer.status === 'pending_approval' ? answer.approval.ruleId : undefined
+  return answer.status === 'pending_approval' ? (answer.approval.ruleId ?? undefined) : undefined
 }
 
 const usdcBalance = (owner: Address) =>
