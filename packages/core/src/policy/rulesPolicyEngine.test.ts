@@ -56,6 +56,7 @@ runPolicyEngineConformance(
       allow: { type: 'allow_chains', chains: ['devnet'] },
     },
     usdCap: { type: 'max_per_tx', asset: 'usd', max: '100' },
+    tokenCap: (token) => ({ type: 'max_per_tx', asset: token, max: '1' }),
   },
 )
 
