@@ -6,6 +6,7 @@ import {
   type Address,
   createWalletClient,
   custom,
+  getAddress,
   type Hex,
   type PublicClient,
   parseEther,
@@ -57,5 +58,5 @@ export async function deployDevnetContract(
   })
   const receipt = await publicClientOf(devnet).waitForTransactionReceipt({ hash })
   if (!receipt.contractAddress || receipt.status !== 'success') throw new Error(`deploying ${name} failed`)
-  return receipt.contractAddress
+  return getAddress(receipt.contractAddress)
 }

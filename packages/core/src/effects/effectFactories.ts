@@ -1,4 +1,4 @@
-import type { Address } from 'viem'
+import { type Address, getAddress } from 'viem'
 import type { ChainHandle } from '../chain/types.js'
 import type { Effect, EffectAsset } from './types.js'
 
@@ -10,7 +10,7 @@ export function nativeAsset(chain: Pick<ChainHandle, 'nativeSymbol' | 'nativeDec
   return { standard: 'native', address: 'native', symbol: chain.nativeSymbol, decimals: chain.nativeDecimals }
 }
 
-/** An effect, with `unlimited` only when it is set (so equal effects compare equal). */
+/** An effect, its addresses checksummed and `unlimited` only when set (so equal effects compare equal). */
 export function effect(
   kind: Effect['kind'],
   asset: EffectAsset,
@@ -18,7 +18,10 @@ export function effect(
   counterparty: Address,
   unlimited = false,
 ): Effect {
+  // Checksummed, whether the address came from calldata, a trace (lower case) or the caller.
+  const token = asset.address === 'native' ? asset : { ...asset, address: getAddress(asset.address) }
+  const to = getAddress(counterparty)
   return unlimited
-    ? { kind, asset, amount, unlimited: true, counterparty }
-    : { kind, asset, amount, counterparty }
+    ? { kind, asset: token, amount, unlimited: true, counterparty: to }
+    : { kind, asset: token, amount, counterparty: to }
 }
