@@ -1,11 +1,11 @@
 import type { Address } from 'viem'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
+import { fromStoredEffects } from '../effects/fromStoredEffects.js'
 import { predictEffects } from '../effects/predictEffects.js'
 import type { Effects } from '../effects/types.js'
 import type { IntentDraft } from '../intents/types.js'
 import type { TransactionRecord } from '../transactions/types.js'
-import { readStoredEffects } from './storedEffects.js'
 
 type Drafted = Pick<IntentDraft, 'kind' | 'to' | 'asset' | 'amount' | 'via' | 'effects'> & {
   call: { to: Address; value: bigint | string; data?: IntentDraft['call']['data'] }
@@ -69,6 +69,6 @@ function bothOf(first: Effects, second: Effects): Effects {
  * @example const effects = await effectsOfRecord(chain, transaction)
  */
 export function effectsOfRecord(chain: ChainHandle, record: TransactionRecord): Promise<Effects> {
-  if (record.effects) return Promise.resolve(readStoredEffects(record.effects))
+  if (record.effects) return Promise.resolve(fromStoredEffects(record.effects))
   return effectsAhead(chain, record.from, { ...record, amount: BigInt(record.amount), effects: undefined })
 }

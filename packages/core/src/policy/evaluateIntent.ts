@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { fromStoredEffects } from '../effects/fromStoredEffects.js'
 import type { Effects } from '../effects/types.js'
 import { agentIdOf } from '../intents/agentIdOf.js'
 import type { PolicyIntent } from '../intents/types.js'
@@ -9,7 +10,6 @@ import type { WalletRecord } from '../wallets/types.js'
 import { countedStatuses } from './countedStatuses.js'
 import { counterpartyFacts } from './counterpartyFacts.js'
 import { scopedRules } from './policyStore.js'
-import { readStoredEffects } from './storedEffects.js'
 import type { PolicyDecision, SpendEntry } from './types.js'
 import { storedUsdOf, usdOfRecord, usdValuesOf } from './usdValuesOf.js'
 
@@ -119,7 +119,7 @@ export function venuesOf(chain: ChainHandle): Address[] {
 }
 
 function knownEffectsOf(record: TransactionRecord) {
-  const effects = record.effects ? readStoredEffects(record.effects) : undefined
+  const effects = record.effects ? fromStoredEffects(record.effects) : undefined
   return effects?.status === 'known' ? effects.effects : undefined
 }
 
@@ -139,6 +139,6 @@ export function intentOf(record: TransactionRecord): PolicyIntent {
     via: record.via,
     usd: usdOfRecord(record),
     payeeAgentId: agentIdOf(record.meta),
-    ...(record.effects ? { effects: readStoredEffects(record.effects) } : {}),
+    ...(record.effects ? { effects: fromStoredEffects(record.effects) } : {}),
   }
 }

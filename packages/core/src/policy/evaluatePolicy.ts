@@ -1,4 +1,5 @@
 import type { AgentWalletContext } from '../context.js'
+import { toStoredEffects } from '../effects/toStoredEffects.js'
 import type { StoredEffects } from '../effects/types.js'
 import { buildDraft } from '../intents/buildDraft.js'
 import { intentOfDraft } from '../intents/intentOfDraft.js'
@@ -7,7 +8,6 @@ import type { SendInput } from '../transactions/sendSchema.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { effectsAhead } from './effectsAhead.js'
 import { evaluateIntent } from './evaluateIntent.js'
-import { storeEffects } from './storedEffects.js'
 import type { PolicyDecision, RuleOutcome } from './types.js'
 
 /**
@@ -32,5 +32,5 @@ export async function evaluatePolicy(
     effects = predicted,
     ...decision
   } = await evaluateIntent(ctx, wallet, intentOfDraft(draft, chain.name, wallet.address, predicted))
-  return { decision: { ...decision, outcomes: [...decision.outcomes] }, effects: storeEffects(effects) }
+  return { decision: { ...decision, outcomes: [...decision.outcomes] }, effects: toStoredEffects(effects) }
 }

@@ -1,9 +1,9 @@
 import type { AgentWalletContext } from '../context.js'
+import { fromStoredEffects } from '../effects/fromStoredEffects.js'
 import type { Effect } from '../effects/types.js'
 import type { PolicyIntent, UsdValuation } from '../intents/types.js'
 import type { StoredUsd, TransactionRecord } from '../transactions/types.js'
 import { isOutflow } from './outflowsOf.js'
-import { readStoredEffects } from './storedEffects.js'
 import { formatUsd, parseUsd } from './usdValueOf.js'
 import { type UsdPriceMemo, valueInUsd } from './valueInUsd.js'
 
@@ -41,7 +41,7 @@ export async function usdValuesOf(
     known ? valueEffects(known) : undefined,
     Promise.all(
       records.map(async (record): Promise<ValuedEntry> => {
-        const stored = record.effects ? readStoredEffects(record.effects) : undefined
+        const stored = record.effects ? fromStoredEffects(record.effects) : undefined
         if (stored?.status === 'known') {
           const valued = await valueEffects(stored.effects)
           return { usd: usdOfRecord(record) ?? sumOf(valued), effects: valued }

@@ -1,5 +1,6 @@
 import type { ApprovalRecord, PendingApproval } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { toStoredEffects } from '../effects/toStoredEffects.js'
 import { NotFoundError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
 import { requestHash } from '../idempotency/requestHash.js'
@@ -10,7 +11,6 @@ import { intentOfDraft } from '../intents/intentOfDraft.js'
 import type { IntentDraft } from '../intents/types.js'
 import { effectsAhead } from '../policy/effectsAhead.js'
 import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
-import { storeEffects } from '../policy/storedEffects.js'
 import type { PolicyDecision } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
@@ -230,7 +230,7 @@ function newIntent(
     amount: draft.amount.toString(),
     ...(draft.via ? { via: draft.via } : {}),
     ...(decision.usd ? { usd: decision.usd } : {}),
-    ...(decision.effects ? { effects: storeEffects(decision.effects) } : {}),
+    ...(decision.effects ? { effects: toStoredEffects(decision.effects) } : {}),
     call: callOf(draft),
     policy: recordedDecision(decision),
     meta: decision.payeeAgent ? { ...draft.meta, payeeAgent: decision.payeeAgent } : draft.meta,
