@@ -14,9 +14,9 @@ type Drafted = Pick<IntentDraft, 'kind' | 'to' | 'asset' | 'amount' | 'via' | 'e
 /**
  * What a draft will do to the paying account (the wallet, or the Safe it executes for): the
  * draft's own effects when its caller knew them, an x402 payment's authorization of `amount` to
- * its payee, else predicted on the node (`predictEffects`). Never throws: a node that fails the
- * prediction leaves the effects `unknown`, which a rule judges — so it may start before the wallet
- * lock, like the gas estimate.
+ * its payee, else predicted on the node (`predictEffects`). It may start before the wallet lock,
+ * like the gas estimate: a node that does not answer rejects it with `chain_unavailable` when it is
+ * awaited (an outage fails the send and saves nothing; it is neither "no effects" nor a policy block).
  * @example const effects = effectsAhead(chain, wallet.address, draft) // awaited under the lock
  */
 export function effectsAhead(chain: ChainHandle, from: Address, draft: Drafted): Promise<Effects> {
@@ -38,18 +38,17 @@ export function effectsAhead(chain: ChainHandle, from: Address, draft: Drafted):
   }
   const call = { to: draft.call.to, value: BigInt(draft.call.value), data: draft.call.data }
   const predict = (holder: Address | undefined) =>
-    predictEffects(chain, { from, holder }, call).catch(
-      (error: unknown): Effects => ({
-        status: 'unknown',
-        reason: `the node could not predict them (${toChainError(error, chain.name, { read: true }).code})`,
-      }),
-    )
+    predictEffects(chain, { from, holder }, call).catch((error: unknown) => {
+      throw toChainError(error, chain.name, { read: true })
+    })
   // A raw execTransaction (not sent through the multisig actions, which set `via`) spends the Safe's
   // assets as well as the wallet's: judged by both, so a Safe cannot launder a payment (docs/policy.md).
-  if (draft.via === undefined && call.data?.slice(0, 10).toLowerCase() === execTransactionSelector) {
-    return Promise.all([predict(undefined), predict(call.to)]).then(([own, safe]) => bothOf(own, safe))
-  }
-  return predict(draft.via)
+  const predicted =
+    draft.via === undefined && call.data?.slice(0, 10).toLowerCase() === execTransactionSelector
+      ? Promise.all([predict(undefined), predict(call.to)]).then(([own, safe]) => bothOf(own, safe))
+      : predict(draft.via)
+  predicted.catch(() => undefined) // awaited under the lock, or dropped with an earlier error
+  return predicted
 }
 
 /** `execTransaction(address,uint256,bytes,uint8,uint256,uint256,uint256,address,address,bytes)` of a Safe. */
