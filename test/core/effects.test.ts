@@ -23,6 +23,7 @@ import {
   concat,
   createPublicClient,
   custom,
+  encodeEventTopics,
   encodeFunctionData,
   encodePacked,
   erc20Abi,
@@ -408,6 +409,10 @@ describe('for the standard calls, decoded and simulated effects agree (and match
       logsTellAll: false,
     },
     {
+      name: 'WETH transfer (an ERC-20 call of WETH)',
+      call: () => ({ to: weth, data: erc20('transfer', [someone, 333n]) }),
+    },
+    {
       name: "a Safe's execTransaction of an ERC-20 transfer",
       safe: true,
       call: () => ({
@@ -544,6 +549,87 @@ describe('predictEffects simulates what it cannot decode', () => {
     expect(effects).toMatchObject({ status: 'reverted', source: 'simulated' })
     // OpenZeppelin 5's ERC20InsufficientBalance(address,uint256,uint256).
     expect(effects.status === 'reverted' && effects.data?.slice(0, 10)).toBe('0xe450d38c')
+  })
+
+  it('reads an eth_simulateV1 answer (traceTransfers) as it reads a trace, and asks no trace of a node that has it', async () => {
+    // The devnet has no eth_simulateV1: this node answers it from the devnet's own trace of the same call,
+    // in the execution-apis shape (logs flattened, native moves as Transfer logs of 0xEeee…EEeE).
+    const asked: string[] = []
+    const trace = (params: unknown[]) =>
+      devnet.provider.request({
+        method: 'debug_traceCall',
+        params: [params[0], 'pending', { tracer: 'callTracer', tracerConfig: { withLog: true } }],
+      }) as Promise<Frame>
+    type Frame = {
+      type: string
+      from: Address
+      to: Address
+      value?: Hex
+      gasUsed: Hex
+      output?: Hex
+      error?: string
+    }
+    type Tree = Frame & { logs?: { address: Address; topics: Hex[]; data: Hex }[]; calls?: Tree[] }
+    const flatten = (frame: Tree): { address: Address; topics: Hex[]; data: Hex }[] => {
+      if (frame.error) return []
+      const moved =
+        frame.type === 'CALL' && frame.value && BigInt(frame.value) > 0n
+          ? [
+              {
+                address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' as Address,
+                topics: encodeEventTopics({
+                  abi: erc20Abi,
+                  eventName: 'Transfer',
+                  args: { from: frame.from, to: frame.to },
+                }) as Hex[],
+                data: pad(frame.value),
+              },
+            ]
+          : []
+      return [...moved, ...(frame.logs ?? []), ...(frame.calls ?? []).flatMap(flatten)]
+    }
+    const simulating = createPublicClient({
+      chain: devnet.chain,
+      transport: custom({
+        async request(args: { method: string; params?: unknown }) {
+          asked.push(args.method)
+          if (args.method !== 'eth_simulateV1') return devnet.provider.request(args as never)
+          const [{ blockStateCalls }] = args.params as [{ blockStateCalls: [{ calls: unknown[] }] }]
+          const top = (await trace(blockStateCalls[0].calls)) as Tree
+          const call = top.error
+            ? {
+                status: '0x0',
+                returnData: top.output ?? '0x',
+                gasUsed: top.gasUsed,
+                logs: [],
+                error: { code: 3, message: top.error, data: top.output },
+              }
+            : { status: '0x1', returnData: top.output ?? '0x', gasUsed: top.gasUsed, logs: flatten(top) }
+          return [{ calls: [call] }]
+        },
+      }),
+    }) as PublicClient
+    const simulatingChain = chainHandleOf(devnet, simulating)
+    const receiver = freshAddress()
+    const drainer = await deployDevnetContract(devnet, holder, 'AllowanceDrainer', [usdc, receiver])
+    await send({ to: usdc, data: erc20('approve', [drainer, 3_000_000n]) })
+    const call = { to: drainer, value: 2000n }
+    const viaSimulate = await predictEffects(simulatingChain, { from: holder.address }, call)
+    const viaTrace = await predictEffects(chain, { from: holder.address }, call)
+    expect(viaSimulate).toMatchObject({ status: 'known', source: 'simulated' })
+    expect(viaSimulate.status === 'known' && viaSimulate.effects).toHaveLength(2)
+    expect(viaSimulate).toEqual(viaTrace)
+    expect(asked).toContain('eth_simulateV1')
+    expect(asked).not.toContain('debug_traceCall')
+
+    const tooMuch = erc20('transfer', [freshAddress(), parseUnits('1000000', 6)])
+    const reverted = await simulateEffects(
+      simulatingChain,
+      { from: holder.address },
+      { to: usdc, value: 0n, data: tooMuch },
+    )
+    expect(reverted).toMatchObject({ status: 'reverted', source: 'simulated' })
+    expect(reverted.status === 'reverted' && reverted.data?.slice(0, 10)).toBe('0xe450d38c')
   })
 
   it('a node that refuses both simulation methods gives unknown, and is not asked again', async () => {

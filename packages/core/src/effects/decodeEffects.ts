@@ -44,7 +44,11 @@ export async function decodeEffects(
       : [effect('out', native, call.value, call.to)]
   }
   const { weth } = chain.contracts
-  if (weth && isAddressEqual(call.to, weth)) return wethEffects(chain, weth, native, call.value, call.data)
+  // WETH's deposit and withdraw; its transfer and approve are an ERC-20's, decoded below.
+  if (weth && isAddressEqual(call.to, weth)) {
+    const wrapping = await wethEffects(chain, weth, native, call.value, call.data)
+    if (wrapping) return wrapping
+  }
   if (call.value !== 0n) return undefined
   if (isAddressEqual(call.to, chain.contracts.permit2 ?? canonicalPermit2))
     return permit2Effects(chain, call.data)
