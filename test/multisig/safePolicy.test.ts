@@ -193,13 +193,13 @@ describe('Safe executions are judged as what the Safe pays', () => {
     await aw.updatePolicyRules({ wallet: owner2, rules: [] })
   })
 
-  it('treats an approve as a zero-amount payment to its spender, and keeps allow_contracts on the Safe', async () => {
+  it('counts an approve as an outflow of its amount to its spender, and keeps allow_contracts on the Safe', async () => {
     const spender = freshAddress()
     await aw.updatePolicyRules({
       wallet: owner2,
       rules: [
         { id: 'no-spender', type: 'deny_recipients', addresses: [spender] },
-        { id: 'usdc-cap', type: 'max_per_tx', asset: 'USDC', max: '0' },
+        { id: 'usdc-cap', type: 'max_per_tx', asset: 'USDC', max: '500' },
       ],
     })
     const approval = await propose(owner1, usdc, erc20('approve', spender, usd('500')))
@@ -207,13 +207,22 @@ describe('Safe executions are judged as what the Safe pays', () => {
       code: 'policy_blocked',
       details: { ruleId: 'no-spender', ruleType: 'deny_recipients', recipient: spender, via: safe },
     })
+    // The spender may take 500 USDC from the Safe once granted: a cap below that refuses the grant.
+    await aw.updatePolicyRules({
+      wallet: owner2,
+      rules: [{ id: 'usdc-cap', type: 'max_per_tx', asset: 'USDC', max: '499.99' }],
+    })
+    expect(await refusal(approval, owner2)).toMatchObject({
+      code: 'policy_blocked',
+      details: { ruleId: 'usdc-cap', ruleType: 'max_per_tx', requested: '500' },
+    })
 
-    // Not denied, the approve passes a USDC cap of 0 (it moves nothing) but must call a listed contract:
-    // the Safe, whose execTransaction is what the wallet sends.
+    // Within the cap, the approve must still call a listed contract: the Safe, whose execTransaction
+    // is what the wallet sends.
     await aw.updatePolicyRules({
       wallet: owner2,
       rules: [
-        { id: 'usdc-cap', type: 'max_per_tx', asset: 'USDC', max: '0' },
+        { id: 'usdc-cap', type: 'max_per_tx', asset: 'USDC', max: '500' },
         { id: 'contracts', type: 'allow_contracts', contracts: [{ address: usdc }] },
       ],
     })
@@ -224,7 +233,7 @@ describe('Safe executions are judged as what the Safe pays', () => {
     await aw.updatePolicyRules({
       wallet: owner2,
       rules: [
-        { id: 'usdc-cap', type: 'max_per_tx', asset: 'USDC', max: '0' },
+        { id: 'usdc-cap', type: 'max_per_tx', asset: 'USDC', max: '500' },
         { id: 'contracts', type: 'allow_contracts', contracts: [{ address: safe }] },
       ],
     })

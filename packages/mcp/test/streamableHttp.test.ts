@@ -8,7 +8,7 @@ import {
   type RunningMcpHttp,
   serveStreamableHttp,
 } from '../src/index.js'
-import { callTool, type Fixture, startFixture } from './helpers/mcpFixture.js'
+import { callTool, type Fixture, freshAddress, startFixture } from './helpers/mcpFixture.js'
 
 const token = 'test-mcp-token-0123456789'
 let fixture: Fixture
@@ -41,7 +41,8 @@ describe('MCP over streamable HTTP', () => {
       })
       const blocked = await callTool(client, 'send', {
         wallet: fixture.wallet,
-        to: fixture.wallet,
+        // Not the wallet itself: rules count effects, and a send to oneself moves nothing.
+        to: freshAddress(),
         value: '5',
       })
       expect(blocked.data.error.code).toBe('policy_blocked')

@@ -5,6 +5,7 @@ import { ForbiddenError, NotFoundError } from '../errors/errors.js'
 import { blockedError } from '../intents/blockedError.js'
 import { settlePayment } from '../payments/settlePayment.js'
 import { signedAuthorizationOf } from '../payments/signedAuthorization.js'
+import { effectsOfRecord } from '../policy/effectsAhead.js'
 import { intentOf } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
@@ -53,11 +54,13 @@ export async function approveApproval(
     const chain = ctx.chains.get(paused.chain)
     // Before the approval is spent: a failure here (chain down) leaves it pending, to approve again.
     const transaction = await refreshCall(ctx, chain, paused)
+    // Judged by the effects it was paused with (one paused before effects were stored: predicted now).
+    const intent = { ...intentOf(transaction), effects: await effectsOfRecord(chain, transaction) }
     const { decision, gas, allocated, short } = await judgeIntent(
       ctx,
       chain,
       wallet,
-      intentOf(transaction),
+      intent,
       transaction.call,
       {
         excludeTransactionId: transaction.id,

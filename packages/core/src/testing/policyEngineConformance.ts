@@ -25,6 +25,14 @@ export type PolicyEngineConformanceOptions = {
    */
   usdCap?: unknown
   skipUsd?: string | undefined
+  /**
+   * A rule in the engine's dialect that denies any single intent moving more than 1 whole unit of
+   * `token` (an ERC-20 of 6 decimals), e.g. `{ type: 'max_per_tx', asset: token, max: '1' }`.
+   * Enables the effects tests (`intent.effects`: a token moved by calldata is counted, unknown
+   * effects are never "moves nothing"); an engine that ignores effects passes `skipEffects` instead.
+   */
+  tokenCap?: ((token: `0x${string}`) => unknown) | undefined
+  skipEffects?: string | undefined
   /** A rule the engine must refuse in validateRules. Default: an object with an unknown `type`. */
   invalidRule?: unknown
 }
@@ -114,6 +122,53 @@ export const runPolicyEngineConformance = (runner: TestRunner, options: PolicyEn
     })
 
     const usdSkip = options.usdCap === undefined ? (options.skipUsd ?? 'no usdCap rule given') : undefined
+    const effectsSkip =
+      options.tokenCap === undefined ? (options.skipEffects ?? 'no tokenCap rule given') : undefined
+    // The hostile shape of #25: a call of 0 native to the token, whose calldata moves the token.
+    const tokenCall = (effects: PolicyIntent['effects']): PolicyIntent => ({
+      ...structuredClone(intent),
+      kind: 'contract_call',
+      to: sampleToken,
+      asset: { address: 'native', symbol: 'ETH', decimals: 18 },
+      amount: 0n,
+      data: '0xa9059cbb',
+      effects,
+    })
+    const moved = (amount: bigint): PolicyIntent['effects'] => ({
+      status: 'known',
+      source: 'decoded',
+      effects: [
+        {
+          kind: 'out',
+          asset: { address: sampleToken, symbol: 'TKN', decimals: 6, standard: 'erc20' },
+          amount,
+          counterparty: intent.to,
+        },
+      ],
+    })
+
+    testOrSkip(
+      runner,
+      'counts a token its calldata moves (intent.effects), not the call’s value',
+      effectsSkip,
+      () => {
+        const engine = options.create()
+        const rules = scoped(engine, [options.tokenCap!(sampleToken)])
+        expect(engine.evaluate(tokenCall(moved(5_000_000n)), context(rules)).decision).toBe('deny')
+        expect(engine.evaluate(tokenCall(moved(500_000n)), context(rules)).decision).toBe('allow')
+      },
+    )
+
+    testOrSkip(runner, 'never allows unknown or missing effects as moving nothing', effectsSkip, () => {
+      const engine = options.create()
+      const rules = scoped(engine, [options.tokenCap!(sampleToken)])
+      const unknown = tokenCall({ status: 'unknown', reason: 'not simulable here' })
+      expect(engine.evaluate(unknown, context(rules)).decision === 'allow').toBe(false)
+      const reverted = tokenCall({ status: 'reverted', source: 'simulated', reason: 'execution reverted' })
+      expect(engine.evaluate(reverted, context(rules)).decision === 'allow').toBe(false)
+      expect(engine.evaluate(tokenCall(undefined), context(rules)).decision === 'allow').toBe(false)
+    })
+
     testOrSkip(runner, 'asks for USD values when a rule measures in dollars', usdSkip, () => {
       const engine = options.create()
       expect(typeof engine.needsUsd).toBe('function')

@@ -1,4 +1,5 @@
 import type { Address, Hex } from 'viem'
+import type { StoredEffects } from '../effects/types.js'
 import type { IntentAsset, PolicyIntent, UsdPrice } from '../intents/types.js'
 import type { PolicyDecisionKind } from '../policy/types.js'
 
@@ -46,6 +47,12 @@ type TransactionBase = {
   usd?: StoredUsd | undefined
   /** What the EVM transaction carries. */
   call: { to: Address; value: string; data?: Hex | undefined }
+  /**
+   * What the intent was judged to do to the paying account (`from`, or `via`), each outflow with its
+   * USD value when a USD rule valued it: window totals count later intents by these. Absent on a
+   * record made before effects were judged.
+   */
+  effects?: StoredEffects | undefined
   policy: {
     decision: PolicyDecisionKind
     ruleId?: string | undefined

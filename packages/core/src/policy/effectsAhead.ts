@@ -1,0 +1,73 @@
+import type { Address } from 'viem'
+import { toChainError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
+import { fromStoredEffects } from '../effects/fromStoredEffects.js'
+import { predictEffects } from '../effects/predictEffects.js'
+import type { Effects } from '../effects/types.js'
+import type { IntentDraft } from '../intents/types.js'
+import type { TransactionRecord } from '../transactions/types.js'
+
+type Drafted = Pick<IntentDraft, 'kind' | 'to' | 'asset' | 'amount' | 'via' | 'effects'> & {
+  call: { to: Address; value: bigint | string; data?: IntentDraft['call']['data'] }
+}
+
+/**
+ * What a draft will do to the paying account (the wallet, or the Safe it executes for): the
+ * draft's own effects when its caller knew them, an x402 payment's authorization of `amount` to
+ * its payee, else predicted on the node (`predictEffects`). It may start before the wallet lock,
+ * like the gas estimate: a node that does not answer rejects it with `chain_unavailable` when it is
+ * awaited (an outage fails the send and saves nothing; it is neither "no effects" nor a policy block).
+ * @example const effects = effectsAhead(chain, wallet.address, draft) // awaited under the lock
+ */
+export function effectsAhead(chain: ChainHandle, from: Address, draft: Drafted): Promise<Effects> {
+  if (draft.effects) return Promise.resolve(draft.effects)
+  // An EIP-3009 authorization its payee settles: not a call of the wallet, and exactly this transfer.
+  if (draft.kind === 'x402_payment') {
+    return Promise.resolve({
+      status: 'known',
+      source: 'decoded',
+      effects: [
+        {
+          kind: 'out',
+          asset: { ...draft.asset, standard: draft.asset.address === 'native' ? 'native' : 'erc20' },
+          amount: draft.amount,
+          counterparty: draft.to,
+        },
+      ],
+    })
+  }
+  const call = { to: draft.call.to, value: BigInt(draft.call.value), data: draft.call.data }
+  const predict = (holder: Address | undefined) =>
+    predictEffects(chain, { from, holder }, call).catch((error: unknown) => {
+      throw toChainError(error, chain.name, { read: true })
+    })
+  // A raw execTransaction (not sent through the multisig actions, which set `via`) spends the Safe's
+  // assets as well as the wallet's: judged by both, so a Safe cannot launder a payment (docs/policy.md).
+  const predicted =
+    draft.via === undefined && call.data?.slice(0, 10).toLowerCase() === execTransactionSelector
+      ? Promise.all([predict(undefined), predict(call.to)]).then(([own, safe]) => bothOf(own, safe))
+      : predict(draft.via)
+  predicted.catch(() => undefined) // awaited under the lock, or dropped with an earlier error
+  return predicted
+}
+
+/** `execTransaction(address,uint256,bytes,uint8,uint256,uint256,uint256,address,address,bytes)` of a Safe. */
+const execTransactionSelector = '0x6a761202'
+
+/** The effects on two holders together: known when both are, else the first that is not. */
+function bothOf(first: Effects, second: Effects): Effects {
+  if (first.status !== 'known') return first
+  if (second.status !== 'known') return second
+  const source = first.source === 'simulated' || second.source === 'simulated' ? 'simulated' : first.source
+  return { status: 'known', source, effects: [...first.effects, ...second.effects] }
+}
+
+/**
+ * The effects a stored intent is judged by when it is executed (an approval): those stored when it
+ * was made, or for one made before effects were stored, predicted now.
+ * @example const effects = await effectsOfRecord(chain, transaction)
+ */
+export function effectsOfRecord(chain: ChainHandle, record: TransactionRecord): Promise<Effects> {
+  if (record.effects) return Promise.resolve(fromStoredEffects(record.effects))
+  return effectsAhead(chain, record.from, { ...record, amount: BigInt(record.amount), effects: undefined })
+}
