@@ -1,7 +1,11 @@
 import { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
+import { exceedsApproved } from '../effects/exceedsApproved.js'
+import { predictEffects } from '../effects/predictEffects.js'
+import { toStoredEffects } from '../effects/toStoredEffects.js'
+import type { StoredEffects } from '../effects/types.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
-import { ForbiddenError, NotFoundError } from '../errors/errors.js'
+import { EffectsChangedError, ForbiddenError, NotFoundError } from '../errors/errors.js'
 import { blockedError } from '../intents/blockedError.js'
 import { settlePayment } from '../payments/settlePayment.js'
 import { intentOf } from '../policy/evaluateIntent.js'
@@ -12,7 +16,12 @@ import { judgeIntent } from '../transactions/judgeIntent.js'
 import { refreshCall } from '../transactions/refreshCall.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import { transactionViewSchema } from '../transactions/toTransactionView.js'
-import type { TransactionRecord, UnsignedQueuedTransaction } from '../transactions/types.js'
+import {
+  isSettledOffchain,
+  type PendingApprovalTransaction,
+  type TransactionRecord,
+  type UnsignedQueuedTransaction,
+} from '../transactions/types.js'
 import { approvalSchema } from './approvalSchemas.js'
 import type { resolveApprovalSchema } from './resolveApprovalSchema.js'
 import {
@@ -20,6 +29,7 @@ import {
   markApproved,
   markApprovedShort,
   markBlocked,
+  markEffectsChanged,
   markExpired,
   markRejected,
 } from './transitions.js'
@@ -37,7 +47,9 @@ export type ResolveApprovalReturnType = z.infer<typeof resolveApprovalAnswerSche
  * rules and funds (money gone since the pause: the intent is `failed`, nothing is signed, and this
  * throws `insufficient_funds`). Approvers and admins of the tenant are declared for it; the
  * principal who asked may not. A call whose bytes carry a short-lived signature (`refreshCall`) is
- * signed again now, same intent.
+ * signed again now, same intent. The call's effects are predicted again: one that would now move more,
+ * or to another counterparty, than the approval showed is not sent (`effects_changed`), and a new
+ * approval with its new effects waits for a human.
  * @example const { transaction } = await approveApproval(ctx, approver, { approvalId })
  */
 export async function approveApproval(
@@ -51,7 +63,16 @@ export async function approveApproval(
     const { approval, transaction: paused } = await loadPending(ctx, approvalId)
     const chain = ctx.chains.get(paused.chain)
     // Before the approval is spent: a failure here (chain down) leaves it pending, to approve again.
-    const transaction = await refreshCall(ctx, chain, paused)
+    const refreshed = await refreshCall(ctx, chain, paused)
+    const transaction = await effectsNow(ctx, refreshed)
+    const beyond =
+      approval.effects && transaction.effects && exceedsApproved(approval.effects, transaction.effects)
+    if (beyond) {
+      const again = await markEffectsChanged(ctx, approval, paused, principal, transaction.effects!, beyond)
+      throw new EffectsChangedError(`Not sent: ${beyond}. A new approval waits with what it would do now`, {
+        details: { transactionId: paused.id, approvalId: again.id, previousApprovalId: approval.id },
+      })
+    }
     const { decision, gas, allocated, short } = await judgeIntent(
       ctx,
       chain,
@@ -95,6 +116,25 @@ export async function approveApproval(
     },
   )
   return { approval: approved.approval, transaction: viewOf(ctx, transaction) }
+}
+
+/**
+ * The paused intent with what its call would do now, predicted on the node (an x402 payment is
+ * not a call of the wallet's: it keeps the effects it was made with).
+ */
+async function effectsNow(
+  ctx: AgentWalletContext,
+  transaction: PendingApprovalTransaction,
+): Promise<PendingApprovalTransaction & { effects?: StoredEffects | undefined }> {
+  if (isSettledOffchain(transaction)) return transaction
+  const chain = ctx.chains.get(transaction.chain)
+  const { to, value, data } = transaction.call
+  const predicted = await predictEffects(
+    chain,
+    { from: transaction.from, holder: transaction.via },
+    { to, value: BigInt(value), data },
+  )
+  return { ...transaction, effects: toStoredEffects(predicted) }
 }
 
 /** An approval decided under the lock: its transaction's broadcast under way, or an x402 payment to settle. */

@@ -24,6 +24,7 @@ export const errorCodes = [
   'resource_unavailable',
   'approval_not_pending',
   'approval_expired',
+  'effects_changed',
   'key_decryption_failed',
   'master_key_mismatch',
   'vault_error',

@@ -1,5 +1,6 @@
 import type { ApprovalRecord, PendingApproval } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { boundEffects } from '../effects/boundEffects.js'
 import { NotFoundError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
 import { requestHash } from '../idempotency/requestHash.js'
@@ -122,6 +123,7 @@ export async function submitIntent(
               expiresAt: approval.expiresAt,
               ruleId: approval.ruleId,
               reason: approval.reason,
+              ...(approval.effects ? { effects: approval.effects } : {}),
             })
           }
         },
@@ -235,7 +237,7 @@ function newIntent(
   }
   if (decision.decision === 'deny') return { record: { ...base, status: 'blocked' } }
   if (decision.decision === 'allow') return { record: { ...base, status: 'queued' } }
-  const approval = newApproval(ctx, principal, wallet, base.id, decision)
+  const approval = newApproval(ctx, principal, wallet, base, decision)
   return { record: { ...base, status: 'pending_approval', approvalId: approval.id }, approval }
 }
 
@@ -253,7 +255,7 @@ function newApproval(
   ctx: AgentWalletContext,
   principal: Principal,
   wallet: WalletRecord,
-  transactionId: string,
+  transaction: Pick<TransactionRecord, 'id' | 'effects'>,
   decision: PolicyDecision,
 ): PendingApproval {
   const now = ctx.now()
@@ -261,7 +263,8 @@ function newApproval(
     id: ctx.newId('apr'),
     tenantId: wallet.tenantId,
     walletId: wallet.id,
-    transactionId,
+    transactionId: transaction.id,
+    ...boundEffects(transaction.effects),
     requestedBy: principal.id,
     status: 'pending',
     ruleId: decision.ruleId,

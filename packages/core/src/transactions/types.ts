@@ -1,4 +1,5 @@
 import type { Address, Hex } from 'viem'
+import type { StoredEffects } from '../effects/types.js'
 import type { IntentAsset, PolicyIntent, UsdPrice } from '../intents/types.js'
 import type { PolicyDecisionKind } from '../policy/types.js'
 
@@ -46,6 +47,8 @@ type TransactionBase = {
   usd?: StoredUsd | undefined
   /** What the EVM transaction carries. */
   call: { to: Address; value: string; data?: Hex | undefined }
+  /** What the transaction does to the paying account's assets, as predicted when it was judged. */
+  effects?: StoredEffects | undefined
   policy: {
     decision: PolicyDecisionKind
     ruleId?: string | undefined

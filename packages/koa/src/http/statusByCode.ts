@@ -28,6 +28,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   conflict: 409,
   idempotency_conflict: 409,
   approval_not_pending: 409,
+  effects_changed: 409,
   storage_conflict: 409,
   approval_expired: 410,
   payload_too_large: 413,
