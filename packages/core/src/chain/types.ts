@@ -42,6 +42,11 @@ export type AddressBook = {
       }
     | undefined
   staking?: { lido?: Address | undefined } | undefined
+  /**
+   * Uniswap's Permit2 (allowances a token's spender pulls through it). Where absent, the canonical
+   * deployment, `0x000000000022D473030F116dDEE9F6B43aC78BA3`, is assumed.
+   */
+  permit2?: Address | undefined
   /** Chainlink AggregatorV3 feeds by pair, e.g. `ETH/USD`. */
   priceFeeds?: Readonly<Record<string, Address>> | undefined
 }

@@ -1,3 +1,4 @@
+import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { effectsHash } from './effectsHash.js'
 import { exceedsApproved } from './exceedsApproved.js'
@@ -9,8 +10,8 @@ const usdc = {
   symbol: 'USDC',
   decimals: 6,
 }
-const alice = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-const mallory = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+const alice: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const mallory: Address = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 
 const known = (...effects: StoredEffect[]): StoredEffects => ({
   status: 'known',

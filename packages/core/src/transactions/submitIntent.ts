@@ -18,6 +18,7 @@ import type { WalletRecord } from '../wallets/types.js'
 import { commitIntent } from './commitIntent.js'
 import { judgeIntent } from './judgeIntent.js'
 import { estimateAhead } from './prepareGas.js'
+import { recordGrants } from './recordGrants.js'
 import { txPayload } from './transitions.js'
 import {
   type ClosedTransaction,
@@ -109,6 +110,7 @@ export async function submitIntent(
           await options.beforeCommit?.(tx, saved)
           if (approval) await tx.insert('approvals', approval)
           if (idempotency) await tx.insert('idempotency', idempotencyRecord(idempotency, saved))
+          await recordGrants(tx, saved)
           if (saved.status === 'blocked') {
             appendEvent(ctx, tx, saved.tenantId, 'policy.blocked', {
               ...txPayload(saved),
