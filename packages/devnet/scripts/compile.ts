@@ -22,6 +22,9 @@ export const deployedContracts = [
   'FiatToken',
   'StakedEther',
   'PriceFeed',
+  'TestNft',
+  'TestMultiToken',
+  'AllowanceDrainer',
 ] as const
 
 /**

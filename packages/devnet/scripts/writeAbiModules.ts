@@ -32,6 +32,9 @@ const abis: Record<string, [string, string]> = {
   fiatTokenAbi: ['devnet-contracts.json', 'FiatToken'],
   lidoAbi: ['devnet-contracts.json', 'StakedEther'],
   aggregatorV3Abi: ['devnet-contracts.json', 'PriceFeed'],
+  testNftAbi: ['devnet-contracts.json', 'TestNft'],
+  testMultiTokenAbi: ['devnet-contracts.json', 'TestMultiToken'],
+  allowanceDrainerAbi: ['devnet-contracts.json', 'AllowanceDrainer'],
 }
 
 /** Regenerates src/abis/*.ts from the committed artifacts (a generated file per ABI). */

@@ -1,8 +1,7 @@
-import { z } from 'zod'
 import { evaluatePolicy } from '../policy/evaluatePolicy.js'
 import { getPolicyRules, updatePolicyRules } from '../policy/managePolicy.js'
 import {
-  policyDecisionSchema,
+  evaluatePolicyAnswerSchema,
   policyRulesQuerySchema,
   policyRulesSchema,
   updatePolicySchema,
@@ -46,9 +45,9 @@ export const policyOperations = [
     name: 'evaluatePolicy',
     summary: 'Dry run of the policy for a send: the decision and the rule that made it; nothing is stored',
     description:
-      'Dry run of the policy for a send, without sending: allow, deny or require_approval, the rule that decided and every rule’s outcome. Nothing is stored or reserved.',
+      'Dry run of the policy for a send, without sending: what the send would do (its effects: assets out and in, allowances granted; or why they are not known), allow, deny or require_approval, the rule that decided and every rule’s outcome (an amount rule lists the effects it counted). Nothing is stored or reserved.',
     input: sendSchema,
-    output: z.object({ decision: policyDecisionSchema }),
+    output: evaluatePolicyAnswerSchema,
     // A dry run changes nothing: approvers read it too (the dashboard draws spend against limits with it).
     roles: ['agent', 'approver', 'admin'],
     idempotent: false,

@@ -1,14 +1,16 @@
 import { z } from 'zod'
+import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { exceedsApproved } from '../effects/exceedsApproved.js'
 import { predictEffects } from '../effects/predictEffects.js'
-import { toStoredEffects } from '../effects/toStoredEffects.js'
-import type { StoredEffects } from '../effects/types.js'
+import type { Effects } from '../effects/types.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { EffectsChangedError, ForbiddenError, NotFoundError } from '../errors/errors.js'
 import { blockedError } from '../intents/blockedError.js'
 import { settlePayment } from '../payments/settlePayment.js'
+import { effectsOfRecord } from '../policy/effectsAhead.js'
 import { intentOf } from '../policy/evaluateIntent.js'
+import { storeEffects } from '../policy/storedEffects.js'
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { commitIntent } from '../transactions/commitIntent.js'
@@ -64,11 +66,11 @@ export async function approveApproval(
     const chain = ctx.chains.get(paused.chain)
     // Before the approval is spent: a failure here (chain down) leaves it pending, to approve again.
     const refreshed = await refreshCall(ctx, chain, paused)
-    const transaction = await effectsNow(ctx, refreshed)
-    const beyond =
-      approval.effects && transaction.effects && exceedsApproved(approval.effects, transaction.effects)
+    const { transaction, effects } = await effectsNow(ctx, refreshed)
+    const stored = storeEffects(effects)
+    const beyond = approval.effects && exceedsApproved(approval.effects, stored)
     if (beyond) {
-      const again = await markEffectsChanged(ctx, approval, paused, principal, transaction.effects!, beyond)
+      const again = await markEffectsChanged(ctx, approval, paused, principal, stored, beyond)
       throw new EffectsChangedError(`Not sent: ${beyond}. A new approval waits with what it would do now`, {
         details: { transactionId: paused.id, approvalId: again.id, previousApprovalId: approval.id },
       })
@@ -77,7 +79,7 @@ export async function approveApproval(
       ctx,
       chain,
       wallet,
-      intentOf(transaction),
+      { ...intentOf(transaction), effects },
       transaction.call,
       {
         excludeTransactionId: transaction.id,
@@ -125,16 +127,20 @@ export async function approveApproval(
 async function effectsNow(
   ctx: AgentWalletContext,
   transaction: PendingApprovalTransaction,
-): Promise<PendingApprovalTransaction & { effects?: StoredEffects | undefined }> {
-  if (isSettledOffchain(transaction)) return transaction
+): Promise<{ transaction: PendingApprovalTransaction; effects: Effects }> {
   const chain = ctx.chains.get(transaction.chain)
+  if (isSettledOffchain(transaction))
+    return { transaction, effects: await effectsOfRecord(chain, transaction) }
   const { to, value, data } = transaction.call
-  const predicted = await predictEffects(
+  // A node that cannot predict them leaves the approval pending (chain_unavailable), to approve again.
+  const effects = await predictEffects(
     chain,
     { from: transaction.from, holder: transaction.via },
     { to, value: BigInt(value), data },
-  )
-  return { ...transaction, effects: toStoredEffects(predicted) }
+  ).catch((error: unknown) => {
+    throw toChainError(error, chain.name, { read: true })
+  })
+  return { transaction: { ...transaction, effects: storeEffects(effects) }, effects }
 }
 
 /** An approval decided under the lock: its transaction's broadcast under way, or an x402 payment to settle. */

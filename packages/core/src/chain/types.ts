@@ -5,6 +5,12 @@ export type TokenInfo = { address: Address; symbol: string; decimals: number; na
 /** Protocol contracts of one chain. Every entry is optional: a chain has what it has. */
 export type AddressBook = {
   weth?: Address | undefined
+  /**
+   * Uniswap's Permit2, whose `approve` the policy reads as an allowance. Absent: its canonical
+   * address `0x000000000022D473030F116dDEE9F6B43aC78BA3` (a deterministic deployment: where code
+   * sits there, it is Permit2).
+   */
+  permit2?: Address | undefined
   tokens?: readonly TokenInfo[] | undefined
   uniswapV2?: readonly { name: string; factory: Address; router: Address }[] | undefined
   uniswapV3?: readonly { name: string; factory: Address; router: Address; quoter: Address }[] | undefined
@@ -42,11 +48,6 @@ export type AddressBook = {
       }
     | undefined
   staking?: { lido?: Address | undefined } | undefined
-  /**
-   * Uniswap's Permit2 (allowances a token's spender pulls through it). Where absent, the canonical
-   * deployment, `0x000000000022D473030F116dDEE9F6B43aC78BA3`, is assumed.
-   */
-  permit2?: Address | undefined
   /** Chainlink AggregatorV3 feeds by pair, e.g. `ETH/USD`. */
   priceFeeds?: Readonly<Record<string, Address>> | undefined
 }

@@ -1,5 +1,7 @@
 import type { Address, Hex } from 'viem'
 import type { ChainHandle } from '../chain/types.js'
+import { decodeEffects } from './decodeEffects.js'
+import { simulateEffects } from './simulateEffects.js'
 import type { Effects } from './types.js'
 
 /** The EVM call whose effects are predicted. */
@@ -7,39 +9,19 @@ export type PredictedCall = { to: Address; value: bigint; data?: Hex | undefined
 
 /**
  * What `call`, sent by `from`, will do to `holder`'s assets (`holder` is `from`, or the Safe a wallet
- * executes for): decoded from the calldata of a standard call, else simulated on the node at the
- * pending block, else `unknown`. A plain native transfer to an account without code is decoded and
- * costs no simulation.
- * STUB (session 6): the effects module replaces this body; its signature is the contract.
+ * executes for): decoded from the calldata of a standard call (`decodeEffects`), else simulated on
+ * the node at the pending block (`simulateEffects`), else `unknown`. A plain native transfer to an
+ * account without code is decoded and costs one `getCode`, no simulation; one to a contract is
+ * simulated (its `receive` may do anything, such as pull tokens through an earlier allowance). A node
+ * that does not answer throws `chain_unavailable`: an outage is never "no effects".
  * @example const effects = await predictEffects(chain, { from: wallet.address }, { to, value, data })
  */
 export async function predictEffects(
-  _chain: ChainHandle,
+  chain: ChainHandle,
   accounts: { from: Address; holder?: Address | undefined },
   call: PredictedCall,
 ): Promise<Effects> {
-  if (call.data === undefined || call.data === '0x') {
-    return {
-      status: 'known',
-      source: 'decoded',
-      effects:
-        call.value === 0n
-          ? []
-          : [
-              {
-                kind: 'out',
-                asset: {
-                  standard: 'native',
-                  address: 'native',
-                  symbol: _chain.nativeSymbol,
-                  decimals: _chain.nativeDecimals,
-                },
-                amount: call.value,
-                counterparty: call.to,
-              },
-            ],
-    }
-  }
-  void accounts
-  return { status: 'unknown', reason: 'effects of contract calls are not predicted yet' }
+  const decoded = await decodeEffects(chain, accounts, call)
+  if (decoded) return { status: 'known', source: 'decoded', effects: decoded }
+  return simulateEffects(chain, accounts, call)
 }

@@ -7,7 +7,8 @@ import type { IntentDraft } from './types.js'
 
 /**
  * Turns a validated send into an intent draft: amounts to base units (exact, never rounded),
- * an ERC-20 transfer into its calldata with the recipient as the policy's `to`.
+ * an ERC-20 transfer into its calldata with the recipient as the policy's `to` and its one effect
+ * (it sends `amount` to `to`: known without a node). A `data` send's effects are left to predict.
  */
 export async function buildDraft(chain: ChainHandle, send: Omit<SendInput, 'wallet'>): Promise<IntentDraft> {
   const asset = await resolveAsset(chain, send.token)
@@ -23,6 +24,11 @@ export async function buildDraft(chain: ChainHandle, send: Omit<SendInput, 'wall
         to: send.token,
         value: 0n,
         data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [send.to, amount] }),
+      },
+      effects: {
+        status: 'known',
+        source: 'decoded',
+        effects: [{ kind: 'out', asset: { ...asset, standard: 'erc20' }, amount, counterparty: send.to }],
       },
     }
   }

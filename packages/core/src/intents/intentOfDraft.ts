@@ -1,12 +1,19 @@
 import type { Address } from 'viem'
+import type { Effects } from '../effects/types.js'
 import { agentIdOf } from './agentIdOf.js'
 import type { IntentDraft, PolicyIntent } from './types.js'
 
 /**
- * What the policy engine sees of a draft: the call's value and recipient in the asset's terms.
- * @example const intent = intentOfDraft(draft, chain.name, wallet.address)
+ * What the policy engine sees of a draft: the call's value and recipient in the asset's terms, and
+ * its effects (the draft's own, or those predicted for it).
+ * @example const intent = intentOfDraft(draft, chain.name, wallet.address, await effects)
  */
-export function intentOfDraft(draft: IntentDraft, chain: string, from: Address): PolicyIntent {
+export function intentOfDraft(
+  draft: IntentDraft,
+  chain: string,
+  from: Address,
+  effects: Effects | undefined = draft.effects,
+): PolicyIntent {
   return {
     kind: draft.kind,
     chain,
@@ -17,5 +24,6 @@ export function intentOfDraft(draft: IntentDraft, chain: string, from: Address):
     data: draft.call.data,
     via: draft.via,
     payeeAgentId: agentIdOf(draft.meta),
+    ...(effects ? { effects } : {}),
   }
 }

@@ -12,6 +12,11 @@ export type IntentDraft = {
   via?: Address | undefined
   call: { to: Address; value: bigint; data?: Hex | undefined }
   meta?: Record<string, unknown> | undefined
+  /**
+   * What the call does to the paying account, when its caller knows it exactly (a token send is an
+   * ERC-20 transfer): then no node is asked. Absent, core predicts it (`predictEffects`).
+   */
+  effects?: Effects | undefined
 }
 
 /** The asset an intent spends. `address` is 'native' for the chain's coin. */

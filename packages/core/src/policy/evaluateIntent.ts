@@ -1,4 +1,7 @@
+import type { Address } from 'viem'
+import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import type { Effects } from '../effects/types.js'
 import { agentIdOf } from '../intents/agentIdOf.js'
 import type { PolicyIntent } from '../intents/types.js'
 import type { StoredUsd, TransactionRecord } from '../transactions/types.js'
@@ -6,15 +9,18 @@ import type { WalletRecord } from '../wallets/types.js'
 import { countedStatuses } from './countedStatuses.js'
 import { counterpartyFacts } from './counterpartyFacts.js'
 import { scopedRules } from './policyStore.js'
+import { readStoredEffects } from './storedEffects.js'
 import type { PolicyDecision, SpendEntry } from './types.js'
 import { storedUsdOf, usdOfRecord, usdValuesOf } from './usdValuesOf.js'
 
 /**
- * A decision, with the USD value the intent was judged at when a USD rule was in scope, and the
- * payee's verified ERC-8004 agent when an identity rule looked it up (both to store).
+ * A decision, with the USD value the intent was judged at when a USD rule was in scope, the effects
+ * it was judged by (each outflow valued, when a USD rule was), and the payee's verified ERC-8004
+ * agent when an identity rule looked it up (all to store).
  */
 export type IntentDecision = PolicyDecision & {
   usd?: StoredUsd | undefined
+  effects?: Effects | undefined
   payeeAgent?: { agentId: string; registry: string } | undefined
 }
 
@@ -64,31 +70,63 @@ export async function evaluateIntent(
   // The payee's ERC-8004 identity and reputation, only for a payment a rule asks about.
   const queries = intent.kind === 'x402_payment' ? ctx.policy.counterpartyQueries?.(rules) : undefined
   const counterparty = queries ? await counterpartyFacts(ctx, intent, queries) : undefined
-  const entries: SpendEntry[] = counted.map((record, index) => ({
-    asset: record.asset.address,
-    amount: BigInt(record.amount),
-    at: Date.parse(record.createdAt),
-    to: record.to,
-    ...(usd ? { usd: usd.entries[index] } : {}),
-  }))
-  const judged = { ...intent, ...(usd ? { usd: usd.intent } : {}), ...(counterparty ? { counterparty } : {}) }
+  const entries: SpendEntry[] = counted.map((record, index) => {
+    const effects = usd?.entries[index]?.effects ?? knownEffectsOf(record)
+    return {
+      asset: record.asset.address,
+      amount: BigInt(record.amount),
+      at: Date.parse(record.createdAt),
+      to: record.to,
+      ...(usd ? { usd: usd.entries[index]!.usd } : {}),
+      ...(effects ? { effects } : {}),
+    }
+  })
+  const effects: Effects | undefined =
+    usd?.effects && intent.effects?.status === 'known'
+      ? { ...intent.effects, effects: usd.effects }
+      : intent.effects
+  const judged = {
+    ...intent,
+    ...(usd ? { usd: usd.intent } : {}),
+    ...(effects ? { effects } : {}),
+    ...(counterparty ? { counterparty } : {}),
+  }
   const decision = ctx.policy.evaluate(judged, {
     now,
     rules,
     recent: entries,
     isNewRecipient: pastSends === 0,
+    venues: venuesOf(ctx.chains.get(intent.chain)),
   })
   const stored = storedUsdOf(usd?.intent)
   return {
     ...decision,
     ...(stored ? { usd: stored } : {}),
+    ...(effects ? { effects } : {}),
     ...(counterparty?.agentId && counterparty.registry
       ? { payeeAgent: { agentId: counterparty.agentId, registry: counterparty.registry } }
       : {}),
   }
 }
 
-/** The policy intent a stored transaction stands for. */
+/**
+ * The routers of the chain's address book: they pull a token only from the wallet that calls them,
+ * in a call judged when made, so an allowance to one is not an outflow (docs/policy.md).
+ */
+export function venuesOf(chain: ChainHandle): Address[] {
+  const { uniswapV2 = [], uniswapV3 = [] } = chain.contracts
+  return [...uniswapV2, ...uniswapV3].map((venue) => venue.router)
+}
+
+function knownEffectsOf(record: TransactionRecord) {
+  const effects = record.effects ? readStoredEffects(record.effects) : undefined
+  return effects?.status === 'known' ? effects.effects : undefined
+}
+
+/**
+ * The policy intent a stored transaction stands for, with the effects it was judged by (absent for
+ * a record made before effects were stored: `effectsOfRecord` predicts them).
+ */
 export function intentOf(record: TransactionRecord): PolicyIntent {
   return {
     kind: record.kind,
@@ -101,5 +139,6 @@ export function intentOf(record: TransactionRecord): PolicyIntent {
     via: record.via,
     usd: usdOfRecord(record),
     payeeAgentId: agentIdOf(record.meta),
+    ...(record.effects ? { effects: readStoredEffects(record.effects) } : {}),
   }
 }

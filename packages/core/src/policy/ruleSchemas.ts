@@ -72,6 +72,12 @@ export const spendLimitRuleSchema = z.strictObject({
   asset: ruleAssetSchema,
   max: decimalAmountSchema,
   window: durationSchema,
+  /**
+   * For `asset: "usd"`: what an outflow of an asset with no price feed does — `deny` (the default:
+   * never counted as zero) or `skip` (a budget over the priced assets only). A priced asset whose
+   * feed is stale or invalid denies either way.
+   */
+  unpriced: z.enum(['deny', 'skip']).optional(),
 })
 
 export const allowRecipientsRuleSchema = z.strictObject({
@@ -116,9 +122,22 @@ export const requireApprovalRuleSchema = z
     asset: ruleAssetSchema.optional(),
     newRecipients: z.boolean().optional(),
     always: z.boolean().optional(),
+    /**
+     * Pause any allowance or operator grant (ERC-20/721/1155 approvals, Permit2) to a spender that is
+     * neither in `spenders` nor a venue of the chain's address book (its routers).
+     */
+    grants: z.boolean().optional(),
+    /** Spenders a grant may go to without a pause (with `grants: true`). */
+    spenders: addressListSchema.optional(),
   })
-  .refine((rule) => rule.above !== undefined || rule.newRecipients === true || rule.always === true, {
-    message: 'require_approval needs a trigger: above, newRecipients: true or always: true',
+  .refine(
+    (rule) =>
+      rule.above !== undefined || rule.newRecipients === true || rule.always === true || rule.grants === true,
+    { message: 'require_approval needs a trigger: above, newRecipients: true, always: true or grants: true' },
+  )
+  .refine((rule) => rule.spenders === undefined || rule.grants === true, {
+    message: 'spenders lists who a grant may go to: it needs grants: true',
+    path: ['spenders'],
   })
   .refine((rule) => rule.asset !== usdAsset || rule.above !== undefined, {
     message: 'asset "usd" is a unit for above: without above, leave asset out to cover every asset',
@@ -169,6 +188,17 @@ export const requireAgentIdentityRuleSchema = z.strictObject({
     .optional(),
 })
 
+/**
+ * Judges an intent whose effects are not known (the node could not simulate it, the simulation
+ * reverted, or none were given): `deny` it, or pause it for a human. Such an intent is never judged
+ * as moving nothing.
+ */
+export const unknownEffectsRuleSchema = z.strictObject({
+  ...common,
+  type: z.literal('unknown_effects'),
+  action: z.enum(['deny', 'require_approval']),
+})
+
 /** Every rule kind of the rules engine, discriminated on `type`. Unknown fields are rejected. */
 export const policyRuleSchema = z.discriminatedUnion('type', [
   maxPerTxRuleSchema,
@@ -181,6 +211,7 @@ export const policyRuleSchema = z.discriminatedUnion('type', [
   rateLimitRuleSchema,
   timeWindowRuleSchema,
   requireAgentIdentityRuleSchema,
+  unknownEffectsRuleSchema,
 ])
 
 export type MaxPerTxRule = z.output<typeof maxPerTxRuleSchema>
@@ -193,6 +224,7 @@ export type RequireApprovalRule = z.output<typeof requireApprovalRuleSchema>
 export type RateLimitRule = z.output<typeof rateLimitRuleSchema>
 export type TimeWindowRule = z.output<typeof timeWindowRuleSchema>
 export type RequireAgentIdentityRule = z.output<typeof requireAgentIdentityRuleSchema>
+export type UnknownEffectsRule = z.output<typeof unknownEffectsRuleSchema>
 /** A parsed rule of the rules engine (its JSON input shape is `z.input<typeof policyRuleSchema>`). */
 export type RulesEngineRule = z.output<typeof policyRuleSchema>
 export type RulesEngineRuleInput = z.input<typeof policyRuleSchema>

@@ -444,7 +444,25 @@ describe('rulesPolicyEngine', () => {
     const safe: Address = '0x1f9090aaE28b8a3dCeaDf281B0F12828e676c326'
     const execTransaction = '0x6a761202' as const
     const payout = (overrides: Partial<PolicyIntent> = {}) =>
-      usdcIntent(5_000_000n, { kind: 'multisig', to: bob, via: safe, data: execTransaction, ...overrides })
+      usdcIntent(5_000_000n, {
+        kind: 'multisig',
+        to: bob,
+        via: safe,
+        data: execTransaction,
+        effects: {
+          status: 'known',
+          source: 'simulated',
+          effects: [
+            {
+              kind: 'out',
+              asset: { address: usdc, symbol: 'USDC', decimals: 6, standard: 'erc20' },
+              amount: 5_000_000n,
+              counterparty: bob,
+            },
+          ],
+        },
+        ...overrides,
+      })
 
     it('checks the real recipient against allow_recipients, not the Safe', () => {
       expect(evaluate([{ type: 'allow_recipients', addresses: [safe] }], payout())).toMatchObject({
@@ -454,7 +472,7 @@ describe('rulesPolicyEngine', () => {
       })
       expect(evaluate([{ type: 'allow_recipients', addresses: [bob] }], payout()).decision).toBe('allow')
       // A Safe call that pays nobody (no via) is a contract call: recipient lists do not apply.
-      const call = payout({ to: safe, via: undefined, asset: intent().asset, amount: 0n })
+      const call = payout({ to: safe, via: undefined, asset: intent().asset, amount: 0n, effects: undefined })
       expect(evaluate([{ type: 'allow_recipients', addresses: [] }], call).decision).toBe('allow')
     })
 
@@ -483,17 +501,24 @@ describe('rulesPolicyEngine', () => {
         ruleId: 'usdc',
         details: { spent: '6', requested: '5' },
       })
+      // Without its effects, what the Safe pays is not known: the token limit cannot be satisfied.
+      expect(evaluate([rule], payout({ effects: undefined }))).toMatchObject({
+        decision: 'deny',
+        ruleId: 'usdc',
+        details: { effects: 'absent' },
+      })
     })
   })
 
   describe('defaultTenantRules', () => {
+    // Core values every outflow when a USD rule is in scope (the defaults hold one): ETH at 3000 USD.
+    const valued = (amount: bigint) => intent({ amount, usd: { value: amount * 3000n } })
+
     it('validate as they are and behave as documented', () => {
       expect(engine.validateRules([...defaultTenantRules])).toHaveLength(defaultTenantRules.length)
-      expect(evaluate([...defaultTenantRules], intent({ amount: ether / 2n })).decision).toBe('allow')
-      expect(evaluate([...defaultTenantRules], intent({ amount: ether / 2n + 1n })).decision).toBe(
-        'require_approval',
-      )
-      expect(evaluate([...defaultTenantRules], intent({ amount: ether + 1n })).decision).toBe('deny')
+      expect(evaluate([...defaultTenantRules], valued(ether / 2n)).decision).toBe('allow')
+      expect(evaluate([...defaultTenantRules], valued(ether / 2n + 1n)).decision).toBe('require_approval')
+      expect(evaluate([...defaultTenantRules], valued(ether + 1n)).decision).toBe('deny')
     })
   })
 
@@ -503,11 +528,11 @@ describe('rulesPolicyEngine', () => {
       const addresses = Array.from({ length: 10_000 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`)
       addresses.push(alice)
       const rules = [{ type: 'allow_recipients', addresses }, ...defaultTenantRules]
-      expect(evaluate(rules, intent({ to: alice.toLowerCase() as Address })).decision).toBe('allow')
-      expect(evaluate(rules, intent({ to: `0x${(9_999).toString(16).padStart(40, '0')}` })).decision).toBe(
-        'allow',
-      )
-      expect(evaluate(rules, intent({ to: bob }))).toMatchObject({
+      const usd = { value: 300n * ether }
+      expect(evaluate(rules, intent({ to: alice.toLowerCase() as Address, usd })).decision).toBe('allow')
+      const listed = `0x${(9_999).toString(16).padStart(40, '0')}` as Address
+      expect(evaluate(rules, intent({ to: listed, usd })).decision).toBe('allow')
+      expect(evaluate(rules, intent({ to: bob, usd }))).toMatchObject({
         decision: 'deny',
         details: { recipient: bob },
       })

@@ -15,6 +15,7 @@ import { requireApproval } from './rules/requireApproval.js'
 import type { RuleEvaluator, RuleVerdict } from './rules/ruleVerdict.js'
 import { spendLimit } from './rules/spendLimit.js'
 import { timeWindow } from './rules/timeWindow.js'
+import { unknownEffects } from './rules/unknownEffects.js'
 import type { PolicyContext, PolicyDecision, PolicyEngine, RuleOutcome } from './types.js'
 import { validateRules } from './validateRules.js'
 
@@ -34,6 +35,7 @@ const evaluators: { [K in RuleKind]: RuleEvaluator<Extract<RulesEngineRule, { ty
   rate_limit: rateLimit,
   time_window: timeWindow,
   require_agent_identity: requireAgentIdentity,
+  unknown_effects: unknownEffects,
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import type { Effect } from '../effects/types.js'
 import type { PolicyIntent, ReputationQuery, UsdValuation } from '../intents/types.js'
 
 /** A stored rule: an id, a type and the type's own fields. The rules engine validates its kinds. */
@@ -18,6 +19,12 @@ export type SpendEntry = {
    * made, or for an intent made before any USD rule applied, its value at today's price.
    */
   usd?: UsdValuation | undefined
+  /**
+   * What it did, when its effects were known and stored (each outflow valued in `usd` when
+   * `engine.needsUsd(rules)`): amount rules count these outflows. Absent for an intent made before
+   * effects were stored, or whose effects were not known: it counts by `asset` and `amount` then.
+   */
+  effects?: readonly Effect[] | undefined
 }
 
 export type PolicyContext = {
@@ -27,6 +34,11 @@ export type PolicyContext = {
   recent: readonly SpendEntry[]
   /** True when the wallet has never sent to `intent.to` before. */
   isNewRecipient: boolean
+  /**
+   * Spenders that pull only for the wallet's own calls, each judged when made (the chain's
+   * address-book routers): a grant to one is not an outflow, nor a grant a human must see.
+   */
+  venues?: readonly Address[] | undefined
 }
 
 export type PolicyDecisionKind = 'allow' | 'deny' | 'require_approval'

@@ -1,30 +1,74 @@
 import type { AgentWalletContext } from '../context.js'
+import type { Effect } from '../effects/types.js'
 import type { PolicyIntent, UsdValuation } from '../intents/types.js'
 import type { StoredUsd, TransactionRecord } from '../transactions/types.js'
+import { isOutflow } from './outflowsOf.js'
+import { readStoredEffects } from './storedEffects.js'
 import { formatUsd, parseUsd } from './usdValueOf.js'
 import { type UsdPriceMemo, valueInUsd } from './valueInUsd.js'
 
+/** A counted past intent's USD figures: its valuation, and its stored effects with each outflow valued. */
+export type ValuedEntry = { usd: UsdValuation; effects?: Effect[] | undefined }
+
 /**
- * The USD values a dollar rule needs, read before the pure engine runs: the intent's (unless it
- * carries one: a paused intent keeps the value it was made at) and each counted past intent's — its
- * stored value, or for one made before any USD rule applied, its value at today's price. Each
- * asset's feed is read once.
- * @example const { intent, entries } = await usdValuesOf(ctx, intent, records)
+ * The USD values a dollar rule needs, read before the pure engine runs: each outflow effect of the
+ * intent (unless valued already: a paused intent keeps the values it was made at) and their sum;
+ * and each counted past intent's — its stored effects' values, or for one made before effects or any
+ * USD rule applied, its value at today's price. Each asset's feed is read once.
+ * @example const { intent, effects, entries } = await usdValuesOf(ctx, intent, records)
  */
 export async function usdValuesOf(
   ctx: AgentWalletContext,
   intent: PolicyIntent,
   records: readonly TransactionRecord[],
-): Promise<{ intent: UsdValuation; entries: UsdValuation[] }> {
+): Promise<{ intent: UsdValuation; effects?: Effect[] | undefined; entries: ValuedEntry[] }> {
   const chain = ctx.chains.get(intent.chain)
   const memo: UsdPriceMemo = new Map()
-  const [valued, ...entries] = await Promise.all([
-    intent.usd ?? valueInUsd(ctx, chain, intent.asset, intent.amount, memo),
-    ...records.map(
-      (record) => usdOfRecord(record) ?? valueInUsd(ctx, chain, record.asset, BigInt(record.amount), memo),
+  const valueEffects = (effects: readonly Effect[]) =>
+    Promise.all(
+      effects.map(async (effect) =>
+        effect.usd || effect.unlimited || !isOutflow(effect)
+          ? effect
+          : { ...effect, usd: await valueInUsd(ctx, chain, effect.asset, effect.amount, memo) },
+      ),
+    )
+  const known = intent.effects?.status === 'known' ? intent.effects.effects : undefined
+  const [effects, entries] = await Promise.all([
+    known ? valueEffects(known) : undefined,
+    Promise.all(
+      records.map(async (record): Promise<ValuedEntry> => {
+        const stored = record.effects ? readStoredEffects(record.effects) : undefined
+        if (stored?.status === 'known') {
+          const valued = await valueEffects(stored.effects)
+          return { usd: usdOfRecord(record) ?? sumOf(valued), effects: valued }
+        }
+        return {
+          usd:
+            usdOfRecord(record) ?? (await valueInUsd(ctx, chain, record.asset, BigInt(record.amount), memo)),
+        }
+      }),
     ),
   ])
-  return { intent: valued!, entries }
+  const valued =
+    intent.usd ?? (effects ? sumOf(effects) : await valueInUsd(ctx, chain, intent.asset, intent.amount, memo))
+  return { intent: valued, effects, entries }
+}
+
+/**
+ * What the outflows are worth together (an unlimited grant has no worth to add), with the price
+ * when one asset priced them all; the first error when one has no value.
+ */
+function sumOf(effects: readonly Effect[]): UsdValuation {
+  let value = 0n
+  const valued: UsdValuation[] = []
+  for (const effect of effects) {
+    if (!isOutflow(effect) || effect.unlimited) continue
+    if (effect.usd?.value === undefined) return effect.usd ?? { value: 0n }
+    value += effect.usd.value
+    valued.push(effect.usd)
+  }
+  const [first] = valued
+  return valued.length === 1 && first ? first : { value }
 }
 
 /** The stored form of a valuation (undefined when it failed: nothing is stored then). */

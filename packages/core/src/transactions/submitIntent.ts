@@ -9,7 +9,9 @@ import { assertSameRequest, assertValidKey } from '../idempotency/withIdempotenc
 import { blockedError } from '../intents/blockedError.js'
 import { intentOfDraft } from '../intents/intentOfDraft.js'
 import type { IntentDraft } from '../intents/types.js'
+import { effectsAhead } from '../policy/effectsAhead.js'
 import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
+import { storeEffects } from '../policy/storedEffects.js'
 import type { PolicyDecision } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
@@ -77,8 +79,9 @@ export async function submitIntent(
 ): Promise<SubmitResult> {
   const idempotency = idempotencyOf(principal, draft, options)
   const chain = ctx.chains.get(draft.chain)
-  // The gas estimate needs no lock: it runs while this send waits for the wallet's.
+  // The gas estimate and the effects' prediction need no lock: they run while this send waits for the wallet's.
   const estimate = isSettledOffchain(draft) ? undefined : estimateAhead(chain, wallet.address, callOf(draft))
+  const effects = effectsAhead(chain, wallet.address, draft)
   const accepted = await withLock(
     ctx.storage,
     [walletLockKey(wallet.address)],
@@ -87,7 +90,7 @@ export async function submitIntent(
         const replayed = await replay(ctx, idempotency)
         if (replayed) return { answer: replayed }
       }
-      const intent = intentOfDraft(draft, chain.name, wallet.address)
+      const intent = intentOfDraft(draft, chain.name, wallet.address, await effects)
       // Funds are checked before anything is saved, for a paused intent too: an intent we cannot pay
       // is not accepted, nor put before an approver. (A blocked one is recorded as is.)
       const { decision, gas, allocated, short } = await judgeIntent(
@@ -231,6 +234,7 @@ function newIntent(
     amount: draft.amount.toString(),
     ...(draft.via ? { via: draft.via } : {}),
     ...(decision.usd ? { usd: decision.usd } : {}),
+    ...(decision.effects ? { effects: storeEffects(decision.effects) } : {}),
     call: callOf(draft),
     policy: recordedDecision(decision),
     meta: decision.payeeAgent ? { ...draft.meta, payeeAgent: decision.payeeAgent } : draft.meta,

@@ -1,5 +1,6 @@
 import { formatUnits } from 'viem'
 import { z } from 'zod'
+import { effectsViewSchema } from '../policy/policySchemas.js'
 import { out } from '../schemas/out.js'
 import type { TransactionRecord } from './types.js'
 
@@ -47,6 +48,8 @@ export const transactionViewSchema = z.object({
       updatedAt: out.timestamp.optional(),
     })
     .optional(),
+  /** What the intent was judged to do to the paying account (absent on records made before effects were judged). */
+  effects: effectsViewSchema.optional(),
   nonce: z.number().int().nullable(),
   /** Earlier hashes of this tx at the same nonce, replaced with higher fees while it was stuck. */
   replacedHashes: z.array(out.hash).optional(),
@@ -79,6 +82,7 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     amountRaw: record.amount,
     ...(record.via ? { via: record.via } : {}),
     ...(record.usd ? { usd: record.usd } : {}),
+    ...(record.effects ? { effects: record.effects } : {}),
     nonce: record.nonce ?? null,
     ...(record.replaced?.length ? { replacedHashes: record.replaced.map((version) => version.hash) } : {}),
     blockNumber: record.blockNumber ?? null,

@@ -47,7 +47,11 @@ type TransactionBase = {
   usd?: StoredUsd | undefined
   /** What the EVM transaction carries. */
   call: { to: Address; value: string; data?: Hex | undefined }
-  /** What the transaction does to the paying account's assets, as predicted when it was judged. */
+  /**
+   * What the intent was judged to do to the paying account (`from`, or `via`), each outflow with its
+   * USD value when a USD rule valued it: window totals count later intents by these. Absent on a
+   * record made before effects were judged.
+   */
   effects?: StoredEffects | undefined
   policy: {
     decision: PolicyDecisionKind

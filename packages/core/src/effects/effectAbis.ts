@@ -1,0 +1,49 @@
+import { parseAbi } from 'viem'
+
+/**
+ * The calls and events of the token standards the effects module reads, beyond viem's `erc20Abi`:
+ * OpenZeppelin 4's allowance helpers, ERC-721 (its `transferFrom`/`approve` share the ERC-20
+ * selectors; its events index the token id, so they have one more topic), ERC-1155, WETH9 and Permit2.
+ */
+export const effectAbis = {
+  erc20Allowance: parseAbi([
+    'function increaseAllowance(address spender, uint256 addedValue) returns (bool)',
+    'function decreaseAllowance(address spender, uint256 subtractedValue) returns (bool)',
+  ]),
+  erc721: parseAbi([
+    'function transferFrom(address from, address to, uint256 tokenId)',
+    'function safeTransferFrom(address from, address to, uint256 tokenId)',
+    'function safeTransferFrom(address from, address to, uint256 tokenId, bytes data)',
+    'function approve(address to, uint256 tokenId)',
+    'function setApprovalForAll(address operator, bool approved)',
+    'function supportsInterface(bytes4 interfaceId) view returns (bool)',
+    'function symbol() view returns (string)',
+    'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
+    'event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)',
+    'event ApprovalForAll(address indexed owner, address indexed operator, bool approved)',
+  ]),
+  erc1155: parseAbi([
+    'function safeTransferFrom(address from, address to, uint256 id, uint256 value, bytes data)',
+    'function safeBatchTransferFrom(address from, address to, uint256[] ids, uint256[] values, bytes data)',
+    'function setApprovalForAll(address operator, bool approved)',
+    'event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)',
+    'event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)',
+  ]),
+  weth: parseAbi([
+    'function deposit() payable',
+    'function withdraw(uint256 wad)',
+    'event Deposit(address indexed dst, uint256 wad)',
+    'event Withdrawal(address indexed src, uint256 wad)',
+  ]),
+  permit2: parseAbi([
+    'function approve(address token, address spender, uint160 amount, uint48 expiration)',
+    'event Approval(address indexed owner, address indexed token, address indexed spender, uint160 amount, uint48 expiration)',
+  ]),
+  multiSend: parseAbi(['function multiSend(bytes transactions) payable']),
+} as const
+
+/** ERC-165 interface ids: ERC-721 and ERC-1155. */
+export const interfaceIds = { erc721: '0x80ac58cd', erc1155: '0xd9b67a26' } as const
+
+/** Permit2's address on every chain it is deployed to (deterministic CREATE2). */
+export const canonicalPermit2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3' as const
