@@ -10,7 +10,7 @@
 const coreLayers = [
   ['api', 'testing'],
   ['approvals'],
-  ['defi', 'ens', 'identity', 'multisig', 'payments', 'devnet'],
+  ['defi', 'ens', 'identity', 'multisig', 'payments', 'devnet', 'allowances'],
   ['operations'],
   ['transactions'],
   ['policy'],

@@ -213,6 +213,8 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
     getSwap: resource(async () => ({ swapId: pausedSwap.swapId })),
     quoteSwap: resource(async () => ({ wallet: w1, fromToken: 'ETH', toToken: 'USDC', amount: '1' })),
     stake: resource(async () => ({ wallet: w1, protocol: 'lido', amount: '0.001' })),
+    listAllowances: resource(async () => ({ wallet: w1 })),
+    revokeAllowance: resource(async () => ({ wallet: w1, token: usdc, spender: dead })),
     getPrices: chain(async () => ({ tokens: ['ETH', 'USDC'] })),
     deploySafe: resource(async () => ({ wallet: w1, owners: [w1], threshold: 1 })),
     proposeSafeTransaction: resource(async () => ({ safe, wallet: w1, to: fresh(), value: '0' })),

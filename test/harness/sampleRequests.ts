@@ -37,6 +37,7 @@ export function sampleRequests(
     'GET /defi/quote': { query: `fromToken=ETH&toToken=${usdc}&amount=1&wallet=${W}` },
     'POST /defi/stake': { body: { protocol: 'lido', amount: '0.001', wallet: W } },
     'GET /defi/prices': { query: 'tokens=ETH' },
+    'POST /wallet/{wallet}/allowances/revoke': { body: { token: usdc, spender: dead } },
     'POST /multisig/deploy': { body: { owners: [W], threshold: 1, wallet: W } },
     'POST /multisig/{safe}/propose': { body: { wallet: W, to: dead, value: '0' } },
     'POST /multisig/{safe}/confirm': { body: { safeTxHash: f.a.safeTxHash, wallet: W } },

@@ -1,3 +1,4 @@
+import type { AllowanceGrantRecord } from './allowances/types.js'
 import type { ApprovalRecord } from './approvals/types.js'
 import type { SwapRecord } from './defi/swapTypes.js'
 import type { EnsRegistrationRecord } from './ens/types.js'
@@ -43,4 +44,5 @@ export interface CollectionRecords {
   webhook_delivery_batches: WebhookDeliveryBatchRecord
   webhook_retired_counts: WebhookRetiredCountRecord
   x402_requests: X402RequestRecord
+  allowance_grants: AllowanceGrantRecord
 }

@@ -13,12 +13,30 @@ export type Approval = {
   ruleId?: string
   reason: string
   details?: Record<string, unknown>
+  /** What the paused transaction does (docs/policy.md, Effects); absent for intents made before effects. */
+  effects?: Effects
+  effectsHash?: string
   expiresAt: string
   createdAt: string
   resolvedBy?: string
   resolvedAt?: string
   resolutionReason?: string
 }
+
+/** One thing a transaction does to the paying account: an asset out or in, or a permission granted or taken back. */
+export type Effect = {
+  kind: 'out' | 'in' | 'grant' | 'revoke'
+  asset: { standard: string; address: string; symbol: string; decimals: number; tokenId?: string }
+  amount: string
+  unlimited?: true
+  counterparty: string
+  usd?: { value: string }
+}
+
+export type Effects =
+  | { status: 'known'; source: 'decoded' | 'simulated' | 'receipt'; effects: Effect[] }
+  | { status: 'reverted'; source: 'simulated'; reason: string }
+  | { status: 'unknown'; reason: string }
 
 export type TxStatus =
   | 'pending_approval'

@@ -61,7 +61,7 @@ export const approvalOperations = [
     summary:
       'Approve a paused intent: executes exactly that intent once (approver or admin; not the key that asked)',
     description:
-      'Approve a paused intent: it is executed once, after deny rules and funds are checked again. Approver and admin keys only, and never the key that asked.',
+      'Approve a paused intent: it is executed once, after deny rules and funds are checked again. Its effects are predicted again: if it would now move more, or to another counterparty, than the approval shows, it is not sent (`effects_changed`) and a new approval waits. Approver and admin keys only, and never the key that asked.',
     input: resolveApprovalSchema,
     output: resolveApprovalAnswerSchema,
     roles: ['approver', 'admin'],
@@ -72,6 +72,7 @@ export const approvalOperations = [
       'not_found',
       'approval_not_pending',
       'approval_expired',
+      'effects_changed',
       'policy_blocked',
       'insufficient_funds',
       'transaction_failed',

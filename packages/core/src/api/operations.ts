@@ -1,3 +1,4 @@
+import { allowanceOperations } from './allowanceOperations.js'
 import { approvalOperations } from './approvalOperations.js'
 import type { OperationDeclaration } from './defineOperation.js'
 import { defiOperations } from './defiOperations.js'
@@ -27,6 +28,7 @@ export const operationList = [
   ...identityOperations,
   ...ensOperations,
   ...defiOperations,
+  ...allowanceOperations,
   ...multisigOperations,
   ...paymentOperations,
   ...devnetOperations,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { storedEffectsSchema } from '../effects/storedEffectsSchema.js'
 import { out } from '../schemas/out.js'
 import { pageFields } from '../schemas/primitives.js'
 
@@ -16,6 +17,13 @@ export const approvalSchema = z.object({
   ruleId: z.string().optional(),
   reason: z.string(),
   details: z.record(z.string(), z.unknown()).optional(),
+  effects: storedEffectsSchema
+    .optional()
+    .describe('What the paused transaction does: each asset out and in, each allowance or operator grant'),
+  effectsHash: z
+    .string()
+    .optional()
+    .describe('The hash of `effects` this approval binds to: an intent that would do more is not sent'),
   expiresAt: out.timestamp,
   createdAt: out.timestamp,
   resolvedBy: z.string().optional(),

@@ -1,7 +1,12 @@
 import { z } from 'zod'
+import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
+import { exceedsApproved } from '../effects/exceedsApproved.js'
+import { predictEffects } from '../effects/predictEffects.js'
+import { toStoredEffects } from '../effects/toStoredEffects.js'
+import type { Effects } from '../effects/types.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
-import { ForbiddenError, NotFoundError } from '../errors/errors.js'
+import { EffectsChangedError, ForbiddenError, NotFoundError } from '../errors/errors.js'
 import { blockedError } from '../intents/blockedError.js'
 import { settlePayment } from '../payments/settlePayment.js'
 import { signedAuthorizationOf } from '../payments/signedAuthorization.js'
@@ -14,7 +19,12 @@ import { judgeIntent } from '../transactions/judgeIntent.js'
 import { refreshCall } from '../transactions/refreshCall.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import { transactionViewSchema } from '../transactions/toTransactionView.js'
-import type { TransactionRecord, UnsignedQueuedTransaction } from '../transactions/types.js'
+import {
+  isSettledOffchain,
+  type PendingApprovalTransaction,
+  type TransactionRecord,
+  type UnsignedQueuedTransaction,
+} from '../transactions/types.js'
 import { approvalSchema } from './approvalSchemas.js'
 import type { resolveApprovalSchema } from './resolveApprovalSchema.js'
 import {
@@ -22,6 +32,7 @@ import {
   markApproved,
   markApprovedShort,
   markBlocked,
+  markEffectsChanged,
   markExpired,
   markRejected,
 } from './transitions.js'
@@ -39,7 +50,9 @@ export type ResolveApprovalReturnType = z.infer<typeof resolveApprovalAnswerSche
  * rules and funds (money gone since the pause: the intent is `failed`, nothing is signed, and this
  * throws `insufficient_funds`). Approvers and admins of the tenant are declared for it; the
  * principal who asked may not. A call whose bytes carry a short-lived signature (`refreshCall`) is
- * signed again now, same intent.
+ * signed again now, same intent. The call's effects are predicted again: one that would now move more,
+ * or to another counterparty, than the approval showed is not sent (`effects_changed`), and a new
+ * approval with its new effects waits for a human.
  * @example const { transaction } = await approveApproval(ctx, approver, { approvalId })
  */
 export async function approveApproval(
@@ -53,14 +66,21 @@ export async function approveApproval(
     const { approval, transaction: paused } = await loadPending(ctx, approvalId)
     const chain = ctx.chains.get(paused.chain)
     // Before the approval is spent: a failure here (chain down) leaves it pending, to approve again.
-    const transaction = await refreshCall(ctx, chain, paused)
-    // Judged by the effects it was paused with (one paused before effects were stored: predicted now).
-    const intent = { ...intentOf(transaction), effects: await effectsOfRecord(chain, transaction) }
+    const refreshed = await refreshCall(ctx, chain, paused)
+    const { transaction, effects } = await effectsNow(ctx, refreshed)
+    const stored = toStoredEffects(effects)
+    const beyond = approval.effects && exceedsApproved(approval.effects, stored)
+    if (beyond) {
+      const again = await markEffectsChanged(ctx, approval, paused, principal, stored, beyond)
+      throw new EffectsChangedError(`Not sent: ${beyond}. A new approval waits with what it would do now`, {
+        details: { transactionId: paused.id, approvalId: again.id, previousApprovalId: approval.id },
+      })
+    }
     const { decision, gas, allocated, short } = await judgeIntent(
       ctx,
       chain,
       wallet,
-      intent,
+      { ...intentOf(transaction), effects },
       transaction.call,
       {
         excludeTransactionId: transaction.id,
@@ -102,6 +122,29 @@ export async function approveApproval(
     },
   )
   return { approval: approved.approval, transaction: viewOf(ctx, transaction) }
+}
+
+/**
+ * The paused intent with what its call would do now, predicted on the node (an x402 payment is
+ * not a call of the wallet's: it keeps the effects it was made with).
+ */
+async function effectsNow(
+  ctx: AgentWalletContext,
+  transaction: PendingApprovalTransaction,
+): Promise<{ transaction: PendingApprovalTransaction; effects: Effects }> {
+  const chain = ctx.chains.get(transaction.chain)
+  if (isSettledOffchain(transaction))
+    return { transaction, effects: await effectsOfRecord(chain, transaction) }
+  const { to, value, data } = transaction.call
+  // A node that cannot predict them leaves the approval pending (chain_unavailable), to approve again.
+  const effects = await predictEffects(
+    chain,
+    { from: transaction.from, holder: transaction.via },
+    { to, value: BigInt(value), data },
+  ).catch((error: unknown) => {
+    throw toChainError(error, chain.name, { read: true })
+  })
+  return { transaction: { ...transaction, effects: toStoredEffects(effects) }, effects }
 }
 
 /** An approval decided under the lock: its transaction's broadcast under way, or an x402 payment to settle. */

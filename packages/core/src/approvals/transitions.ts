@@ -1,10 +1,12 @@
 import type { AgentWalletContext } from '../context.js'
+import { boundEffects } from '../effects/boundEffects.js'
+import type { StoredEffects } from '../effects/types.js'
 import type { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
-import { writeFailed } from '../transactions/transitions.js'
+import { txPayload, writeFailed } from '../transactions/transitions.js'
 import type {
   ClosedTransaction,
   PendingApprovalTransaction,
@@ -153,6 +155,51 @@ export async function markExpired(
     resolutionReason: 'Approval window elapsed',
   }
   await save(ctx, resolved, expired)
+}
+
+/**
+ * pending → rejected, and a new pending approval for the same paused intent with the effects it
+ * would have now, in one commit (`approval.resolved`, `policy.hitl`): what was approved is not what
+ * would be sent, so a human must look again.
+ * @example const again = await markEffectsChanged(ctx, approval, transaction, principal, effects, why)
+ */
+export async function markEffectsChanged(
+  ctx: AgentWalletContext,
+  approval: PendingApproval,
+  transaction: PendingApprovalTransaction,
+  principal: Principal,
+  effects: StoredEffects,
+  why: string,
+): Promise<PendingApproval> {
+  const now = ctx.now()
+  const resolved = decided(ctx, approval, 'rejected', principal, `Effects changed since approval: ${why}`)
+  const again: PendingApproval = {
+    ...approval,
+    id: ctx.newId('apr'),
+    ...boundEffects(effects),
+    expiresAt: new Date(now.getTime() + ctx.options.approvalTtlMs).toISOString(),
+    createdAt: now.toISOString(),
+  }
+  const paused: PendingApprovalTransaction = {
+    ...transaction,
+    effects,
+    approvalId: again.id,
+    updatedAt: now.toISOString(),
+  }
+  await ctx.storage.transaction([], async (tx) => {
+    await writeResolution(tx, ctx, resolved)
+    await tx.insert('approvals', again)
+    await tx.put('transactions', paused)
+    appendEvent(ctx, tx, paused.tenantId, 'policy.hitl', {
+      ...txPayload(paused),
+      approvalId: again.id,
+      expiresAt: again.expiresAt,
+      ruleId: again.ruleId,
+      reason: again.reason,
+      effects,
+    })
+  })
+  return again
 }
 
 function decided(

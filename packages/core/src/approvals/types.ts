@@ -1,3 +1,5 @@
+import type { StoredEffects } from '../effects/types.js'
+
 export type ApprovalStatus = ApprovalRecord['status']
 
 /** What every approval carries, whatever its status. */
@@ -10,6 +12,10 @@ type ApprovalBase = {
   ruleId?: string | undefined
   reason: string
   details?: Record<string, unknown> | undefined
+  /** What the paused transaction does, as the approver is shown it; approving binds to `effectsHash`. */
+  effects?: StoredEffects | undefined
+  /** `effectsHash(effects)`: an approved intent whose effects went beyond these is not sent. */
+  effectsHash?: string | undefined
   expiresAt: string
   createdAt: string
 }

@@ -6,10 +6,11 @@ import {
   isAddressEqual,
   maxUint160,
 } from 'viem'
+import { permit2Of } from '../chain/permit2Of.js'
 import type { ChainHandle } from '../chain/types.js'
 import { decodeSafeExecution } from './decodeSafeExecution.js'
 import { decodeTokenCall } from './decodeTokenCall.js'
-import { canonicalPermit2, effectAbis } from './effectAbis.js'
+import { effectAbis } from './effectAbis.js'
 import { effect, nativeAsset } from './effectFactories.js'
 import { hasCode } from './hasCode.js'
 import type { PredictedCall } from './predictEffects.js'
@@ -50,8 +51,7 @@ export async function decodeEffects(
     if (wrapping) return wrapping
   }
   if (call.value !== 0n) return undefined
-  if (isAddressEqual(call.to, chain.contracts.permit2 ?? canonicalPermit2))
-    return permit2Effects(chain, call.data)
+  if (isAddressEqual(call.to, permit2Of(chain))) return permit2Effects(chain, call.data)
   return decodeTokenCall(chain, holder, call.to, call.data)
 }
 

@@ -22,6 +22,13 @@ export const effectAbis = {
     'event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)',
     'event ApprovalForAll(address indexed owner, address indexed operator, bool approved)',
   ]),
+  /** What stands of an NFT approval: an operator (ERC-721 and ERC-1155 alike), one ERC-721 token's spender. */
+  nftApprovals: parseAbi([
+    'function isApprovedForAll(address owner, address operator) view returns (bool)',
+    'function getApproved(uint256 tokenId) view returns (address)',
+    'function setApprovalForAll(address operator, bool approved)',
+    'function approve(address to, uint256 tokenId)',
+  ]),
   erc1155: parseAbi([
     'function safeTransferFrom(address from, address to, uint256 id, uint256 value, bytes data)',
     'function safeBatchTransferFrom(address from, address to, uint256[] ids, uint256[] values, bytes data)',
@@ -39,11 +46,13 @@ export const effectAbis = {
     'function approve(address token, address spender, uint160 amount, uint48 expiration)',
     'event Approval(address indexed owner, address indexed token, address indexed spender, uint160 amount, uint48 expiration)',
   ]),
+  /** What stands of a Permit2 allowance, and the call that sets it. */
+  permit2Allowance: parseAbi([
+    'function allowance(address owner, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)',
+    'function approve(address token, address spender, uint160 amount, uint48 expiration)',
+  ]),
   multiSend: parseAbi(['function multiSend(bytes transactions) payable']),
 } as const
 
 /** ERC-165 interface ids: ERC-721 and ERC-1155. */
 export const interfaceIds = { erc721: '0x80ac58cd', erc1155: '0xd9b67a26' } as const
-
-/** Permit2's address on every chain it is deployed to (deterministic CREATE2). */
-export const canonicalPermit2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3' as const

@@ -1,6 +1,6 @@
 import { type Address, isAddressEqual } from 'viem'
+import { permit2Of } from '../chain/permit2Of.js'
 import type { ChainHandle } from '../chain/types.js'
-import { canonicalPermit2 } from './effectAbis.js'
 import { effect } from './effectFactories.js'
 import { type EffectLog, effectsOfLogs, type TokenFacts } from './effectsOfLogs.js'
 import { mergeEffects } from './mergeEffects.js'
@@ -27,7 +27,7 @@ export function receiptEffects(
   const moved = effectsOfLogs(logs, {
     holder: sent.holder,
     weth: chain.contracts.weth,
-    permit2: chain.contracts.permit2 ?? canonicalPermit2,
+    permit2: permit2Of(chain),
     tokens,
   })
   const native: Effect[] =

@@ -7,9 +7,9 @@ import {
   pad,
   BaseError as ViemBaseError,
 } from 'viem'
+import { permit2Of } from '../chain/permit2Of.js'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
-import { canonicalPermit2 } from './effectAbis.js'
 import { effect, nativeAsset } from './effectFactories.js'
 import { type EffectLog, effectsOfLogs, type TokenFacts } from './effectsOfLogs.js'
 import { mergeEffects } from './mergeEffects.js'
@@ -64,7 +64,7 @@ export async function simulateEffects(
       ...effectsOfLogs(simulation.logs, {
         holder,
         weth: chain.contracts.weth,
-        permit2: chain.contracts.permit2 ?? canonicalPermit2,
+        permit2: permit2Of(chain),
         tokens,
       }),
       ...nativeEffects(chain, holder, simulation),
@@ -116,7 +116,7 @@ async function tokenFactsOf(
     addresses.add(log.address.toLowerCase())
     // Permit2's Approval names the token in its second indexed topic.
     const token = log.topics[2]
-    if (token && isAddressEqual(log.address, chain.contracts.permit2 ?? canonicalPermit2)) {
+    if (token && isAddressEqual(log.address, permit2Of(chain))) {
       addresses.add(`0x${token.slice(26)}`.toLowerCase())
     }
   }

@@ -28,6 +28,7 @@ export const errorCodes = [
   'approval_not_pending',
   'approval_expired',
   'transaction_not_pending',
+  'effects_changed',
   'key_decryption_failed',
   'master_key_mismatch',
   'vault_error',

@@ -67,3 +67,15 @@ export class NotImplementedError extends BaseError {
     super('not_implemented', `${feature} is not implemented yet`, parameters)
   }
 }
+
+/**
+ * An approved intent would now do more than its approver saw (more out, another counterparty): it
+ * was not sent, and a new approval with the new effects waits (`details.approvalId`).
+ */
+export class EffectsChangedError extends BaseError {
+  override name = 'EffectsChangedError'
+  static readonly code = 'effects_changed'
+  constructor(message: string, parameters?: BaseErrorParameters) {
+    super('effects_changed', message, parameters)
+  }
+}

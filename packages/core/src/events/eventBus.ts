@@ -1,4 +1,5 @@
 import { EventEmitter } from 'eventemitter3'
+import type { StoredEffects } from '../effects/types.js'
 import type { EventName } from './eventNames.js'
 
 /**
@@ -49,6 +50,8 @@ export type EventPayloads = {
     expiresAt: string
     ruleId?: string | undefined
     reason: string
+    /** What the approver is asked to let happen (absent for an intent made before effects). */
+    effects?: StoredEffects | undefined
   }
   'approval.resolved': {
     approvalId: string

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { storedEffectsSchema } from '../effects/storedEffectsSchema.js'
 import { out } from '../schemas/out.js'
 import { addressSchema } from '../schemas/primitives.js'
 
@@ -43,46 +44,8 @@ export const policyRulesSchema = z.object({
 })
 export type PolicyRulesReturnType = z.infer<typeof policyRulesSchema>
 
-const effectSchema = z.object({
-  kind: z.enum(['out', 'in', 'grant', 'revoke']),
-  asset: z.object({
-    address: z.union([out.address, z.literal('native')]),
-    symbol: z.string(),
-    decimals: z.number().int(),
-    standard: z.enum(['native', 'erc20', 'erc721', 'erc1155', 'permit2']),
-    tokenId: out.baseUnits.optional(),
-  }),
-  /** Base units of the asset. */
-  amount: out.baseUnits,
-  unlimited: z.literal(true).optional(),
-  /** The recipient (out), the sender (in), the spender or operator (grant, revoke). */
-  counterparty: out.address,
-  /** What the amount was worth, when a USD rule valued it. */
-  usd: z.looseObject({ value: out.decimal }).optional(),
-})
-
-/**
- * What a transaction does to the paying account, as answers show it: each effect (`out`, `in`,
- * `grant`, `revoke`) in base units, and where it was learnt — or why it is not known.
- */
-export const effectsViewSchema = z.discriminatedUnion('status', [
-  z.object({
-    status: z.literal('known'),
-    source: z.enum(['decoded', 'simulated', 'receipt']),
-    effects: z.array(effectSchema),
-    gasUsed: out.baseUnits.optional(),
-  }),
-  z.object({
-    status: z.literal('reverted'),
-    source: z.literal('simulated'),
-    reason: z.string(),
-    data: out.hex.optional(),
-  }),
-  z.object({ status: z.literal('unknown'), reason: z.string() }),
-])
-
 /** The dry run's answer: the decision, and the effects it judged (amount rules' details name them by index). */
 export const evaluatePolicyAnswerSchema = z.object({
   decision: policyDecisionSchema,
-  effects: effectsViewSchema,
+  effects: storedEffectsSchema,
 })

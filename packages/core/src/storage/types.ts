@@ -146,4 +146,5 @@ export const storageSchema: Record<string, { indexes: readonly string[] }> = {
   },
   webhook_delivery_batches: { indexes: ['tenantId', 'subscriptionId', 'lastAt'] },
   webhook_retired_counts: { indexes: ['tenantId'] },
+  allowance_grants: { indexes: ['walletId'] },
 }

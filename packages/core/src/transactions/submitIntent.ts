@@ -1,5 +1,6 @@
 import type { ApprovalRecord, PendingApproval } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { boundEffects } from '../effects/boundEffects.js'
 import { toStoredEffects } from '../effects/toStoredEffects.js'
 import { NotFoundError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
@@ -19,6 +20,7 @@ import type { WalletRecord } from '../wallets/types.js'
 import { commitIntent } from './commitIntent.js'
 import { judgeIntent } from './judgeIntent.js'
 import { estimateAhead } from './prepareGas.js'
+import { recordGrants } from './recordGrants.js'
 import { txPayload } from './transitions.js'
 import {
   type ClosedTransaction,
@@ -111,6 +113,7 @@ export async function submitIntent(
           await options.beforeCommit?.(tx, saved)
           if (approval) await tx.insert('approvals', approval)
           if (idempotency) await tx.insert('idempotency', idempotencyRecord(idempotency, saved))
+          await recordGrants(tx, saved)
           if (saved.status === 'blocked') {
             appendEvent(ctx, tx, saved.tenantId, 'policy.blocked', {
               ...txPayload(saved),
@@ -125,6 +128,7 @@ export async function submitIntent(
               expiresAt: approval.expiresAt,
               ruleId: approval.ruleId,
               reason: approval.reason,
+              ...(approval.effects ? { effects: approval.effects } : {}),
             })
           }
         },
@@ -239,7 +243,7 @@ function newIntent(
   }
   if (decision.decision === 'deny') return { record: { ...base, status: 'blocked' } }
   if (decision.decision === 'allow') return { record: { ...base, status: 'queued' } }
-  const approval = newApproval(ctx, principal, wallet, base.id, decision)
+  const approval = newApproval(ctx, principal, wallet, base, decision)
   return { record: { ...base, status: 'pending_approval', approvalId: approval.id }, approval }
 }
 
@@ -257,7 +261,7 @@ function newApproval(
   ctx: AgentWalletContext,
   principal: Principal,
   wallet: WalletRecord,
-  transactionId: string,
+  transaction: Pick<TransactionRecord, 'id' | 'effects'>,
   decision: PolicyDecision,
 ): PendingApproval {
   const now = ctx.now()
@@ -265,7 +269,8 @@ function newApproval(
     id: ctx.newId('apr'),
     tenantId: wallet.tenantId,
     walletId: wallet.id,
-    transactionId,
+    transactionId: transaction.id,
+    ...boundEffects(transaction.effects),
     requestedBy: principal.id,
     status: 'pending',
     ruleId: decision.ruleId,

@@ -1,6 +1,6 @@
 import { formatUnits } from 'viem'
 import { z } from 'zod'
-import { effectsViewSchema } from '../policy/policySchemas.js'
+import { storedEffectsSchema } from '../effects/storedEffectsSchema.js'
 import { out } from '../schemas/out.js'
 import type { TransactionRecord } from './types.js'
 
@@ -49,7 +49,7 @@ export const transactionViewSchema = z.object({
     })
     .optional(),
   /** What the intent was judged to do to the paying account (absent on records made before effects were judged). */
-  effects: effectsViewSchema.optional(),
+  effects: storedEffectsSchema.optional(),
   nonce: z.number().int().nullable(),
   /** Earlier hashes of this tx at the same nonce, replaced with higher fees while it was stuck. */
   replacedHashes: z.array(out.hash).optional(),

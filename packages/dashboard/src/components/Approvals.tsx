@@ -5,6 +5,7 @@ import { useReloadOn, useSignedIn } from '../events.js'
 import { compareDecimals, dateTime, formatUnits, timeLeft } from '../format.js'
 import type { Approval, ApprovalFunds, KeyName, PolicyRule, Transaction, Wallet } from '../types.js'
 import { Address, ErrorNote, messageOf, StatusBadge, TxHash, useLoader, useNow } from './common.js'
+import { EffectsList } from './EffectsList.js'
 
 /**
  * `ensName` is the recipient's primary ENS name where its reverse record resolves (checked forward),
@@ -245,6 +246,14 @@ function PendingCard(props: {
             </span>
           )}
         </dd>
+        {approval.effects && (
+          <>
+            <dt>What it does</dt>
+            <dd>
+              <EffectsList effects={approval.effects} />
+            </dd>
+          </>
+        )}
         <dt>Paused by</dt>
         <dd data-testid="paused-by">
           {typeof rule?.description === 'string' && (

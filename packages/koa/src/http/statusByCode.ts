@@ -29,6 +29,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   idempotency_conflict: 409,
   approval_not_pending: 409,
   transaction_not_pending: 409,
+  effects_changed: 409,
   storage_conflict: 409,
   approval_expired: 410,
   // Recorded on a released x402 payment (never thrown by an operation): the authorization is gone.
