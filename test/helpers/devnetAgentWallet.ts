@@ -1,9 +1,12 @@
+import { appendFileSync } from 'node:fs'
 import {
   type AgentWallet,
   type AgentWalletConfig,
   type ApprovalSummary,
   createAgentWallet,
   type DomainEvent,
+  effectsDiffer,
+  fromStoredEffects,
   memoryStorage,
   type Principal,
   type SendAnswer,
@@ -12,7 +15,7 @@ import {
 import { type CreateDevnetOptions, createDevnet, type Devnet } from '@agentwallet/devnet'
 import { type Address, createPublicClient, custom, type PublicClient, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 
 /** A second principal of the default tenant that may approve what the local admin asked for. */
 export const approver: Principal = { tenantId: 'default', id: 'human-approver', role: 'approver' }
@@ -97,9 +100,38 @@ export function useDevnetAgentWallet(
     assign(started)
   })
   afterAll(async () => {
+    if (started) await recordFidelity(started.aw)
     await started?.aw.close()
     await started?.devnet.close()
   })
+}
+
+/**
+ * The fidelity of effects over a test file: every confirmed tx whose effects were predicted before
+ * signing and read back from its receipt, compared (`effectsDiffer`). With AGENTWALLET_FIDELITY_LOG
+ * set, one JSON line per file goes to that file: the count compared and each that differed.
+ */
+export async function recordFidelity(aw: AgentWallet): Promise<{ compared: number; differed: string[] }> {
+  const confirmed = await aw.context.storage.query('transactions', { where: { status: 'confirmed' } })
+  let compared = 0
+  const differed: string[] = []
+  for (const record of confirmed) {
+    if (!record.effects || !record.receiptEffects) continue
+    compared++
+    const differ = effectsDiffer(
+      fromStoredEffects(record.effects),
+      fromStoredEffects(record.receiptEffects),
+      {
+        to: record.call.to,
+        value: BigInt(record.call.value),
+      },
+    )
+    if (differ) differed.push(record.id)
+  }
+  const log = process.env.AGENTWALLET_FIDELITY_LOG
+  if (log)
+    appendFileSync(log, `${JSON.stringify({ file: expect.getState().testPath, compared, differed })}\n`)
+  return { compared, differed }
 }
 
 /**

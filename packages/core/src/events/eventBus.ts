@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3'
-import type { StoredEffects } from '../effects/types.js'
+import type { StoredEffect, StoredEffects } from '../effects/types.js'
 import type { EventName } from './eventNames.js'
 
 /**
@@ -44,6 +44,12 @@ export type EventPayloads = {
   }
   /** A mined tx whose block left the canonical chain: back to `submitted`, broadcast again. */
   'tx.reorged': TxPayload & { blockNumber: number; blockHash?: string | undefined }
+  /** Its receipt shows effects the prediction had not (`unexpected`), or not those it had (`missing`). */
+  'tx.effects_differed': TxPayload & {
+    blockNumber: number
+    missing: StoredEffect[]
+    unexpected: StoredEffect[]
+  }
   'policy.blocked': TxPayload & { ruleId?: string | undefined; reason: string }
   'policy.hitl': TxPayload & {
     approvalId: string

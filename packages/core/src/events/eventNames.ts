@@ -9,6 +9,7 @@ export const eventNames = {
   'tx.failed': 'tx_failed',
   'tx.stuck': 'tx_stuck',
   'tx.reorged': 'tx_reorged',
+  'tx.effects_differed': 'tx_effects_differed',
   'policy.blocked': 'policy_blocked',
   'policy.hitl': 'hitl_requested',
   'approval.resolved': 'approval_resolved',

@@ -7,6 +7,7 @@ import { agentIdOf } from '../intents/agentIdOf.js'
 import type { PolicyIntent } from '../intents/types.js'
 import type { StoredUsd, TransactionRecord } from '../transactions/types.js'
 import type { WalletRecord } from '../wallets/types.js'
+import { countedEffectsOf } from './countedEffects.js'
 import { countedStatuses } from './countedStatuses.js'
 import { counterpartyFacts } from './counterpartyFacts.js'
 import { scopedRules } from './policyStore.js'
@@ -71,7 +72,7 @@ export async function evaluateIntent(
   const queries = intent.kind === 'x402_payment' ? ctx.policy.counterpartyQueries?.(rules) : undefined
   const counterparty = queries ? await counterpartyFacts(ctx, intent, queries) : undefined
   const entries: SpendEntry[] = counted.map((record, index) => {
-    const effects = usd?.entries[index]?.effects ?? knownEffectsOf(record)
+    const effects = usd?.entries[index]?.effects ?? countedEffectsOf(record)
     return {
       asset: record.asset.address,
       amount: BigInt(record.amount),
@@ -116,11 +117,6 @@ export async function evaluateIntent(
 export function venuesOf(chain: ChainHandle): Address[] {
   const { uniswapV2 = [], uniswapV3 = [] } = chain.contracts
   return [...uniswapV2, ...uniswapV3].map((venue) => venue.router)
-}
-
-function knownEffectsOf(record: TransactionRecord) {
-  const effects = record.effects ? fromStoredEffects(record.effects) : undefined
-  return effects?.status === 'known' ? effects.effects : undefined
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { AgentWalletContext } from '../context.js'
-import { fromStoredEffects } from '../effects/fromStoredEffects.js'
 import type { Effect } from '../effects/types.js'
 import type { PolicyIntent, UsdValuation } from '../intents/types.js'
 import type { StoredUsd, TransactionRecord } from '../transactions/types.js'
+import { countedEffectsOf } from './countedEffects.js'
 import { isOutflow } from './outflowsOf.js'
 import { formatUsd, parseUsd } from './usdValueOf.js'
 import { type UsdPriceMemo, valueInUsd } from './valueInUsd.js'
@@ -41,10 +41,12 @@ export async function usdValuesOf(
     known ? valueEffects(known) : undefined,
     Promise.all(
       records.map(async (record): Promise<ValuedEntry> => {
-        const stored = record.effects ? fromStoredEffects(record.effects) : undefined
-        if (stored?.status === 'known') {
-          const valued = await valueEffects(stored.effects)
-          return { usd: usdOfRecord(record) ?? sumOf(valued), effects: valued }
+        const counted = countedEffectsOf(record)
+        if (counted) {
+          const valued = await valueEffects(counted)
+          // A mined tx counts what its receipt showed where that is more: its effects are summed again.
+          const stored = record.receiptEffects ? undefined : usdOfRecord(record)
+          return { usd: stored ?? sumOf(valued), effects: valued }
         }
         return {
           usd:

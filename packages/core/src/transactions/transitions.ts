@@ -1,5 +1,11 @@
 import type { Hex } from 'viem'
 import type { AgentWalletContext } from '../context.js'
+import { effectsDiffer } from '../effects/effectsDiffer.js'
+import type { EffectLog } from '../effects/effectsOfLogs.js'
+import { fromStoredEffects } from '../effects/fromStoredEffects.js'
+import { receiptEffects } from '../effects/receiptEffects.js'
+import { toStoredEffects } from '../effects/toStoredEffects.js'
+import type { Effect, StoredEffect } from '../effects/types.js'
 import type { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
@@ -96,7 +102,13 @@ async function releaseNonce(tx: StorageTx, nonceId: string, nonce: number): Prom
 export function minedRecord(
   ctx: AgentWalletContext,
   record: SubmittedTransaction,
-  receipt: { status: 'success' | 'reverted'; blockNumber: bigint; blockHash: Hex; gasUsed: bigint },
+  receipt: {
+    status: 'success' | 'reverted'
+    blockNumber: bigint
+    blockHash: Hex
+    gasUsed: bigint
+    logs?: readonly EffectLog[] | undefined
+  },
 ): MinedTransaction | FailedTransaction {
   const now = ctx.now().toISOString()
   const base = {
@@ -105,6 +117,9 @@ export function minedRecord(
     blockHash: receipt.blockHash,
     gasUsed: receipt.gasUsed.toString(),
     finality: 'pending' as const,
+    ...(receipt.status === 'success' && receipt.logs && !record.cancels
+      ? { receiptEffects: toStoredEffects(actualEffectsOf(ctx, record, receipt.logs)) }
+      : {}),
     updatedAt: now,
   }
   // The cancel took the nonce: the wallet paid its gas, the intent's call never ran.
@@ -119,6 +134,44 @@ export function minedRecord(
       }
 }
 
+/** What the receipt's logs and the top call show the tx did to the account that paid (the wallet, or its Safe). */
+function actualEffectsOf(ctx: AgentWalletContext, record: SubmittedTransaction, logs: readonly EffectLog[]) {
+  const { to, value } = record.call
+  return receiptEffects(
+    ctx.chains.get(record.chain),
+    {
+      holder: record.via ?? record.from,
+      from: record.from,
+      call: { to, value: BigInt(value) },
+      predicted: record.effects ? fromStoredEffects(record.effects) : undefined,
+    },
+    logs,
+  )
+}
+
+/**
+ * `tx.effects_differed`, in `tx`, when a mined tx's receipt shows other effects than were predicted
+ * before it was signed (window totals count the larger of the two either way).
+ */
+function noteDifference(ctx: AgentWalletContext, tx: StorageTx, next: MinedTransaction): void {
+  if (!next.effects || !next.receiptEffects) return
+  const predicted = fromStoredEffects(next.effects)
+  const actual = fromStoredEffects(next.receiptEffects)
+  const differ = effectsDiffer(predicted, actual, { to: next.call.to, value: BigInt(next.call.value) })
+  if (!differ) return
+  appendEvent(ctx, tx, next.tenantId, 'tx.effects_differed', {
+    ...txPayload(next),
+    blockNumber: next.blockNumber,
+    missing: storedList(differ.missing),
+    unexpected: storedList(differ.unexpected),
+  })
+}
+
+function storedList(effects: Effect[]): StoredEffect[] {
+  const stored = toStoredEffects({ status: 'known', source: 'receipt', effects })
+  return stored.status === 'known' ? stored.effects : []
+}
+
 const cancelledMessage = 'Cancelled: a zero-value transfer to the wallet itself took its nonce'
 
 /** Writes a mined record (from `minedRecord`) with its `tx.confirmed` or `tx.failed` event in `tx`. */
@@ -130,6 +183,7 @@ export async function saveMined(
   await tx.put('transactions', next)
   if (next.status === 'confirmed') {
     appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', { ...txPayload(next), blockNumber: next.blockNumber })
+    noteDifference(ctx, tx, next)
   } else {
     appendEvent(ctx, tx, next.tenantId, 'tx.failed', {
       ...txPayload(next),
@@ -159,6 +213,7 @@ export async function writeReorged(
     gasUsed: _gasUsed,
     finality: _finality,
     finalizedAt: _finalizedAt,
+    receiptEffects: _receiptEffects,
     confirmedAt: _confirmedAt,
     error: _error,
     status: _status,
@@ -371,6 +426,7 @@ export async function writeRecovered(
       blockNumber: next.blockNumber,
       recovered: true,
     })
+    if (next.status === 'confirmed') noteDifference(ctx, tx, next)
   } else {
     appendEvent(ctx, tx, next.tenantId, 'tx.failed', {
       ...txPayload(next),
@@ -405,6 +461,7 @@ export function reopened(record: FailedTransaction & Signature): SubmittedTransa
     gasUsed: _gas,
     finality: _finality,
     finalizedAt: _finalizedAt,
+    receiptEffects: _receiptEffects,
     ...rest
   } = record
   return { ...rest, status: 'submitted', submittedAt: record.submittedAt ?? record.updatedAt }

@@ -107,7 +107,9 @@ export type TxStuck = {
 type Absent<Field extends string> = { [Key in Field]?: undefined }
 
 type Unsigned = Absent<keyof Signature>
-type Unmined = Absent<'blockNumber' | 'blockHash' | 'gasUsed' | 'confirmedAt' | 'finality' | 'finalizedAt'>
+type Unmined = Absent<
+  'blockNumber' | 'blockHash' | 'gasUsed' | 'confirmedAt' | 'finality' | 'finalizedAt' | 'receiptEffects'
+>
 type Unsent = Unmined & Absent<'submittedAt' | 'error'>
 
 /** Waiting for an approver (`approvalId`); nothing signed. */
@@ -148,6 +150,12 @@ export type MinedIn = {
   finality?: Finality | undefined
   /** When the tracker saw it `finalityDepth` blocks deep. */
   finalizedAt?: string | undefined
+  /**
+   * What it did, read from its receipt (`receiptEffects`: its logs and its top call's value); window
+   * totals count the larger of these and the predicted `effects`. Absent for a revert and on
+   * records mined before it was kept.
+   */
+  receiptEffects?: StoredEffects | undefined
 }
 
 /** Mined successfully: its block and gas used. */
@@ -163,7 +171,16 @@ export type MinedTransaction = TransactionBase &
 /** Settled by its payee (an x402 payment): never signed as a tx here; `hash` is the settlement's, if told. */
 export type SettledOffchainTransaction = TransactionBase &
   Absent<'nonce' | 'gas' | 'rawTx' | 'replaced' | 'stuck' | 'cancels'> &
-  Absent<'blockNumber' | 'blockHash' | 'gasUsed' | 'finality' | 'finalizedAt' | 'submittedAt' | 'error'> & {
+  Absent<
+    | 'blockNumber'
+    | 'blockHash'
+    | 'gasUsed'
+    | 'finality'
+    | 'finalizedAt'
+    | 'receiptEffects'
+    | 'submittedAt'
+    | 'error'
+  > & {
     status: 'confirmed'
     hash?: Hex | undefined
     confirmedAt: string
