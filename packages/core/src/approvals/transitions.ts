@@ -6,7 +6,7 @@ import { appendEvent } from '../events/appendEvent.js'
 import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
-import { txPayload, writeFailed } from '../transactions/transitions.js'
+import { appendHitl, writeFailed } from '../transactions/transitions.js'
 import type {
   ClosedTransaction,
   PendingApprovalTransaction,
@@ -190,14 +190,7 @@ export async function markEffectsChanged(
     await writeResolution(tx, ctx, resolved)
     await tx.insert('approvals', again)
     await tx.put('transactions', paused)
-    appendEvent(ctx, tx, paused.tenantId, 'policy.hitl', {
-      ...txPayload(paused),
-      approvalId: again.id,
-      expiresAt: again.expiresAt,
-      ruleId: again.ruleId,
-      reason: again.reason,
-      effects,
-    })
+    appendHitl(ctx, tx, paused, again)
   })
   return again
 }

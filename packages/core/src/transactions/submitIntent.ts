@@ -21,7 +21,7 @@ import { commitIntent } from './commitIntent.js'
 import { judgeIntent } from './judgeIntent.js'
 import { estimateAhead } from './prepareGas.js'
 import { recordGrants } from './recordGrants.js'
-import { txPayload } from './transitions.js'
+import { appendHitl, txPayload } from './transitions.js'
 import {
   type ClosedTransaction,
   isSettledOffchain,
@@ -121,16 +121,7 @@ export async function submitIntent(
               reason: decision.reason,
             })
           }
-          if (approval) {
-            appendEvent(ctx, tx, saved.tenantId, 'policy.hitl', {
-              ...txPayload(saved),
-              approvalId: approval.id,
-              expiresAt: approval.expiresAt,
-              ruleId: approval.ruleId,
-              reason: approval.reason,
-              ...(approval.effects ? { effects: approval.effects } : {}),
-            })
-          }
+          if (approval) appendHitl(ctx, tx, saved, approval)
         },
       })
       if (saved.status === 'blocked') throw blockedError(saved)

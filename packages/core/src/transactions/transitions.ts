@@ -1,4 +1,5 @@
 import type { Hex } from 'viem'
+import type { PendingApproval } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { effectsDiffer } from '../effects/effectsDiffer.js'
 import type { EffectLog } from '../effects/effectsOfLogs.js'
@@ -30,6 +31,26 @@ import type {
 
 /** A transaction that can still fail: accepted and not yet mined. */
 export type ActiveTransaction = QueuedTransaction | SubmittedTransaction
+
+/**
+ * `policy.hitl`, in `tx`: an intent waits for a human, with what the approver will be shown.
+ * @example if (approval) appendHitl(ctx, tx, saved, approval)
+ */
+export function appendHitl(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  record: TransactionRecord,
+  approval: Pick<PendingApproval, 'id' | 'expiresAt' | 'ruleId' | 'reason' | 'effects'>,
+): void {
+  appendEvent(ctx, tx, record.tenantId, 'policy.hitl', {
+    ...txPayload(record),
+    approvalId: approval.id,
+    expiresAt: approval.expiresAt,
+    ruleId: approval.ruleId,
+    reason: approval.reason,
+    ...(approval.effects ? { effects: approval.effects } : {}),
+  })
+}
 
 /** The event payload every tx event carries. */
 export function txPayload(record: TransactionRecord) {
