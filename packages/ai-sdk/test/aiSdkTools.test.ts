@@ -74,7 +74,7 @@ describe('AgentWallet tools in the Vercel AI SDK', () => {
     const tools = aiSdkTools(agentTools(inProcessBackend({ session: fixture.aw.as(fixture.agent) })))
     const send = tools.send!
     const blocked = await send.execute!(
-      { wallet: fixture.wallet, to: fixture.wallet, value: '5' },
+      { wallet: fixture.wallet, to: '0x000000000000000000000000000000000000dEaD', value: '5' },
       { toolCallId: 'c1', messages: [] },
     )
     expect(blocked).toMatchObject({ error: { code: 'policy_blocked' } })

@@ -97,7 +97,7 @@ describe('AgentWallet tools in LangChain', () => {
     const blocked = (await send.invoke({
       id: 'c1',
       name: 'send',
-      args: { wallet: fixture.wallet, to: fixture.wallet, value: '5' },
+      args: { wallet: fixture.wallet, to: '0x000000000000000000000000000000000000dEaD', value: '5' },
       type: 'tool_call',
     })) as ToolMessage
     expect(JSON.parse(String(blocked.content))).toMatchObject({ error: { code: 'policy_blocked' } })

@@ -65,7 +65,10 @@ export function ruleFigures(
     // A budget over priced assets does not speak of an unlimited grant of an asset with no price.
     ({ effect }) => !(effect.unlimited && skips(rule, effect.usd?.error)),
   )
-  if (outflows.length === 0 && !unknown) return undefined
+  // Nothing of the rule's asset leaves: the rule still speaks (a zero, with its window's figures)
+  // where the intent names that asset, as a zero-value send does; otherwise it does not apply.
+  if (outflows.length === 0 && !unknown && rule.asset !== usdAsset && !matchesAsset(rule.asset, intent.asset))
+    return undefined
   const unlimited = outflows.find(({ effect }) => effect.unlimited)
   const counted = outflows.map(countedDetails)
   const common = { counted, ...(unlimited ? { unlimited: countedDetails(unlimited) } : {}), effects: unknown }
