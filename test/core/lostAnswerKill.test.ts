@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Devnet } from '@agentwallet/devnet'
+import { parseEther } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freshAddress, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
+import { type FaultyRpcServer, faults, faultyRpcServer } from '../helpers/faultyChain.js'
+import { type CliProcess, startCli } from '../replicas/cliProcess.js'
+
+const env = {
+  AGENTWALLET_MASTER_KEY: 'b2'.repeat(32),
+  AGENTWALLET_ADMIN_KEY: `aw_lost_answer_admin_${'5'.repeat(32)}`,
+  AGENTWALLET_LOG_LEVEL: 'warn',
+}
+
+let devnet: Devnet
+let proxy: FaultyRpcServer
+let dataDir: string
+const running = new Set<CliProcess>()
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  proxy = await faultyRpcServer(devnet.provider)
+  dataDir = mkdtempSync(join(tmpdir(), 'aw-lost-answer-'))
+})
+afterAll(async () => {
+  await Promise.all([...running].map((server) => server.kill('SIGKILL')))
+  await proxy?.close()
+  await devnet?.close()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+/** `agentwallet serve` on the data dir and the faulty proxy; its tracker rebroadcasts only after an hour. */
+async function serve(): Promise<{ server: CliProcess; url: string }> {
+  const args = ['serve', '--port', '0', '--data-dir', dataDir, '--chain', `devnet=${proxy.url}`]
+  const server = startCli([...args, '--rebroadcast-after-ms', '3600000'], env)
+  running.add(server)
+  void server.exited.then(() => running.delete(server))
+  const url = (await server.waitFor(/AgentWallet listening on (\S+)/, 60_000))[1]!
+  return { server, url }
+}
+
+async function call(url: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'x-api-key': env.AGENTWALLET_ADMIN_KEY, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, any> }
+}
+
+describe('a server killed between a lost answer and the tracker', () => {
+  it('is answered queued, not failed, and after kill -9 and a restart the tx is confirmed once', async () => {
+    const first = await serve()
+    const created = await call(first.url, 'POST', '/wallet/create', { agentName: 'lost-answer' })
+    const wallet = created.body.wallet.address as `0x${string}`
+    await devnet.faucet(wallet, parseEther('10'))
+
+    // The node takes the tx; the answer, and the "does the node know it" read after it, are lost.
+    proxy.setPlan([
+      { method: 'eth_sendRawTransaction', fault: faults.lostAnswer(faults.rateLimited), times: 1 },
+      { method: 'eth_getTransactionByHash', fault: faults.lostAnswer(faults.rateLimited), times: 1 },
+    ])
+    const to = freshAddress()
+    const sent = await call(first.url, 'POST', `/wallet/${wallet}/send`, { to, value: '0.25' })
+    expect(sent.status).toBe(200)
+    expect(sent.body.status).not.toBe('failed')
+    const hash = sent.body.transaction.hash as `0x${string}`
+    const client = publicClientOf(devnet)
+    expect((await client.getTransactionReceipt({ hash })).status).toBe('success')
+
+    // Killed before any tracker pass could learn what the chain did (it waits an hour to ask).
+    await first.server.kill('SIGKILL')
+    proxy.setPlan([])
+    const second = await serve()
+    await expect
+      .poll(async () => (await call(second.url, 'GET', `/wallet/tx/${hash}`)).body.transaction?.status, {
+        timeout: 30_000,
+      })
+      .toBe('confirmed')
+    expect(await client.getBalance({ address: to })).toBe(parseEther('0.25'))
+    expect(await client.getTransactionCount({ address: wallet })).toBe(1)
+    const history = await call(second.url, 'GET', `/wallet/${wallet}/history`)
+    expect(history.body.transactions).toHaveLength(1)
+    expect(history.body.transactions[0]).toMatchObject({ hash, status: 'confirmed' })
+  }, 120_000)
+})
