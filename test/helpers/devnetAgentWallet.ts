@@ -100,7 +100,8 @@ export function useDevnetAgentWallet(
     assign(started)
   })
   afterAll(async () => {
-    if (started) await recordFidelity(started.aw)
+    // Every tx the file confirmed did what it was predicted to do (docs/policy.md, Effects).
+    if (started) expect((await recordFidelity(started.aw)).differed).toEqual([])
     await started?.aw.close()
     await started?.devnet.close()
   })

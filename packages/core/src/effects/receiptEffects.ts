@@ -7,16 +7,17 @@ import { mergeEffects } from './mergeEffects.js'
 import type { Effect, Effects } from './types.js'
 
 /**
- * What a mined transaction did to `holder`, read from its receipt: the moves and approvals its logs
- * show, and the native value its top call sent. Native value moved inside the call (a contract
+ * What a mined transaction did to its `holders` (the sender; a Safe it executes for), read from its
+ * receipt: the moves and approvals its logs show for each, and the native value the sender's top call
+ * sent. Native value moved inside the call (a contract
  * paying the wallet back) is in no log, so it is not here. Token symbols and decimals come from the
  * predicted effects and the address book, where they name the token.
- * @example const actual = receiptEffects(chain, { holder, call, predicted }, receipt.logs)
+ * @example const actual = receiptEffects(chain, { holders: [from], from, call, predicted }, receipt.logs)
  */
 export function receiptEffects(
   chain: Pick<ChainHandle, 'contracts' | 'nativeSymbol' | 'nativeDecimals'>,
   sent: {
-    holder: Address
+    holders: readonly Address[]
     from: Address
     call: { to: Address; value: bigint }
     predicted?: Effects | undefined
@@ -24,14 +25,12 @@ export function receiptEffects(
   logs: readonly EffectLog[],
 ): Effects {
   const tokens = tokenFactsOf(chain, sent.predicted)
-  const moved = effectsOfLogs(logs, {
-    holder: sent.holder,
-    weth: chain.contracts.weth,
-    permit2: permit2Of(chain),
-    tokens,
-  })
+  // Each holder's effects, side by side (as predicted): a Safe's outflows are not netted with its sender's.
+  const moved = sent.holders.map((holder) =>
+    effectsOfLogs(logs, { holder, weth: chain.contracts.weth, permit2: permit2Of(chain), tokens }),
+  )
   const native: Effect[] =
-    sent.call.value > 0n && isAddressEqual(sent.holder, sent.from)
+    sent.call.value > 0n && sent.holders.some((holder) => isAddressEqual(holder, sent.from))
       ? [
           effect(
             'out',
@@ -46,7 +45,12 @@ export function receiptEffects(
           ),
         ]
       : []
-  return { status: 'known', source: 'receipt', effects: mergeEffects([...native, ...moved]) }
+  const [own = [], ...others] = moved
+  return {
+    status: 'known',
+    source: 'receipt',
+    effects: [...mergeEffects([...native, ...own]), ...others.flat()],
+  }
 }
 
 function tokenFactsOf(chain: Pick<ChainHandle, 'contracts'>, predicted: Effects | undefined): TokenFacts {

@@ -2,6 +2,7 @@ import type { Address } from 'viem'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import { fromStoredEffects } from '../effects/fromStoredEffects.js'
+import { isSafeExecution } from '../effects/isSafeExecution.js'
 import { predictEffects } from '../effects/predictEffects.js'
 import type { Effects } from '../effects/types.js'
 import type { IntentDraft } from '../intents/types.js'
@@ -44,15 +45,12 @@ export function effectsAhead(chain: ChainHandle, from: Address, draft: Drafted):
   // A raw execTransaction (not sent through the multisig actions, which set `via`) spends the Safe's
   // assets as well as the wallet's: judged by both, so a Safe cannot launder a payment (docs/policy.md).
   const predicted =
-    draft.via === undefined && call.data?.slice(0, 10).toLowerCase() === execTransactionSelector
+    draft.via === undefined && isSafeExecution(call.data)
       ? Promise.all([predict(undefined), predict(call.to)]).then(([own, safe]) => bothOf(own, safe))
       : predict(draft.via)
   predicted.catch(() => undefined) // awaited under the lock, or dropped with an earlier error
   return predicted
 }
-
-/** `execTransaction(address,uint256,bytes,uint8,uint256,uint256,uint256,address,address,bytes)` of a Safe. */
-const execTransactionSelector = '0x6a761202'
 
 /** The effects on two holders together: known when both are, else the first that is not. */
 function bothOf(first: Effects, second: Effects): Effects {

@@ -1,9 +1,10 @@
-import type { Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { PendingApproval } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { effectsDiffer } from '../effects/effectsDiffer.js'
 import type { EffectLog } from '../effects/effectsOfLogs.js'
 import { fromStoredEffects } from '../effects/fromStoredEffects.js'
+import { isSafeExecution } from '../effects/isSafeExecution.js'
 import { receiptEffects } from '../effects/receiptEffects.js'
 import { toStoredEffects } from '../effects/toStoredEffects.js'
 import type { Effect, StoredEffect } from '../effects/types.js'
@@ -161,13 +162,19 @@ function actualEffectsOf(ctx: AgentWalletContext, record: SubmittedTransaction, 
   return receiptEffects(
     ctx.chains.get(record.chain),
     {
-      holder: record.via ?? record.from,
+      holders: holdersOf(record),
       from: record.from,
       call: { to, value: BigInt(value) },
       predicted: record.effects ? fromStoredEffects(record.effects) : undefined,
     },
     logs,
   )
+}
+
+/** Whose assets a tx moved, as they were predicted: its Safe (`via`), or the wallet and, for a raw `execTransaction`, the Safe too. */
+function holdersOf(record: SubmittedTransaction): Address[] {
+  if (record.via) return [record.via]
+  return isSafeExecution(record.call.data) ? [record.from, record.call.to] : [record.from]
 }
 
 /**
