@@ -301,6 +301,11 @@ describe('the dashboard in headless Chromium', () => {
     expect(text).toMatch(/threshold: 0\.5 ETH/)
     expect(text).toMatch(/requested: 0\.6 ETH/)
     expect(text).toMatch(/23 h 59 min|1 d 0 h/)
+    // What it does, as the approver must see it: the effect the approval binds to.
+    const effects = card.getByTestId('effects')
+    expect(await effects.locator('li[data-effect-kind="out"]').count()).toBe(1)
+    expect(await effects.innerText()).toMatch(/Sends 0\.6 ETH to/)
+    expect(await effects.innerText()).toContain(devnet.accounts[3]!.address)
     await shot('03-approvals-pending')
 
     await card.getByRole('button', { name: 'Approve' }).click()
