@@ -32,6 +32,7 @@ export const errorCodes = [
   'key_decryption_failed',
   'master_key_mismatch',
   'vault_error',
+  'vault_unavailable',
   'storage_conflict',
   'transaction_failed',
   'not_implemented',

@@ -4,10 +4,17 @@ import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 
 /** Why a probe failed: a code, never an error's text (an RPC URL in a message may carry its API key). */
-const probeError = z.enum(['timeout', 'unreachable', 'chain_unavailable', 'internal'])
+const probeError = z.enum(['timeout', 'unreachable', 'chain_unavailable', 'vault_unavailable', 'internal'])
 export type ProbeError = z.infer<typeof probeError>
 
 const storageHealthSchema = z.object({
+  name: z.string(),
+  reachable: z.boolean(),
+  latencyMs: z.number(),
+  error: probeError.optional(),
+})
+
+const vaultHealthSchema = z.object({
   name: z.string(),
   reachable: z.boolean(),
   latencyMs: z.number(),
@@ -42,6 +49,8 @@ const chainHealthSchema = z.object({
 export const healthReportSchema = z.object({
   ready: z.boolean(),
   storage: storageHealthSchema,
+  /** The key vault: a vault outside the process (an HSM, a KMS) is probed; one in memory is always up. */
+  vault: vaultHealthSchema,
   chains: z.array(chainHealthSchema),
 })
 export type HealthReport = z.infer<typeof healthReportSchema>
@@ -85,15 +94,27 @@ export async function checkHealth(
       ...(rpcs ? { rpcs } : {}),
     }
   })
-  const [storageOutcome, chains] = await Promise.all([storageProbe, Promise.all(chainProbes)])
+  const vaultProbe = probe(timeoutMs, async () => ctx.vault.probe?.())
+  const [storageOutcome, vaultOutcome, chains] = await Promise.all([
+    storageProbe,
+    vaultProbe,
+    Promise.all(chainProbes),
+  ])
   const storage = {
     name: ctx.storage.name,
     reachable: storageOutcome.error === undefined,
     latencyMs: storageOutcome.latencyMs,
     ...(storageOutcome.error ? { error: storageOutcome.error } : {}),
   }
-  const ready = storage.reachable && chains.every((chain) => chain.reachable || !chain.required)
-  return { ready, storage, chains }
+  const vault = {
+    name: ctx.vault.name,
+    reachable: vaultOutcome.error === undefined,
+    latencyMs: vaultOutcome.latencyMs,
+    ...(vaultOutcome.error ? { error: vaultOutcome.error } : {}),
+  }
+  const ready =
+    storage.reachable && vault.reachable && chains.every((chain) => chain.reachable || !chain.required)
+  return { ready, storage, vault, chains }
 }
 
 async function probeRpc(timeoutMs: number, rpc: RpcEndpoint) {
@@ -135,6 +156,7 @@ async function probe<T>(timeoutMs: number, read: () => Promise<T>): Promise<Outc
 
 function classify(error: unknown): ProbeError {
   if (isAgentWalletError(error, 'chain_unavailable')) return 'chain_unavailable'
+  if (isAgentWalletError(error, 'vault_unavailable')) return 'vault_unavailable'
   if (isAgentWalletError(error)) return 'internal'
   return 'unreachable'
 }

@@ -38,6 +38,12 @@ export interface KeyVault {
   getSigner(address: Address): Promise<VaultSigner>
   /** The plaintext key. Only vaults with `capabilities.exportable` implement it. */
   exportKey?(address: Address): Promise<Hex>
+  /**
+   * Optional: one cheap call that proves the keys can be used now (a token session, a KMS describe);
+   * rejects with `vault_unavailable` when they cannot. `/health/ready` runs it; a vault in this
+   * process's memory leaves it out and is always ready.
+   */
+  probe?(): Promise<void>
 }
 
 /** A key made by `KeyVault.prepareKey`, stored when `save` runs in a transaction that commits. */

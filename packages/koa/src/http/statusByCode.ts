@@ -56,6 +56,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   resource_unavailable: 502,
   chain_unavailable: 503,
   not_ready: 503,
+  vault_unavailable: 503,
 }
 
 /** 5xx codes about another party (a paid resource server), whose message is ours and safe to show. */

@@ -60,6 +60,7 @@ export function healthRoutes(options: HealthRouteOptions): RouteSpec[] {
     if (ready) return { body: { success: true, status: 'ok', ...fields } }
     const down = [
       ...(parts.storage.reachable ? [] : ['storage']),
+      ...(parts.vault.reachable ? [] : ['vault']),
       ...parts.chains.filter((chain) => chain.required && !chain.reachable).map((chain) => chain.name),
     ]
     return {
@@ -68,7 +69,7 @@ export function healthRoutes(options: HealthRouteOptions): RouteSpec[] {
         success: false,
         error: {
           code: 'not_ready',
-          message: `Not ready: ${down.map((part) => (part === 'storage' ? 'storage' : `chain "${part}"`)).join(', ')} not answering`,
+          message: `Not ready: ${down.map((part) => (part === 'storage' || part === 'vault' ? part : `chain "${part}"`)).join(', ')} not answering`,
           details: { down },
         },
         status: 'unavailable',
