@@ -314,6 +314,7 @@ export { type MemoryKeyVaultOptions, memoryKeyVault } from './vault/memoryKeyVau
 export { type SealedSecret, seal, unseal } from './vault/seal.js'
 export { type SecretSealer, secretSealer } from './vault/secretSealer.js'
 export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
+export * from './bundler/types.js'
 export * from './vault/types.js'
 export { parsePrivateKey, vaultAddressId } from './vault/vaultAddress.js'
 export { actingWallet } from './wallets/actingWallet.js'
