@@ -33,6 +33,7 @@ export {
 } from './approvals/resolveApproval.js'
 export { type ResolveApprovalParameters, resolveApprovalSchema } from './approvals/resolveApprovalSchema.js'
 export * from './approvals/types.js'
+export * from './bundler/types.js'
 export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './chain/ensAbis.js'
 export { agentWalletSetTypes, identityRegistryAbi } from './chain/identityRegistryAbi.js'
 export { type KnownChain, publicChains } from './chain/publicChains.js'
@@ -289,6 +290,12 @@ export {
   waitForTransactionAnswerSchema,
   waitForTransactionSchema,
 } from './transactions/waitForTransaction.js'
+export { estimateOperationGas } from './userOperations/estimateOperationGas.js'
+export { relayerAccount } from './userOperations/relayerAccount.js'
+export { relayerBundler } from './userOperations/relayerBundler.js'
+export { handleOpsData, simulateHandleOps } from './userOperations/simulateHandleOps.js'
+export * from './userOperations/types.js'
+export { userOperationReceiptOf } from './userOperations/userOperationReceiptOf.js'
 export {
   type AmountIssue,
   amountIssueMessage,
@@ -314,7 +321,6 @@ export { type MemoryKeyVaultOptions, memoryKeyVault } from './vault/memoryKeyVau
 export { type SealedSecret, seal, unseal } from './vault/seal.js'
 export { type SecretSealer, secretSealer } from './vault/secretSealer.js'
 export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
-export * from './bundler/types.js'
 export * from './vault/types.js'
 export { parsePrivateKey, vaultAddressId } from './vault/vaultAddress.js'
 export { actingWallet } from './wallets/actingWallet.js'
