@@ -15,7 +15,7 @@ const coreLayers = [
   ['userOperations'],
   ['transactions'],
   ['policy'],
-  ['intents', 'effects', 'wallets', 'principals', 'webhooks', 'metrics'],
+  ['intents', 'effects', 'wallets', 'smartAccounts', 'principals', 'webhooks', 'metrics'],
   ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'schemas', 'health'],
   ['utils'],
   ['errors'],
