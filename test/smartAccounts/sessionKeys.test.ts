@@ -1,5 +1,9 @@
 import {
+  buildUserOperation,
   delegationHash,
+  delegationManagerAbi,
+  dummySignature,
+  redeemCalldata,
   revokeCall,
   type SessionDelegations,
   type SessionPermissions,
@@ -13,21 +17,16 @@ import {
   encodeFunctionData,
   erc20Abi,
   type LocalAccount,
-  parseAbi,
   parseEther,
   parseUnits,
 } from 'viem'
-import { entryPoint08Abi } from 'viem/account-abstraction'
+import { entryPoint08Abi, toPackedUserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chainHarness } from './chainHarness.js'
+import { chainHarness, fees, gas } from './chainHarness.js'
 
 const day = 86_400
-const DelegationManager = parseAbi([
-  'function disabledDelegations(bytes32 delegationHash) view returns (bool)',
-  'error CannotUseADisabledDelegation()',
-])
-const disabled = encodeErrorResult({ abi: DelegationManager, errorName: 'CannotUseADisabledDelegation' })
+const disabled = encodeErrorResult({ abi: delegationManagerAbi, errorName: 'CannotUseADisabledDelegation' })
 const stranger = () => privateKeyToAccount(generatePrivateKey()).address
 
 describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no server', () => {
@@ -44,7 +43,7 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
     h = chainHarness(devnet)
     usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
     // The smart wallet: a HybridDeleGator owned by `owner`, funded before it exists (counterfactually).
-    const deployment = smartWalletDeployment(h.contracts, { owner: owner.address })
+    const deployment = await smartWalletDeployment(h.contracts, { owner: owner.address })
     wallet = deployment.address
     await devnet.faucet(wallet, parseEther('10'))
     await devnet.mintToken('USDC', wallet, parseUnits('1000', 6))
@@ -87,6 +86,28 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
     // The wallet is the `from` of the effect; gas came from the session account's deposit.
     expect(await h.publicClient.getBalance({ address: wallet })).toBe(before - parseEther('0.1'))
     expect(await h.depositOf(session.address)).toBeLessThan(parseEther('0.5'))
+  })
+
+  it('an op still carrying the dummy signature fails validation as a signature error (AA24), not a revert', async () => {
+    const delegations = await h.issue(owner, wallet, session.address, permissions(), 2n)
+    const op = buildUserOperation({
+      sender: session.address,
+      nonce: await h.nonceOf(session.address),
+      callData: redeemCalldata(delegations, [{ to: recipient, value: 1n }]),
+      gas,
+      fees,
+    })
+    expect(op.signature).toBe(dummySignature)
+    const call = h.publicClient.simulateContract({
+      address: h.contracts.entryPoint,
+      abi: entryPoint08Abi,
+      functionName: 'handleOps',
+      args: [[toPackedUserOperation(op)], h.relayer.account.address],
+      account: h.relayer.account,
+    })
+    await expect(call).rejects.toMatchObject({
+      cause: { data: { errorName: 'FailedOp', args: [0n, 'AA24 signature error'] } },
+    })
   })
 
   describe('the session key alone, against the node, cannot exceed its on-chain limits', () => {
@@ -228,11 +249,20 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
       expect(
         await h.publicClient.readContract({
           address: h.contracts.delegationManager,
-          abi: DelegationManager,
+          abi: delegationManagerAbi,
           functionName: 'disabledDelegations',
           args: [delegationHash(delegations.calls!)],
         }),
       ).toBe(true)
+      // Core's hash of the delegation is the DelegationManager's.
+      expect(
+        await h.publicClient.readContract({
+          address: h.contracts.delegationManager,
+          abi: delegationManagerAbi,
+          functionName: 'getDelegationHash',
+          args: [delegations.calls!],
+        }),
+      ).toBe(delegationHash(delegations.calls!))
       expect(await h.redeemByOp(session, delegations, tiny)).toEqual({ success: false, reason: disabled })
       expect(await h.redeemByTx(session, delegations, tiny)).toEqual({ success: false, reason: disabled })
     })

@@ -239,8 +239,10 @@ export {
   isValidAddress,
 } from './schemas/primitives.js'
 export { type AgentWalletSession, createSession } from './session.js'
+export { deleGatorAbi } from './smartAccounts/deleGatorAbi.js'
 export { type Caveat, type Delegation, delegationTypes, rootAuthority } from './smartAccounts/delegation.js'
 export { delegationHash } from './smartAccounts/delegationHash.js'
+export { delegationManagerAbi } from './smartAccounts/delegationManagerAbi.js'
 export {
   type CompiledPermissions,
   type OffChainRule,
@@ -257,6 +259,7 @@ export {
 export { signDelegation } from './smartAccounts/signDelegation.js'
 export { signUpgradeAuthorization } from './smartAccounts/signUpgradeAuthorization.js'
 export { type DeleGatorKind, signUserOperation } from './smartAccounts/signUserOperation.js'
+export { simpleFactoryAbi } from './smartAccounts/simpleFactoryAbi.js'
 export type { SmartAccountCall } from './smartAccounts/smartAccountCall.js'
 export { type SmartWalletDeployment, smartWalletDeployment } from './smartAccounts/smartWalletDeployment.js'
 export { revokeCall, walletCalldata } from './smartAccounts/walletCalls.js'

@@ -1,5 +1,5 @@
-import { DeleGatorCore } from '@metamask/delegation-abis'
 import { encodeAbiParameters, encodeFunctionData, type Hex, padHex, parseAbiParameters } from 'viem'
+import { deleGatorAbi } from './deleGatorAbi.js'
 import type { Delegation } from './delegation.js'
 import type { SmartAccountCall } from './smartAccountCall.js'
 
@@ -15,7 +15,7 @@ const batchMode = padHex('0x01', { dir: 'right', size: 32 })
  */
 export function walletCalldata(calls: readonly SmartAccountCall[]): Hex {
   return encodeFunctionData({
-    abi: DeleGatorCore,
+    abi: deleGatorAbi,
     functionName: 'execute',
     args: [
       batchMode,
@@ -34,6 +34,6 @@ export function walletCalldata(calls: readonly SmartAccountCall[]): Hex {
 export function revokeCall(delegation: Delegation): SmartAccountCall {
   return {
     to: delegation.delegator,
-    data: encodeFunctionData({ abi: DeleGatorCore, functionName: 'disableDelegation', args: [delegation] }),
+    data: encodeFunctionData({ abi: deleGatorAbi, functionName: 'disableDelegation', args: [delegation] }),
   }
 }
