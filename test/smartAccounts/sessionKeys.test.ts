@@ -3,6 +3,8 @@ import {
   delegationHash,
   delegationManagerAbi,
   dummySignature,
+  permissionsFromRules,
+  policyRuleSchema,
   redeemCalldata,
   revokeCall,
   type SessionDelegations,
@@ -10,7 +12,7 @@ import {
   smartWalletDeployment,
   walletCalldata,
 } from '@agentwallet/core'
-import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { createDevnet, type Devnet, uniswapV2RouterAbi } from '@agentwallet/devnet'
 import {
   type Address,
   encodeErrorResult,
@@ -231,6 +233,96 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
       const expired = { success: false, reason: 'TimestampEnforcer:expired-delegation' }
       expect(await h.redeemByOp(session, shortLived, tiny)).toEqual(expired)
       expect(await h.redeemByTx(session, shortLived, tiny)).toEqual(expired)
+    })
+  })
+
+  it('rules compiled by permissionsFromRules hold on chain; what they cannot express is listed', async () => {
+    const rules = [
+      { id: 'cap', type: 'max_per_tx', asset: 'native', max: '0.2' },
+      { id: 'budget', type: 'spend_limit', asset: 'USDC', max: '25', window: '24h' },
+      { id: 'human', type: 'require_approval', always: true },
+    ].map((rule) => policyRuleSchema.parse(rule))
+    const { permissions, offChainOnly } = permissionsFromRules(rules, {
+      expiresAt: Math.floor(Date.now() / 1000) + day,
+      tokens: devnet.addressBook.tokens,
+    })
+    expect(offChainOnly).toEqual([expect.objectContaining({ ruleId: 'human' })])
+    const delegations = await h.issue(owner, wallet, session.address, permissions, 3n)
+    const transfer = (amount: string) => ({
+      to: usdc,
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [recipient, parseUnits(amount, 6)],
+      }),
+    })
+
+    expect(await h.redeemByOp(session, delegations, [{ to: recipient, value: parseEther('0.25') }])).toEqual({
+      success: false,
+      reason: 'ValueLteEnforcer:value-too-high',
+    })
+    expect(await h.redeemByOp(session, delegations, [transfer('30')])).toEqual({
+      success: false,
+      reason: 'ERC20PeriodTransferEnforcer:transfer-amount-exceeded',
+    })
+    expect(
+      await h.redeemByOp(session, delegations, [{ to: recipient, value: parseEther('0.2') }, transfer('25')]),
+    ).toEqual({ success: true, reason: undefined })
+  })
+
+  it('approve and swap go in one op; a token metered on chain cannot be swapped by the session key', async () => {
+    const router = devnet.addressBook.uniswapV2[0]!.router
+    const dai = devnet.addressBook.tokens.find((token) => token.symbol === 'DAI')!.address
+    await devnet.mintToken('DAI', wallet, parseUnits('300', 18))
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 30 * day)
+    const approveAndSwap = (token: Address, amount: bigint) => [
+      {
+        to: token,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, amount] }),
+      },
+      {
+        to: router,
+        data: encodeFunctionData({
+          abi: uniswapV2RouterAbi,
+          functionName: 'swapExactTokensForETH',
+          args: [amount, 0n, [token, devnet.addressBook.weth], wallet, deadline],
+        }),
+      },
+    ]
+    const delegations = await h.issue(
+      owner,
+      wallet,
+      session.address,
+      {
+        expiresAt: Math.floor(Date.now() / 1000) + day,
+        native: { perCall: parseEther('1') },
+        tokens: [{ token: usdc, allowance: { amount: parseUnits('100', 6), period: day } }],
+      },
+      4n,
+    )
+    const balanceOf = (token: Address) =>
+      h.publicClient.readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [wallet],
+      })
+    const [daiBefore, ethBefore] = [
+      await balanceOf(dai),
+      await h.publicClient.getBalance({ address: wallet }),
+    ]
+
+    expect(await h.redeemByOp(session, delegations, approveAndSwap(dai, parseUnits('300', 18)))).toEqual({
+      success: true,
+      reason: undefined,
+    })
+    expect(await balanceOf(dai)).toBe(daiBefore - parseUnits('300', 18))
+    expect(await h.publicClient.getBalance({ address: wallet })).toBeGreaterThan(ethBefore)
+
+    // USDC has an on-chain allowance: its swap would move it past the meter, so the guard refuses it.
+    expect(await h.redeemByOp(session, delegations, approveAndSwap(usdc, parseUnits('10', 6)))).toEqual({
+      success: false,
+      reason: 'ERC20BalanceChangeEnforcer:exceeded-balance-decrease',
     })
   })
 
