@@ -3,10 +3,12 @@ import {
   delegationHash,
   delegationManagerAbi,
   dummySignature,
+  gasDepositCall,
   permissionsFromRules,
   policyRuleSchema,
   redeemCalldata,
   revokeCall,
+  revokeSessionCalls,
   type SessionDelegations,
   type SessionPermissions,
   smartWalletDeployment,
@@ -52,17 +54,7 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
     session = await h.newSessionAccount()
     // The owner's first op deploys the wallet (factory data) and funds the session account's
     // EntryPoint deposit, from which the session's ops pay their gas. The wallet pays this op itself.
-    const fund = walletCalldata([
-      {
-        to: h.contracts.entryPoint,
-        value: parseEther('0.5'),
-        data: encodeFunctionData({
-          abi: entryPoint08Abi,
-          functionName: 'depositTo',
-          args: [session.address],
-        }),
-      },
-    ])
+    const fund = walletCalldata([gasDepositCall(h.contracts.entryPoint, session.address, parseEther('0.5'))])
     const outcome = await h.sendOp(owner, 'HybridDeleGator', wallet, fund, deployment)
     expect(outcome).toEqual({ success: true, reason: undefined })
   })
@@ -392,14 +384,16 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
       })
       expect(await h.redeemByOp(session, wider, send)).toEqual({ success: true, reason: undefined })
 
-      const revoke = walletCalldata([
-        revokeCall(old.calls!),
-        ...old.transfers.map(({ delegation }) => revokeCall(delegation)),
-      ])
+      const revoke = walletCalldata(revokeSessionCalls(old))
       expect(await h.sendOp(owner, 'HybridDeleGator', wallet, revoke)).toEqual({
         success: true,
         reason: undefined,
       })
+      const usdcTransfer = {
+        to: usdc,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, 1n] }),
+      }
+      expect(await h.redeemByOp(session, old, [usdcTransfer])).toEqual({ success: false, reason: disabled })
       expect(await h.redeemByOp(session, old, [{ to: recipient, value: 1n }])).toEqual({
         success: false,
         reason: disabled,

@@ -243,6 +243,7 @@ export { deleGatorAbi } from './smartAccounts/deleGatorAbi.js'
 export { type Caveat, type Delegation, delegationTypes, rootAuthority } from './smartAccounts/delegation.js'
 export { delegationHash } from './smartAccounts/delegationHash.js'
 export { delegationManagerAbi } from './smartAccounts/delegationManagerAbi.js'
+export { gasDepositCall } from './smartAccounts/gasDepositCall.js'
 export {
   type CompiledPermissions,
   type OffChainRule,
@@ -262,7 +263,7 @@ export { type DeleGatorKind, signUserOperation } from './smartAccounts/signUserO
 export { simpleFactoryAbi } from './smartAccounts/simpleFactoryAbi.js'
 export type { SmartAccountCall } from './smartAccounts/smartAccountCall.js'
 export { type SmartWalletDeployment, smartWalletDeployment } from './smartAccounts/smartWalletDeployment.js'
-export { revokeCall, walletCalldata } from './smartAccounts/walletCalls.js'
+export { revokeCall, revokeSessionCalls, walletCalldata } from './smartAccounts/walletCalls.js'
 export { startTracker, type Tracker } from './startTracker.js'
 export { type EventListenerSet, eventListeners } from './storage/eventListeners.js'
 export { type KeyedMutex, keyedMutex, type Release } from './storage/keyedMutex.js'

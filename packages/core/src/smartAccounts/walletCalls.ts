@@ -1,6 +1,7 @@
 import { encodeAbiParameters, encodeFunctionData, type Hex, padHex, parseAbiParameters } from 'viem'
 import { deleGatorAbi } from './deleGatorAbi.js'
 import type { Delegation } from './delegation.js'
+import type { SessionDelegations } from './sessionDelegations.js'
 import type { SmartAccountCall } from './smartAccountCall.js'
 
 const executions = parseAbiParameters('(address target, uint256 value, bytes callData)[]')
@@ -36,4 +37,12 @@ export function revokeCall(delegation: Delegation): SmartAccountCall {
     to: delegation.delegator,
     data: encodeFunctionData({ abi: deleGatorAbi, functionName: 'disableDelegation', args: [delegation] }),
   }
+}
+
+/** The calls that revoke every delegation of a session (its `calls` and each token's `transfers`). */
+export function revokeSessionCalls(delegations: SessionDelegations): SmartAccountCall[] {
+  return [
+    ...(delegations.calls ? [delegations.calls] : []),
+    ...delegations.transfers.map(({ delegation }) => delegation),
+  ].map(revokeCall)
 }
