@@ -5,13 +5,14 @@ import {
   dummySignature,
   gasDepositCall,
   permissionsFromRules,
-  policyRuleSchema,
+  type RulesEngineRule,
   redeemCalldata,
   revokeCall,
   revokeSessionCalls,
   type SessionDelegations,
   type SessionPermissions,
   smartWalletDeployment,
+  validateRules,
   walletCalldata,
 } from '@agentwallet/core'
 import { createDevnet, type Devnet, uniswapV2RouterAbi } from '@agentwallet/devnet'
@@ -229,11 +230,13 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
   })
 
   it('rules compiled by permissionsFromRules hold on chain; what they cannot express is listed', async () => {
-    const rules = [
+    const input = [
       { id: 'cap', type: 'max_per_tx', asset: 'native', max: '0.2' },
       { id: 'budget', type: 'spend_limit', asset: 'USDC', max: '25', window: '24h' },
       { id: 'human', type: 'require_approval', always: true },
-    ].map((rule) => policyRuleSchema.parse(rule))
+    ]
+    // validateRules is the engine's own validation (what a stored policy went through).
+    const rules = validateRules(input) as RulesEngineRule[]
     const { permissions, offChainOnly } = permissionsFromRules(rules, {
       expiresAt: Math.floor(Date.now() / 1000) + day,
       tokens: devnet.addressBook.tokens,
