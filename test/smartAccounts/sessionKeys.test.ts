@@ -1,33 +1,38 @@
 import {
+  buildUserOperation,
   delegationHash,
+  delegationManagerAbi,
+  dummySignature,
+  gasDepositCall,
+  permissionsFromRules,
+  type RulesEngineRule,
+  readAllowancesLeft,
+  redeemCalldata,
   revokeCall,
+  revokeSessionCalls,
   type SessionDelegations,
   type SessionPermissions,
   smartWalletDeployment,
+  validateRules,
   walletCalldata,
 } from '@agentwallet/core'
-import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { createDevnet, type Devnet, uniswapV2RouterAbi } from '@agentwallet/devnet'
 import {
   type Address,
   encodeErrorResult,
   encodeFunctionData,
   erc20Abi,
   type LocalAccount,
-  parseAbi,
   parseEther,
   parseUnits,
 } from 'viem'
-import { entryPoint08Abi } from 'viem/account-abstraction'
+import { entryPoint08Abi, toPackedUserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chainHarness } from './chainHarness.js'
+import { chainHarness, fees, gas } from './chainHarness.js'
 
 const day = 86_400
-const DelegationManager = parseAbi([
-  'function disabledDelegations(bytes32 delegationHash) view returns (bool)',
-  'error CannotUseADisabledDelegation()',
-])
-const disabled = encodeErrorResult({ abi: DelegationManager, errorName: 'CannotUseADisabledDelegation' })
+const disabled = encodeErrorResult({ abi: delegationManagerAbi, errorName: 'CannotUseADisabledDelegation' })
 const stranger = () => privateKeyToAccount(generatePrivateKey()).address
 
 describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no server', () => {
@@ -44,24 +49,14 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
     h = chainHarness(devnet)
     usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
     // The smart wallet: a HybridDeleGator owned by `owner`, funded before it exists (counterfactually).
-    const deployment = smartWalletDeployment(h.contracts, { owner: owner.address })
+    const deployment = await smartWalletDeployment(h.contracts, { owner: owner.address })
     wallet = deployment.address
     await devnet.faucet(wallet, parseEther('10'))
     await devnet.mintToken('USDC', wallet, parseUnits('1000', 6))
     session = await h.newSessionAccount()
     // The owner's first op deploys the wallet (factory data) and funds the session account's
     // EntryPoint deposit, from which the session's ops pay their gas. The wallet pays this op itself.
-    const fund = walletCalldata([
-      {
-        to: h.contracts.entryPoint,
-        value: parseEther('0.5'),
-        data: encodeFunctionData({
-          abi: entryPoint08Abi,
-          functionName: 'depositTo',
-          args: [session.address],
-        }),
-      },
-    ])
+    const fund = walletCalldata([gasDepositCall(h.contracts.entryPoint, session.address, parseEther('0.5'))])
     const outcome = await h.sendOp(owner, 'HybridDeleGator', wallet, fund, deployment)
     expect(outcome).toEqual({ success: true, reason: undefined })
   })
@@ -87,6 +82,28 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
     // The wallet is the `from` of the effect; gas came from the session account's deposit.
     expect(await h.publicClient.getBalance({ address: wallet })).toBe(before - parseEther('0.1'))
     expect(await h.depositOf(session.address)).toBeLessThan(parseEther('0.5'))
+  })
+
+  it('an op still carrying the dummy signature fails validation as a signature error (AA24), not a revert', async () => {
+    const delegations = await h.issue(owner, wallet, session.address, permissions(), 2n)
+    const op = buildUserOperation({
+      sender: session.address,
+      nonce: await h.nonceOf(session.address),
+      callData: redeemCalldata(delegations, [{ to: recipient, value: 1n }]),
+      gas,
+      fees,
+    })
+    expect(op.signature).toBe(dummySignature)
+    const call = h.publicClient.simulateContract({
+      address: h.contracts.entryPoint,
+      abi: entryPoint08Abi,
+      functionName: 'handleOps',
+      args: [[toPackedUserOperation(op)], h.relayer.account.address],
+      account: h.relayer.account,
+    })
+    await expect(call).rejects.toMatchObject({
+      cause: { data: { errorName: 'FailedOp', args: [0n, 'AA24 signature error'] } },
+    })
   })
 
   describe('the session key alone, against the node, cannot exceed its on-chain limits', () => {
@@ -119,12 +136,13 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
       }
       expect(await h.redeemByOp(session, delegations, over)).toEqual(exceeded)
       expect(await h.redeemByTx(session, delegations, over)).toEqual(exceeded)
-      expect(await h.redeemByTx(session, delegations, [{ to: recipient, value: parseEther('0.5') }])).toEqual(
-        {
-          success: true,
-          reason: undefined,
-        },
-      )
+      expect(await readAllowancesLeft(h.publicClient, h.contracts, delegations)).toEqual({
+        native: parseEther('0.5'),
+        tokens: [{ token: usdc, available: parseUnits('100', 6) }],
+      })
+      const last = [{ to: recipient, value: parseEther('0.5') }]
+      expect(await h.redeemByTx(session, delegations, last)).toEqual({ success: true, reason: undefined })
+      expect((await readAllowancesLeft(h.publicClient, h.contracts, delegations)).native).toBe(0n)
     })
 
     it('ERC-20 allowance: 60 then 50 USDC of 100 per day — the second is refused, 40 passes', async () => {
@@ -213,6 +231,110 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
     })
   })
 
+  it('rules compiled by permissionsFromRules hold on chain; what they cannot express is listed', async () => {
+    const input = [
+      { id: 'cap', type: 'max_per_tx', asset: 'native', max: '0.2' },
+      { id: 'budget', type: 'spend_limit', asset: 'USDC', max: '25', window: '24h' },
+      { id: 'human', type: 'require_approval', always: true },
+      // Together these compile to targets, which make the USDC budget airtight (no approve escapes it).
+      { id: 'who', type: 'allow_recipients', addresses: [recipient] },
+      {
+        id: 'what',
+        type: 'allow_contracts',
+        contracts: [{ address: devnet.addressBook.uniswapV2[0]!.router }],
+      },
+    ]
+    // validateRules is the engine's own validation (what a stored policy went through).
+    const rules = validateRules(input) as RulesEngineRule[]
+    const { permissions, offChainOnly } = permissionsFromRules(rules, {
+      expiresAt: Math.floor(Date.now() / 1000) + day,
+      tokens: devnet.addressBook.tokens,
+    })
+    expect(offChainOnly).toEqual([expect.objectContaining({ ruleId: 'human' })])
+    expect(permissions.targets).toContain(recipient)
+    const delegations = await h.issue(owner, wallet, session.address, permissions, 3n)
+    const transfer = (amount: string) => ({
+      to: usdc,
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [recipient, parseUnits(amount, 6)],
+      }),
+    })
+
+    expect(await h.redeemByOp(session, delegations, [{ to: recipient, value: parseEther('0.25') }])).toEqual({
+      success: false,
+      reason: 'ValueLteEnforcer:value-too-high',
+    })
+    expect(await h.redeemByOp(session, delegations, [transfer('30')])).toEqual({
+      success: false,
+      reason: 'ERC20PeriodTransferEnforcer:transfer-amount-exceeded',
+    })
+    expect(await h.redeemByOp(session, delegations, [{ to: stranger(), value: 1n }])).toEqual({
+      success: false,
+      reason: 'AllowedTargetsEnforcer:target-address-not-allowed',
+    })
+    expect(
+      await h.redeemByOp(session, delegations, [{ to: recipient, value: parseEther('0.2') }, transfer('25')]),
+    ).toEqual({ success: true, reason: undefined })
+  })
+
+  it('approve and swap go in one op; a token metered on chain cannot be swapped by the session key', async () => {
+    const router = devnet.addressBook.uniswapV2[0]!.router
+    const dai = devnet.addressBook.tokens.find((token) => token.symbol === 'DAI')!.address
+    await devnet.mintToken('DAI', wallet, parseUnits('300', 18))
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 30 * day)
+    const approveAndSwap = (token: Address, amount: bigint) => [
+      {
+        to: token,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, amount] }),
+      },
+      {
+        to: router,
+        data: encodeFunctionData({
+          abi: uniswapV2RouterAbi,
+          functionName: 'swapExactTokensForETH',
+          args: [amount, 0n, [token, devnet.addressBook.weth], wallet, deadline],
+        }),
+      },
+    ]
+    const delegations = await h.issue(
+      owner,
+      wallet,
+      session.address,
+      {
+        expiresAt: Math.floor(Date.now() / 1000) + day,
+        native: { perCall: parseEther('1') },
+        tokens: [{ token: usdc, allowance: { amount: parseUnits('100', 6), period: day } }],
+      },
+      4n,
+    )
+    const balanceOf = (token: Address) =>
+      h.publicClient.readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [wallet],
+      })
+    const [daiBefore, ethBefore] = [
+      await balanceOf(dai),
+      await h.publicClient.getBalance({ address: wallet }),
+    ]
+
+    expect(await h.redeemByOp(session, delegations, approveAndSwap(dai, parseUnits('300', 18)))).toEqual({
+      success: true,
+      reason: undefined,
+    })
+    expect(await balanceOf(dai)).toBe(daiBefore - parseUnits('300', 18))
+    expect(await h.publicClient.getBalance({ address: wallet })).toBeGreaterThan(ethBefore)
+
+    // USDC has an on-chain allowance: its swap would move it past the meter, so the guard refuses it.
+    expect(await h.redeemByOp(session, delegations, approveAndSwap(usdc, parseUnits('10', 6)))).toEqual({
+      success: false,
+      reason: 'ERC20BalanceChangeEnforcer:exceeded-balance-decrease',
+    })
+  })
+
   describe('the owner key revokes and re-issues', () => {
     it('disableDelegation by the owner’s op: the session key’s redeem fails from then on', async () => {
       const delegations = await h.issue(owner, wallet, session.address, permissions(), 10n)
@@ -228,11 +350,20 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
       expect(
         await h.publicClient.readContract({
           address: h.contracts.delegationManager,
-          abi: DelegationManager,
+          abi: delegationManagerAbi,
           functionName: 'disabledDelegations',
           args: [delegationHash(delegations.calls!)],
         }),
       ).toBe(true)
+      // Core's hash of the delegation is the DelegationManager's.
+      expect(
+        await h.publicClient.readContract({
+          address: h.contracts.delegationManager,
+          abi: delegationManagerAbi,
+          functionName: 'getDelegationHash',
+          args: [delegations.calls!],
+        }),
+      ).toBe(delegationHash(delegations.calls!))
       expect(await h.redeemByOp(session, delegations, tiny)).toEqual({ success: false, reason: disabled })
       expect(await h.redeemByTx(session, delegations, tiny)).toEqual({ success: false, reason: disabled })
     })
@@ -270,14 +401,16 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
       })
       expect(await h.redeemByOp(session, wider, send)).toEqual({ success: true, reason: undefined })
 
-      const revoke = walletCalldata([
-        revokeCall(old.calls!),
-        ...old.transfers.map(({ delegation }) => revokeCall(delegation)),
-      ])
+      const revoke = walletCalldata(revokeSessionCalls(old))
       expect(await h.sendOp(owner, 'HybridDeleGator', wallet, revoke)).toEqual({
         success: true,
         reason: undefined,
       })
+      const usdcTransfer = {
+        to: usdc,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, 1n] }),
+      }
+      expect(await h.redeemByOp(session, old, [usdcTransfer])).toEqual({ success: false, reason: disabled })
       expect(await h.redeemByOp(session, old, [{ to: recipient, value: 1n }])).toEqual({
         success: false,
         reason: disabled,

@@ -1,4 +1,3 @@
-import { DelegationManager } from '@metamask/delegation-abis'
 import {
   type Address,
   encodeAbiParameters,
@@ -11,6 +10,7 @@ import {
 } from 'viem'
 import { BaseError } from '../errors/baseError.js'
 import type { Delegation } from './delegation.js'
+import { delegationManagerAbi } from './delegationManagerAbi.js'
 import type { SessionDelegations } from './sessionDelegations.js'
 import type { SmartAccountCall } from './smartAccountCall.js'
 
@@ -33,7 +33,7 @@ const singleCallMode = zeroHash
 export function redeemCalldata(delegations: SessionDelegations, calls: readonly SmartAccountCall[]): Hex {
   const chosen = calls.map((call) => delegationFor(delegations, call))
   return encodeFunctionData({
-    abi: DelegationManager,
+    abi: delegationManagerAbi,
     functionName: 'redeemDelegations',
     args: [
       chosen.map((delegation) => encodeAbiParameters(permissionContext, [[delegation]])),

@@ -11,10 +11,13 @@ export type PaymasterFields = {
 }
 
 /**
- * A 65-byte ECDSA signature of the right shape for gas estimation (`r = s = 1`, `v = 27`): the
- * DeleGators' recovery fails on it without reverting, so validation runs to its end.
+ * A 65-byte signature of the right shape for gas estimation: a valid low-s ECDSA signature (of
+ * keccak256("agentwallet dummy signature") by the private key 1), which over any other hash recovers to
+ * an address no one uses. The DeleGators' `ECDSA.recover` reverts on a malformed signature (AA23); on
+ * this one validation runs to its end and fails as a signature error (AA24), as bundlers expect of a stub.
  */
-export const dummySignature: Hex = `0x${'00'.repeat(31)}01${'00'.repeat(31)}011b`
+export const dummySignature: Hex =
+  '0x1ee86508e050bc7b449156a0c2c80d27374604165b2d714fed2dc3aeb63d5c4f11e6f5de51ff5243e87fa4b940486ffe736f73583578762c1bfd10d04578b6f31c'
 
 /**
  * An unsigned ERC-4337 v0.8 user operation (signature: {@link dummySignature}). Gas is paid from the

@@ -1,5 +1,3 @@
-import { HybridDeleGator, SimpleFactory } from '@metamask/delegation-abis'
-import { ERC1967Proxy } from '@metamask/delegation-abis/bytecode'
 import {
   type Address,
   encodeDeployData,
@@ -10,6 +8,8 @@ import {
   zeroHash,
 } from 'viem'
 import type { AccountAbstractionContracts } from '../chain/types.js'
+import { deleGatorAbi } from './deleGatorAbi.js'
+import { simpleFactoryAbi } from './simpleFactoryAbi.js'
 
 const erc1967ProxyAbi = parseAbi(['constructor(address implementation, bytes data)'])
 
@@ -20,15 +20,17 @@ export type SmartWalletDeployment = { address: Address; factory: Address; factor
  * The counterfactual address of the HybridDeleGator smart wallet owned by `owner` (an ERC1967Proxy to
  * the chain's implementation, initialised with `owner` and no passkeys, deployed by SimpleFactory with
  * CREATE2 and `salt`), and the factory call that deploys it: the `factory`/`factoryData` of the wallet's
- * first user operation, or the data of a plain transaction to `factory`.
- * @example const { address, factory, factoryData } = smartWalletDeployment(contracts, { owner })
+ * first user operation, or the data of a plain transaction to `factory`. Async: the proxy's bytecode
+ * (from `@metamask/delegation-abis`, whose bytecode module is large) is loaded on first use.
+ * @example const { address, factory, factoryData } = await smartWalletDeployment(contracts, { owner })
  */
-export function smartWalletDeployment(
+export async function smartWalletDeployment(
   contracts: Pick<AccountAbstractionContracts, 'hybridDeleGatorImpl' | 'simpleFactory'>,
   { owner, salt = zeroHash }: { owner: Address; salt?: Hex | undefined },
-): SmartWalletDeployment {
+): Promise<SmartWalletDeployment> {
+  const { ERC1967Proxy } = await import('@metamask/delegation-abis/bytecode')
   const initialize = encodeFunctionData({
-    abi: HybridDeleGator,
+    abi: deleGatorAbi,
     functionName: 'initialize',
     args: [owner, [], [], []],
   })
@@ -40,6 +42,10 @@ export function smartWalletDeployment(
   return {
     address: getContractAddress({ opcode: 'CREATE2', from: contracts.simpleFactory, salt, bytecode }),
     factory: contracts.simpleFactory,
-    factoryData: encodeFunctionData({ abi: SimpleFactory, functionName: 'deploy', args: [bytecode, salt] }),
+    factoryData: encodeFunctionData({
+      abi: simpleFactoryAbi,
+      functionName: 'deploy',
+      args: [bytecode, salt],
+    }),
   }
 }

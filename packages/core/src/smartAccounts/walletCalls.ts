@@ -1,6 +1,7 @@
-import { DeleGatorCore } from '@metamask/delegation-abis'
 import { encodeAbiParameters, encodeFunctionData, type Hex, padHex, parseAbiParameters } from 'viem'
+import { deleGatorAbi } from './deleGatorAbi.js'
 import type { Delegation } from './delegation.js'
+import type { SessionDelegations } from './sessionDelegations.js'
 import type { SmartAccountCall } from './smartAccountCall.js'
 
 const executions = parseAbiParameters('(address target, uint256 value, bytes callData)[]')
@@ -15,7 +16,7 @@ const batchMode = padHex('0x01', { dir: 'right', size: 32 })
  */
 export function walletCalldata(calls: readonly SmartAccountCall[]): Hex {
   return encodeFunctionData({
-    abi: DeleGatorCore,
+    abi: deleGatorAbi,
     functionName: 'execute',
     args: [
       batchMode,
@@ -34,6 +35,14 @@ export function walletCalldata(calls: readonly SmartAccountCall[]): Hex {
 export function revokeCall(delegation: Delegation): SmartAccountCall {
   return {
     to: delegation.delegator,
-    data: encodeFunctionData({ abi: DeleGatorCore, functionName: 'disableDelegation', args: [delegation] }),
+    data: encodeFunctionData({ abi: deleGatorAbi, functionName: 'disableDelegation', args: [delegation] }),
   }
+}
+
+/** The calls that revoke every delegation of a session (its `calls` and each token's `transfers`). */
+export function revokeSessionCalls(delegations: SessionDelegations): SmartAccountCall[] {
+  return [
+    ...(delegations.calls ? [delegations.calls] : []),
+    ...delegations.transfers.map(({ delegation }) => delegation),
+  ].map(revokeCall)
 }
