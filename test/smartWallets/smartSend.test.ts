@@ -1,8 +1,10 @@
 import { type AgentWallet, relayerAccount } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
-import { type Address, erc20Abi, type PublicClient, parseEther, parseUnits } from 'viem'
+import { type Address, erc20Abi, type PublicClient, parseAbi, parseEther, parseUnits } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { freshAddress, publicClientOf, useDevnetAgentWallet } from '../helpers/devnetAgentWallet.js'
+
+const disabledDelegationsAbi = parseAbi(['function disabledDelegations(bytes32) view returns (bool)'])
 
 let devnet: Devnet
 let aw: AgentWallet
@@ -57,5 +59,39 @@ describe('a smart wallet sends through its session key’s user operations', () 
         args: [recipient],
       }),
     ).toBe(parseUnits('12.5', 6))
+  })
+
+  it('re-issues the session grant when its rules change, and the owner revokes the old one on chain', async () => {
+    const { wallet } = await aw.createWallet({ agentName: 'smart-rules', kind: 'smart' })
+    await devnet.faucet(wallet.address, parseEther('3'))
+    const first = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
+    await aw.waitForTransaction({ transaction: first.transaction.id })
+    const before = wallet.smart!.delegationHashes
+    expect(wallet.smart!.permissions.native).toBeUndefined()
+
+    await aw.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ type: 'max_per_tx', asset: 'native', max: '1' }],
+    })
+
+    const { wallet: after } = await aw.getWallet({ wallet: wallet.address })
+    expect(after.smart!.permissions.native).toEqual({ perCall: parseEther('1').toString() })
+    expect(after.smart!.delegationHashes).not.toEqual(before)
+    const delegationManager = devnet.addressBook.accountAbstraction!.delegationManager
+    const disabled = (hash: `0x${string}`) =>
+      client.readContract({
+        address: delegationManager,
+        abi: disabledDelegationsAbi,
+        functionName: 'disabledDelegations',
+        args: [hash],
+      })
+    await expect
+      .poll(() => Promise.all(before.map((hash) => disabled(hash as `0x${string}`))))
+      .toEqual(before.map(() => true))
+    // The new grant carries the next send.
+    const next = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.2' })
+    expect((await aw.waitForTransaction({ transaction: next.transaction.id })).transaction.status).toBe(
+      'confirmed',
+    )
   })
 })

@@ -1,5 +1,5 @@
 import { evaluatePolicy } from '../policy/evaluatePolicy.js'
-import { getPolicyRules, updatePolicyRules } from '../policy/managePolicy.js'
+import { getPolicyRules } from '../policy/managePolicy.js'
 import {
   evaluatePolicyAnswerSchema,
   policyRulesQuerySchema,
@@ -7,6 +7,7 @@ import {
   updatePolicySchema,
 } from '../policy/policySchemas.js'
 import { sendSchema } from '../transactions/sendSchema.js'
+import { updateRulesAndSessions } from '../userOperations/updateRulesAndSessions.js'
 import { chainErrors, defineOperation } from './defineOperation.js'
 
 /** Policy: read, replace (admins), dry-run evaluate. */
@@ -30,16 +31,16 @@ export const policyOperations = [
     name: 'updatePolicyRules',
     summary: 'Replace the rule set of the tenant, or of one wallet (admin keys only)',
     description:
-      'Replace the whole rule set of the tenant, or of one wallet. Admin keys only: an agent cannot loosen its own policy.',
+      'Replace the whole rule set of the tenant, or of one wallet. Admin keys only: an agent cannot loosen its own policy. Smart wallets it governs get a new session grant from the new rules (the old one revoked on chain).',
     input: updatePolicySchema,
     output: policyRulesSchema,
     roles: ['admin'],
     idempotent: false,
     movesValue: false,
     http: { method: 'post', path: '/policy/update', status: 200 },
-    errors: ['not_found'],
+    errors: ['not_found', 'chain_unavailable', 'unsupported_protocol'],
     tool: false,
-    action: updatePolicyRules,
+    action: updateRulesAndSessions,
   }),
   defineOperation({
     name: 'evaluatePolicy',

@@ -1,4 +1,4 @@
-import { type Address, concat, encodeFunctionData, parseEther } from 'viem'
+import { type Address, concat, encodeFunctionData, type Hex, parseEther } from 'viem'
 import { entryPoint08Abi } from 'viem/account-abstraction'
 import type { Bundler } from '../bundler/types.js'
 import { toChainError } from '../chain/toChainError.js'
@@ -45,10 +45,6 @@ export async function fundSession(
   if (!state.delegated) return 'waiting'
   if (state.deployed && state.deposit >= maxCost) return 'ready'
   const topUp = maxCost * 2n > minimumTopUp ? maxCost * 2n : minimumTopUp
-  const deployment =
-    smart.account === 'hybrid' && !state.deployed
-      ? await smartWalletDeployment(contracts, { owner: smart.owner })
-      : undefined
   const callData = walletCalldata([
     {
       to: contracts.entryPoint,
@@ -56,16 +52,46 @@ export async function fundSession(
       data: encodeFunctionData({ abi: entryPoint08Abi, functionName: 'depositTo', args: [smart.sessionKey] }),
     },
   ])
-  const nonce = await chain.client
-    .readContract({
+  await ownerOperation(ctx, chain, wallet, smart, bundler, callData)
+  const after = await sessionState(chain, contracts, wallet, smart)
+  return after.deployed && after.deposit >= maxCost ? 'ready' : 'waiting'
+}
+
+/**
+ * The wallet's own user operation of `callData` (`walletCalldata`), signed by its owner key from the
+ * vault and paid from the wallet's ETH, handed to the bundler: deploying a HybridDeleGator wallet
+ * first from the factory when it has no code yet — unless `deployedOnly`, when an undeployed wallet
+ * sends nothing (false).
+ * @example await ownerOperation(ctx, chain, wallet, smart, bundler, walletCalldata(revokeSessionCalls(old)), { deployedOnly: true })
+ */
+export async function ownerOperation(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  wallet: Address,
+  smart: SmartWalletFields,
+  bundler: Bundler,
+  callData: Hex,
+  { deployedOnly = false }: { deployedOnly?: boolean } = {},
+): Promise<boolean> {
+  const contracts = accountAbstractionOf(chain)
+  const [code, nonce, fees] = await Promise.all([
+    chain.client.getCode({ address: wallet }),
+    chain.client.readContract({
       address: contracts.entryPoint,
       abi: entryPoint08Abi,
       functionName: 'getNonce',
       args: [wallet, 0n],
-    })
-    .catch((error: unknown) => {
-      throw toChainError(error, chain.name, { read: true })
-    })
+    }),
+    chain.client.estimateFeesPerGas(),
+  ]).catch((error: unknown) => {
+    throw toChainError(error, chain.name, { read: true })
+  })
+  const deployed = (code ?? '0x') !== '0x'
+  if (deployedOnly && !deployed) return false
+  const deployment =
+    smart.account === 'hybrid' && !deployed
+      ? await smartWalletDeployment(contracts, { owner: smart.owner })
+      : undefined
   const unpriced = buildUserOperation({
     sender: wallet,
     nonce,
@@ -85,8 +111,7 @@ export async function fundSession(
     },
   )
   await bundler.sendUserOperation(op, contracts.entryPoint)
-  const after = await sessionState(chain, contracts, wallet, smart)
-  return after.deployed && after.deposit >= maxCost ? 'ready' : 'waiting'
+  return true
 }
 
 /** Whether the session EOA runs the DeleGator, the wallet has code, and the session's deposit. */

@@ -31,8 +31,11 @@ export type StoredSession = {
   offChainOnly: { ruleId?: string | undefined; type: string; reason: string }[]
   issuedAt: string
   expiresAt: string
-  /** Delegations of earlier grants revoked on chain by the owner (their hashes), when it re-issued. */
-  revoked?: Hex[] | undefined
+  /**
+   * Hashes of earlier grants' delegations not revoked on chain when this one replaced them (the wallet
+   * was not deployed yet, or could not pay the owner's op): redeemable until their expiry.
+   */
+  unrevoked?: Hex[] | undefined
 }
 
 export type WalletRecord = {
