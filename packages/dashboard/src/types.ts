@@ -2,7 +2,31 @@
 
 export type Role = 'agent' | 'approver' | 'admin'
 
-export type Wallet = { id: string; address: string; chain: string; agentName: string; createdAt: string }
+export type Wallet = {
+  id: string
+  address: string
+  chain: string
+  agentName: string
+  /** `smart`: a smart account acted for through a session key (absent from servers before kinds). */
+  kind?: 'eoa' | 'smart' | 'relayer'
+  smart?: SmartWallet
+  createdAt: string
+}
+
+type Allowance = { amount: string; period: number }
+
+/** A smart wallet's session key and what the chain lets it do (base units). */
+export type SmartWallet = {
+  sessionKey: string
+  owner: string
+  expiresAt: string
+  permissions: {
+    targets?: string[]
+    native?: { perCall?: string; allowance?: Allowance }
+    tokens?: { token: string; allowance: Allowance }[]
+  }
+  offChainOnly: { ruleId?: string; type: string; reason: string }[]
+}
 
 export type Approval = {
   id: string

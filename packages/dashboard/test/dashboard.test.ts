@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Writable } from 'node:stream'
-import { type AgentWallet, createAgentWallet, memoryStorage } from '@agentwallet/core'
+import { type AgentWallet, createAgentWallet, memoryStorage, relayerAccount } from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
 import {
   createApp,
@@ -564,6 +564,31 @@ describe('the dashboard in headless Chromium', () => {
       (await call('GET', `/webhooks/logs?subscriptionId=${subscriptionId}&status=dead`)).body.deliveries,
     ).toEqual([])
     await shot('07-webhooks-retried')
+  })
+
+  it('shows a smart wallet’s kind and its session key with its on-chain limits and expiry', async () => {
+    await devnet.faucet((await relayerAccount(agentWallet.context, 'default')).address, parseEther('5'))
+    const smart = (
+      await call('POST', '/wallet/create', { agentName: 'smart-agent', kind: 'smart' }, agentKey)
+    ).body.wallet
+    expect(
+      (
+        await call('POST', '/policy/update', {
+          wallet: smart.address,
+          rules: [{ type: 'max_per_tx', asset: 'native', max: '0.25' }],
+        })
+      ).status,
+    ).toBe(200)
+    const { sessionKey, expiresAt } = (await call('GET', `/wallet/${smart.address}`)).body.wallet.smart
+    await page.goto(`${server.url}/dashboard/#/wallets`)
+    const card = page.locator(`article[data-wallet="${smart.address}"]`)
+    await card.waitFor(wait)
+    expect(await card.innerText()).toContain('smart account')
+    const session = card.getByRole('region', { name: 'Session key' })
+    const text = await session.innerText()
+    expect(text).toContain(sessionKey.slice(0, 6))
+    expect(text).toContain('at most 0.25 ETH a call')
+    expect(text).toContain(new Date(expiresAt).getFullYear().toString())
   })
 
   it('fits a phone-width screen', async () => {

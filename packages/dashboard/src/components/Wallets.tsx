@@ -1,6 +1,14 @@
 import { useReloadOn, useSignedIn } from '../events.js'
-import { dateTime } from '../format.js'
-import type { Balance, PolicyDecision, PolicyRule, RuleOutcome, Transaction, Wallet } from '../types.js'
+import { dateTime, formatUnits, shortAddress } from '../format.js'
+import type {
+  Balance,
+  PolicyDecision,
+  PolicyRule,
+  RuleOutcome,
+  SmartWallet,
+  Transaction,
+  Wallet,
+} from '../types.js'
 import { Address, ErrorNote, StatusBadge, TxHash, useLoader } from './common.js'
 import { LimitBar } from './LimitBar.js'
 
@@ -79,7 +87,9 @@ function WalletCard({ item }: { item: WalletData }) {
       <h2 id={titleId}>{wallet.agentName}</h2>
       <p>
         <Address value={wallet.address} /> <span class="muted">on {wallet.chain}</span>
+        {wallet.kind === 'smart' ? <span class="muted"> · smart account</span> : null}
       </p>
+      {wallet.smart ? <SessionKey smart={wallet.smart} /> : null}
       <h3>Balance</h3>
       {balance ? (
         <ul class="balances">
@@ -100,6 +110,34 @@ function WalletCard({ item }: { item: WalletData }) {
       <h3>Transactions</h3>
       <History item={item} />
     </article>
+  )
+}
+
+/** A smart wallet's session key: its address, expiry, and the limits the chain enforces for it. */
+function SessionKey({ smart }: { smart: SmartWallet }) {
+  const { native, tokens = [], targets } = smart.permissions
+  const per = (allowance: { amount: string; period: number }, decimals: number, unit: string) =>
+    `${formatUnits(allowance.amount, decimals)} ${unit} per ${allowance.period} s`
+  const limits = [
+    ...(native?.perCall ? [`at most ${formatUnits(native.perCall, 18)} ETH a call`] : []),
+    ...(native?.allowance ? [per(native.allowance, 18, 'ETH')] : []),
+    ...tokens.map(({ token, allowance }) => `${per(allowance, 0, 'base units')} of ${shortAddress(token)}`),
+    ...(targets ? [`only to ${targets.length} address${targets.length === 1 ? '' : 'es'}`] : []),
+  ]
+  return (
+    <section aria-label="Session key">
+      <h3>Session key</h3>
+      <p>
+        <Address value={smart.sessionKey} /> <span class="muted">until {dateTime(smart.expiresAt)}</span>
+      </p>
+      <ul class="session-limits">
+        {limits.length > 0 ? (
+          limits.map((limit) => <li key={limit}>{limit}</li>)
+        ) : (
+          <li>no on-chain limit but the expiry</li>
+        )}
+      </ul>
+    </section>
   )
 }
 
