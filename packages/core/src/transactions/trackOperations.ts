@@ -3,7 +3,13 @@ import { isAgentWalletError } from '../errors/baseError.js'
 import { fromStoredOperation } from '../smartWallets/storedOperation.js'
 import { bundlerOf, carryOperation } from './carryOperation.js'
 import { markOperationMined } from './operationTransitions.js'
-import { isCarried, isSigned, type SubmittedOperation, type TransactionRecord } from './types.js'
+import {
+  isCarried,
+  isSigned,
+  type SubmittedOperation,
+  type TransactionRecord,
+  type UnsignedQueuedTransaction,
+} from './types.js'
 
 /**
  * The tracker's pass over smart wallets' intents (`isCarried`): a submitted op's receipt from the
@@ -24,14 +30,9 @@ export async function trackOperations(
   await Promise.all([
     ...submitted.filter(isSubmittedOperation).map((record) => settleOperation(ctx, record, stale(record))),
     ...queued
-      .filter(
-        (record) => record.status === 'queued' && !isSigned(record) && isCarried(record) && stale(record),
-      )
-      .map((record) =>
-        record.status === 'queued' && !isSigned(record)
-          ? carryOperation(ctx, ctx.chains.get(record.chain), record)
-          : undefined,
-      ),
+      .filter(isCarriedQueued)
+      .filter(stale)
+      .map((record) => carryOperation(ctx, ctx.chains.get(record.chain), record)),
   ])
 }
 
@@ -53,6 +54,10 @@ async function settleOperation(
     // Out of reach, or refused now (included meanwhile: the next pass reads its receipt).
     if (!isAgentWalletError(error)) throw error
   }
+}
+
+function isCarriedQueued(record: TransactionRecord): record is UnsignedQueuedTransaction {
+  return record.status === 'queued' && !isSigned(record) && isCarried(record)
 }
 
 function isSubmittedOperation(record: TransactionRecord): record is SubmittedOperation {

@@ -55,7 +55,7 @@ export async function trackTransactions(
       limit: 1000,
     }),
   ])
-  const submitted = stored.filter(isSubmitted)
+  const submitted = stored.filter(isSubmittedTransaction)
   const staleBefore = ctx.now().getTime() - (options.all ? -1 : ctx.options.rebroadcastAfterMs)
   const receipts = await Promise.all(
     submitted.map(async (record) => ({
@@ -83,9 +83,6 @@ export async function trackTransactions(
 
 type Found = { record: SubmittedTransaction; receipt: TransactionReceipt }
 
-/** A submitted tx (not a smart wallet's user operation, which `trackOperations` follows). */
-const isSubmitted = isSubmittedTransaction
-
 /**
  * Every tx a receipt was found for, confirmed or failed in one commit (one fsync per pass, not per
  * tx), holding the locks of their wallets as a single settle would. A record that moved on meanwhile
@@ -98,7 +95,7 @@ async function saveReceipts(ctx: AgentWalletContext, found: Found[]): Promise<vo
     async (tx) => {
       for (const { record: candidate, receipt } of found) {
         const record = await tx.get('transactions', candidate.id)
-        if (!record || !isSubmitted(record)) continue
+        if (!record || !isSubmittedTransaction(record)) continue
         await saveMined(ctx, tx, minedRecord(ctx, adoptMined(record, receipt.transactionHash), receipt))
       }
     },
@@ -126,7 +123,7 @@ async function settle(
   if (!unseen && !replacementDue(ctx, candidate)) return
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
     const record = await ctx.storage.get('transactions', candidate.id)
-    if (!record || !isSubmitted(record)) return
+    if (!record || !isSubmittedTransaction(record)) return
     if (unseen) await rebroadcastDropped(ctx, chain, record)
     else if (record.submittedAt === candidate.submittedAt) await replaceStuck(ctx, chain, record)
   })
