@@ -21,7 +21,10 @@ export async function actingWallet(
     principal.role === 'agent'
       ? { tenantId: principal.tenantId, ownerId: principal.id }
       : { tenantId: principal.tenantId }
-  const wallets = await ctx.storage.query('wallets', { where, orderBy: 'createdAt', limit: 2 })
+  // The tenant's relayer (one at most, kind `relayer`) never acts for a request.
+  const wallets = (await ctx.storage.query('wallets', { where, orderBy: 'createdAt', limit: 3 })).filter(
+    (wallet) => wallet.kind !== 'relayer',
+  )
   if (wallets.length === 1) return wallets[0]!
   const message =
     wallets.length === 0
