@@ -17,6 +17,8 @@ export type GcpKmsKeyVaultOptions = GcpKmsBackendOptions & {
    * instead of gRPC); else one with the library's defaults: gRPC and Application Default Credentials.
    */
   client?: KeyManagementServiceClient | undefined
+  /** Options of the client made when none is given (`fallback: true` for HTTP/JSON, `apiEndpoint`, `keyFilename`). */
+  clientOptions?: ConstructorParameters<typeof KeyManagementServiceClient>[0]
   /** Address → KMS key version, e.g. `kmsKeyRecordStore(storage)`. */
   store: KeyRecordStore<KmsKeyRecord>
 } & Pick<KmsKeyVaultOptions, 'name' | 'signatureAttempts' | 'onInvalidSignature'>
@@ -27,7 +29,7 @@ export type GcpKmsKeyVaultOptions = GcpKmsBackendOptions & {
  * @example const vault = gcpKmsKeyVault({ keyRing: 'projects/p/locations/global/keyRings/agents', store: kmsKeyRecordStore(storage) })
  */
 export function gcpKmsKeyVault(options: GcpKmsKeyVaultOptions): KeyVault {
-  const client = options.client ?? new KeyManagementServiceClient()
+  const client = options.client ?? new KeyManagementServiceClient(options.clientOptions)
   return kmsKeyVault({
     ...options,
     name: options.name ?? 'gcp-kms',

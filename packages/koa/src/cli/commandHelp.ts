@@ -13,6 +13,10 @@ const serverFlags = `  --port <n>            default 8080                       
   --host <h>            default 127.0.0.1                     env AGENTWALLET_HOST
   --public-url <url>    the address clients reach (explorer links) env AGENTWALLET_PUBLIC_URL
 ${storageFlags}
+  --vault local|aws-kms|gcp-kms  where wallet keys live, default local  env AGENTWALLET_VAULT
+                        aws-kms: AGENTWALLET_AWS_KMS_REGION (else AWS_REGION), AGENTWALLET_AWS_KMS_ENDPOINT
+                        gcp-kms: AGENTWALLET_GCP_KMS_KEY_RING=projects/…/locations/…/keyRings/…,
+                        AGENTWALLET_GCP_KMS_PROTECTION_LEVEL HSM|SOFTWARE, …_TRANSPORT grpc|rest, …_ENDPOINT
   --chain name=rpcUrl[,rpcUrl…]  repeatable; several URLs of one chain are ranked and each used
                         when those before fail; default the embedded devnet
                         env AGENTWALLET_CHAINS (comma-separated: a=https://x,https://y,b=https://z)
@@ -38,7 +42,8 @@ On first start it prints the root admin API key once (also saved to <data-dir>/a
 Flags:
 ${serverFlags}
 Secrets (env only): AGENTWALLET_ADMIN_KEY is the root admin key (a new value revokes the previous one);
-AGENTWALLET_MASTER_KEY the key-encryption key. One process holds a data dir at a time.
+AGENTWALLET_MASTER_KEY the key-encryption key. KMS credentials: the SDK's own (AWS_ACCESS_KEY_ID/
+AWS_SECRET_ACCESS_KEY or a role; GOOGLE_APPLICATION_CREDENTIALS or ADC). One process holds a data dir at a time.
 AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS=127.0.0.0/8,::1/128 lets webhooks target those private/loopback ranges.`,
   keys: `${keysUsage}
 

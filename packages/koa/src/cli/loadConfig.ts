@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util'
 import { assertCidrList, isAgentWalletError } from '@agentwallet/core'
 import { CliError } from './cliError.js'
 import { type FeeBumping, parseFeeBumping } from './parseFeeBumping.js'
+import { parseVaultConfig, type VaultConfig } from './parseVaultConfig.js'
 
 export type ServerConfig = {
   port: number
@@ -15,6 +16,8 @@ export type ServerConfig = {
   publicUrl: string | undefined
   dataDir: string
   storage: 'sqlite' | 'memory' | 'postgres'
+  /** Where wallet keys live (`--vault`, `parseVaultConfig`): local (default) or a cloud KMS. */
+  vault: VaultConfig
   /** Postgres connection URL (storage `postgres`); every replica points at the same one. */
   databaseUrl: string | undefined
   /** Postgres schema of the tables (default `agentwallet`): several deployments can share a database. */
@@ -54,6 +57,7 @@ const options = {
   'public-url': { type: 'string' },
   'data-dir': { type: 'string' },
   storage: { type: 'string' },
+  vault: { type: 'string' },
   'database-url': { type: 'string' },
   'database-schema': { type: 'string' },
   chain: { type: 'string', multiple: true },
@@ -116,6 +120,7 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
     publicUrl: parsePublicUrl(values['public-url'] ?? env.AGENTWALLET_PUBLIC_URL ?? file.publicUrl),
     dataDir,
     storage,
+    vault: parseVaultConfig(values, env, file),
     databaseUrl,
     databaseSchema: optionalString(
       values['database-schema'] ?? env.AGENTWALLET_DATABASE_SCHEMA ?? file.databaseSchema,

@@ -13,6 +13,7 @@ import { CliError } from './cliError.js'
 import { holdDataDirs } from './holdDataDir.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { openStorage } from './openStorage.js'
+import { openVault } from './openVault.js'
 import { resolveChains } from './resolveChains.js'
 
 export type Runtime = { agentWallet: AgentWallet; devnet: Devnet | undefined; close(): Promise<void> }
@@ -26,8 +27,9 @@ export type OpenAgentWalletOptions = {
 }
 
 /**
- * The composition root of the CLI: storage, master key (env or a 0600 file in the data dir),
- * chains (configured RPC URLs, or the persistent embedded devnet) and the AgentWallet over them.
+ * The composition root of the CLI: storage, master key (env or a 0600 file in the data dir), the
+ * vault (`openVault`: local by default, or a cloud KMS), chains (configured RPC URLs, or the
+ * persistent embedded devnet) and the AgentWallet over them.
  * `agentwallet <command>` holds the data dir (and the embedded chain's) first, until `close()`.
  * @example const { agentWallet } = await openAgentWallet(config, process.env, 'serve')
  */
@@ -54,6 +56,7 @@ export async function openAgentWallet(
       config.storage === 'memory'
         ? masterKeyFromEnv(env)
         : (masterKeyFromEnv(env) ?? (await loadOrCreateMasterKey({ dataDir: config.dataDir })))
+    const vault = await openVault(config, env, storage)
     const devnet =
       named.length === 0
         ? await createDevnet({
@@ -77,6 +80,7 @@ export async function openAgentWallet(
       finalityDepth: config.finalityDepth.all,
       storage,
       masterKey,
+      ...(vault ? { vault } : {}),
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
       quoteSources: config.zeroEx ? [zeroExQuoteSource(config.zeroEx)] : [],
       ...config.feeBumping,
