@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createVerify, generateKeyPairSync, randomBytes } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import {
   derSignature,
@@ -17,6 +17,9 @@ import {
  * ImportCryptoKeyVersion — over real secp256k1 keys. New HSM key versions and import jobs read as
  * PENDING_GENERATION once before they are ready, as Google's are for a moment. Every request must
  * carry `Authorization: Bearer <token>` with the fake's token (no OAuth is emulated behind it).
+ * `serviceAccount` is a key file whose `token_uri` is the fake's `/token`: the OAuth JWT-bearer grant
+ * there checks the assertion's RS256 signature with the account's public key and hands out the token;
+ * a self-signed JWT of the account (what google-auth-library sends to a custom endpoint) is checked alike.
  * Not emulated: the gRPC transport, IAM, key rotation, primary versions, CRC32C integrity fields,
  * destroy and restore, locations other than the one key ring, any other algorithm.
  */
@@ -25,6 +28,8 @@ export type FakeGcpKms = {
   host: string
   port: number
   token: string
+  /** A service account key file's JSON (GOOGLE_APPLICATION_CREDENTIALS) that gets `token` from the fake. */
+  serviceAccount: string
   /** The one key ring: `projects/test/locations/global/keyRings/agents`. */
   keyRing: string
   calls: Record<string, number>
@@ -189,8 +194,32 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
     ],
   ]
 
+  const account = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  /** A JWT signed (RS256) by the service account's key. */
+  const signedByAccount = (jwt: string) => {
+    const [header, payload, signature] = jwt.split('.')
+    if (!signature) return false
+    const verifier = createVerify('RSA-SHA256').update(`${header}.${payload}`)
+    return verifier.verify(account.publicKey, Buffer.from(signature, 'base64url'))
+  }
+  /** The OAuth token endpoint's JWT-bearer grant, for the service account only. */
+  const grant = (raw: Buffer): FakeHttpReply => {
+    if (!signedByAccount(new URLSearchParams(raw.toString('utf8')).get('assertion') ?? ''))
+      return { status: 400, body: { error: 'invalid_grant' } }
+    fake.calls.Token = (fake.calls.Token ?? 0) + 1
+    return ok({ access_token: token, expires_in: 3600, token_type: 'Bearer' })
+  }
+  /** The token the fake handed out, or a self-signed JWT of the service account (as Google accepts). */
+  const authorized = (header: string | undefined) => {
+    if (header === `Bearer ${token}`) return true
+    if (!header?.startsWith('Bearer ') || !signedByAccount(header.slice('Bearer '.length))) return false
+    fake.calls.SelfSignedJwt = (fake.calls.SelfSignedJwt ?? 0) + 1
+    return true
+  }
+
   const handle = (request: IncomingMessage, raw: Buffer): FakeHttpReply => {
-    if (request.headers.authorization !== `Bearer ${token}`) return error(401, 'UNAUTHENTICATED')
+    if (request.method === 'POST' && request.url === '/token') return grant(raw)
+    if (!authorized(request.headers.authorization)) return error(401, 'UNAUTHENTICATED')
     const url = new URL(request.url ?? '/', 'http://fake')
     const line = `${request.method} ${decodeURIComponent(url.pathname)}`
     for (const [operation, pattern, run] of routes) {
@@ -212,6 +241,14 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
     host: hostname,
     port: Number(port),
     token,
+    serviceAccount: JSON.stringify({
+      type: 'service_account',
+      project_id: 'test',
+      private_key_id: 'fake',
+      private_key: account.privateKey.export({ format: 'pem', type: 'pkcs8' }),
+      client_email: 'agentwallet@test.iam.gserviceaccount.com',
+      token_uri: `${server.url}/token`,
+    }),
     keyRing,
     calls: {},
     fault: undefined,
