@@ -10,6 +10,7 @@ import { createSoftHsmToken, type SoftHsmToken } from '../helpers/softHsmToken.j
 import { type CliProcess, startCli } from '../replicas/cliProcess.js'
 
 const adminKey = `aw_pkcs11_serve_admin_${'7'.repeat(32)}`
+const metricsToken = 'pkcs11-serve-metrics-token'
 let devnet: Devnet
 let rpc: FaultyRpcServer
 let token: SoftHsmToken
@@ -39,6 +40,7 @@ async function serve(): Promise<{ server: CliProcess; url: string }> {
       AGENTWALLET_MASTER_KEY: 'c3'.repeat(32),
       AGENTWALLET_ADMIN_KEY: adminKey,
       AGENTWALLET_LOG_LEVEL: 'warn',
+      AGENTWALLET_METRICS_TOKEN: metricsToken,
       AGENTWALLET_PKCS11_MODULE: token.module,
       AGENTWALLET_PKCS11_TOKEN_LABEL: token.tokenLabel,
       AGENTWALLET_PKCS11_PIN: token.pin,
@@ -63,6 +65,18 @@ async function call(
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   return { status: response.status, body: (await response.json()) as Record<string, any> }
+}
+
+/** The vault's counters on /metrics: signatures made, and bad ones retried (softhsm/SoftHSMv2#901). */
+async function vaultCounters(url: string) {
+  const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
+  const text = await response.text()
+  const read = (name: string) =>
+    Number(new RegExp(`^${name}\\{vault="pkcs11"\\} (\\d+)`, 'm').exec(text)?.[1])
+  return {
+    signatures: read('agentwallet_vault_signatures_total'),
+    badSignatures: read('agentwallet_vault_bad_signatures_total'),
+  }
 }
 
 describe('agentwallet serve --vault pkcs11 on SoftHSM2', () => {
@@ -106,6 +120,12 @@ describe('agentwallet serve --vault pkcs11 on SoftHSM2', () => {
     expect(await client.getTransactionCount({ address: wallet })).toBe(recipients.length)
     const history = await call(second.url, 'GET', `/wallet/${wallet}/history`)
     expect(history.body.transactions).toHaveLength(recipients.length)
+    const counters = await vaultCounters(second.url)
+    console.info(`[pkcs11 serve, after the restart] ${JSON.stringify(counters)}`)
+    expect([Number.isInteger(counters.signatures), Number.isInteger(counters.badSignatures)]).toEqual([
+      true,
+      true,
+    ])
     await second.server.kill('SIGTERM')
   }, 180_000)
 
@@ -154,6 +174,9 @@ describe('agentwallet serve --vault pkcs11 on SoftHSM2', () => {
     expect(history.body.transactions.map((tx: { id: string }) => tx.id)).toEqual([sent.body.transaction.id])
     expect(await publicClientOf(devnet).getTransactionCount({ address: wallet })).toBe(1)
     expect(running.has(server)).toBe(true)
+    const counters = await vaultCounters(url)
+    console.info(`[pkcs11 serve, token removed and back] ${JSON.stringify(counters)}`)
+    expect(counters.signatures).toBeGreaterThanOrEqual(1)
     await server.kill('SIGTERM')
   }, 180_000)
 })

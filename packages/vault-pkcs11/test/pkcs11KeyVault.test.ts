@@ -21,6 +21,12 @@ const vault = (options: Partial<Pkcs11KeyVaultOptions> = {}) => {
   return made
 }
 afterAll(async () => {
+  // The issue's note: how many signatures SoftHSM2 got wrong over this file.
+  const total = (key: 'signatures' | 'badSignatures') =>
+    opened.reduce((sum, made) => sum + made.stats()[key], 0)
+  console.info(
+    `[pkcs11 vault] ${JSON.stringify({ signatures: total('signatures'), badSignatures: total('badSignatures') })}`,
+  )
   for (const made of opened) await made.close()
   token.cleanup()
 })
