@@ -56,6 +56,8 @@ export function tokenConnection(options: TokenConnectionOptions): TokenConnectio
   let module: Pkcs11Module | undefined
   let open: Open | undefined
   let opening: Promise<Open> | undefined
+  // An HSM may lock the user after a few wrong PINs: once refused, the PIN is not tried again.
+  let refusedPin: BaseError | undefined
 
   const unavailable = (cause: unknown) =>
     new BaseError('vault_unavailable', 'The PKCS#11 token is not available', {
@@ -97,6 +99,7 @@ export function tokenConnection(options: TokenConnectionOptions): TokenConnectio
 
   const current = async (): Promise<Open> => {
     if (open && module && open.generation === module.generation) return open
+    if (refusedPin) throw refusedPin
     open = undefined
     opening ??= Promise.resolve()
       .then(connect)
@@ -116,10 +119,11 @@ export function tokenConnection(options: TokenConnectionOptions): TokenConnectio
     if (error instanceof BaseError) return error
     const code = pkcs11CodeOf(error)
     if (code === pkcs11Codes.CKR_PIN_INCORRECT || code === pkcs11Codes.CKR_PIN_LOCKED) {
-      return new BaseError('vault_error', 'The PKCS#11 token refused the PIN', {
+      refusedPin = new BaseError('vault_error', 'The PKCS#11 token refused the PIN', {
         details: { code },
         cause: error,
       })
+      return refusedPin
     }
     const gone = (code !== undefined && goneCodes.has(code)) || !tokenAnswers(failed)
     if (!gone) {
