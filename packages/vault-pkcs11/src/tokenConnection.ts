@@ -59,11 +59,13 @@ export function tokenConnection(options: TokenConnectionOptions): TokenConnectio
   // An HSM may lock the user after a few wrong PINs: once refused, the PIN is not tried again.
   let refusedPin: BaseError | undefined
 
-  const unavailable = (cause: unknown) =>
-    new BaseError('vault_unavailable', 'The PKCS#11 token is not available', {
-      details: { code: pkcs11CodeOf(cause) },
+  const unavailable = (cause: unknown) => {
+    const code = pkcs11CodeOf(cause)
+    return new BaseError('vault_unavailable', 'The PKCS#11 token is not available', {
+      details: code === undefined ? undefined : { code },
       cause,
     })
+  }
 
   const findSlot = (lib: Pkcs11js.PKCS11): Pkcs11js.Handle | undefined =>
     lib
