@@ -17,7 +17,7 @@ export type Pkcs11KeyVaultOptions = TokenConnectionOptions & {
 /** What the vault has signed since it was made; `badSignatures` did not recover to the wallet and were retried. */
 export type Pkcs11VaultStats = { signatures: number; badSignatures: number }
 
-export type Pkcs11KeyVault = KeyVault & {
+export type Pkcs11KeyVault = Omit<KeyVault, 'probe' | 'stats'> & {
   probe(): Promise<void>
   stats(): Pkcs11VaultStats
   /** Closes this vault's sessions (the library stays loaded for the process). */
