@@ -162,8 +162,11 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
   // The multi-step operations: resumed at start, stopped at close, their steps' call refreshers
   // asked by `refreshCall` (a late approval, a stuck-tx replacement).
   registerOperations(ctx, [ensRegistration, identityRegistration, trackedSwap])
+  // A subscriber's throw (the caller's own bus handler) is a background error: the commit is done,
+  // and the batch's other events still reach every subscriber.
   const unsubscribe = storage.onEvents((events) => {
-    for (const event of events) ctx.bus.publish(toDomainEvent(event))
+    for (const event of events)
+      ctx.bus.publish(toDomainEvent(event), (error) => config.onBackgroundError?.(error))
   })
   const reconcile = async () => {
     await sealLegacyWebhookSecrets(ctx)

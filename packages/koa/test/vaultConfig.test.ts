@@ -1,59 +1,46 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { memoryStorage } from '@agentwallet/core'
 import { expect, it } from 'vitest'
 import { CliError } from '../src/cli/cliError.js'
 import { loadConfig, parseCli } from '../src/cli/loadConfig.js'
+import { openVault } from '../src/cli/openVault.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'agentwallet-vault-config-'))
 const keyRing = 'projects/p/locations/europe-west1/keyRings/agents'
 const configFile = join(mkdtempSync(join(tmpdir(), 'agentwallet-vault-config-file-')), 'settings.json')
 writeFileSync(
   configFile,
-  JSON.stringify({ vault: 'gcp-kms', gcpKms: { keyRing, protectionLevel: 'SOFTWARE', transport: 'rest' } }),
+  JSON.stringify({
+    vault: 'gcp-kms',
+    'gcp-kms': { keyRing, protectionLevel: 'SOFTWARE', transport: 'rest' },
+  }),
 )
 
-const vaultOf = (argv: string[], env: Record<string, string> = {}) =>
-  loadConfig(parseCli(['serve', '--data-dir', dataDir, ...argv]).values, env).vault
+const configOf = (argv: string[], env: Record<string, string> = {}) =>
+  loadConfig(parseCli(['serve', '--data-dir', dataDir, ...argv]).values, env)
+const open = (argv: string[], env: Record<string, string> = {}) =>
+  openVault(configOf(argv, env), env, memoryStorage())
 
-it('serve reads the vault from the flag over env over the config file, local by default', () => {
-  expect(vaultOf([])).toEqual({ kind: 'local' })
-  expect(vaultOf(['--config', configFile])).toEqual({
-    kind: 'gcp-kms',
-    keyRing,
-    protectionLevel: 'SOFTWARE',
-    transport: 'rest',
-    endpoint: undefined,
-  })
-  expect(vaultOf([], { AGENTWALLET_VAULT: 'aws-kms', AGENTWALLET_AWS_KMS_REGION: 'eu-west-1' })).toEqual({
-    kind: 'aws-kms',
-    region: 'eu-west-1',
-    endpoint: undefined,
-  })
-  expect(
-    vaultOf(['--vault', 'aws-kms', '--config', configFile], {
-      AGENTWALLET_AWS_KMS_ENDPOINT: 'http://127.0.0.1:4566',
-    }),
-  ).toEqual({ kind: 'aws-kms', region: undefined, endpoint: 'http://127.0.0.1:4566' })
+it('serve opens a KMS vault from the flag or env, with settings from env over the config file', async () => {
+  expect((await open([])).vault).toBeUndefined()
+  expect((await open(['--config', configFile])).vault?.name).toBe('gcp-kms')
+  const aws = await open([], { AGENTWALLET_VAULT: 'aws-kms', AGENTWALLET_AWS_KMS_REGION: 'eu-west-1' })
+  expect(aws.vault).toMatchObject({ name: 'aws-kms', capabilities: { exportable: false } })
+  expect(aws.vault?.exportKey).toBeUndefined()
 })
 
-it('stops the start on an unknown vault, a gcp-kms without a key ring, or a bad setting', () => {
-  const refused = (argv: string[], env: Record<string, string> = {}) => {
-    try {
-      vaultOf(argv, env)
-    } catch (error) {
-      return error instanceof CliError
-    }
-    return false
-  }
-  expect(refused(['--vault', 'keychain'])).toBe(true)
-  expect(refused(['--vault', 'gcp-kms'])).toBe(true)
-  expect(refused(['--vault', 'gcp-kms'], { AGENTWALLET_GCP_KMS_KEY_RING: 'agents' })).toBe(true)
-  expect(
-    refused(['--vault', 'gcp-kms'], {
-      AGENTWALLET_GCP_KMS_KEY_RING: keyRing,
-      AGENTWALLET_GCP_KMS_TRANSPORT: 'carrier-pigeon',
-    }),
-  ).toBe(true)
-  expect(refused(['--vault', 'aws-kms'], { AGENTWALLET_AWS_KMS_ENDPOINT: 'not a url' })).toBe(true)
+it('stops the start on a gcp-kms without a key ring, or a KMS setting it cannot use', async () => {
+  const refusal = async (argv: string[], env: Record<string, string> = {}) =>
+    open(argv, env).then(
+      () => 'opened',
+      (error: unknown) => (error instanceof CliError ? 'refused' : String(error)),
+    )
+  expect(await refusal(['--vault', 'gcp-kms'])).toBe('refused')
+  expect(await refusal(['--vault', 'gcp-kms'], { AGENTWALLET_GCP_KMS_KEY_RING: 'agents' })).toBe('refused')
+  expect(await refusal(['--config', configFile], { AGENTWALLET_GCP_KMS_TRANSPORT: 'carrier-pigeon' })).toBe(
+    'refused',
+  )
+  expect(await refusal(['--vault', 'aws-kms'], { AGENTWALLET_AWS_KMS_ENDPOINT: 'not a url' })).toBe('refused')
 })

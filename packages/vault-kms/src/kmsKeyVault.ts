@@ -31,6 +31,15 @@ export type KmsKeyVaultOptions = {
 export const kmsKeyVault = (options: KmsKeyVaultOptions): KeyVault => {
   const { backend, store } = options
   const attempts = options.signatureAttempts ?? 3
+  // Shown on /metrics as agentwallet_vault_signatures_total and agentwallet_vault_bad_signatures_total.
+  const counts = { signatures: 0, badSignatures: 0 }
+  const onSigned = () => {
+    counts.signatures += 1
+  }
+  const onInvalidSignature = (address: Address) => {
+    counts.badSignatures += 1
+    options.onInvalidSignature?.(address)
+  }
 
   const file = async (key: KmsKey, expected?: Address): Promise<Address> => {
     const address = publicKeyToAddress(key.publicKey)
@@ -85,8 +94,9 @@ export const kmsKeyVault = (options: KmsKeyVaultOptions): KeyVault => {
     },
     async getSigner(address) {
       const record = await recordOf(address)
-      return kmsSigner({ backend, record, address, attempts, onInvalidSignature: options.onInvalidSignature })
+      return kmsSigner({ backend, record, address, attempts, onInvalidSignature, onSigned })
     },
     probe: () => backend.probe(),
+    stats: () => ({ ...counts }),
   }
 }

@@ -26,6 +26,8 @@ export type KmsSignerOptions = {
   attempts: number
   /** Called once per refused signature (metrics, logs). */
   onInvalidSignature?: ((address: Address) => void) | undefined
+  /** Called once per signature checked and used. */
+  onSigned?: (() => void) | undefined
 }
 
 /**
@@ -41,7 +43,10 @@ export function kmsSigner(options: KmsSignerOptions): LocalAccount {
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
       const der = await backend.signDigest(record.keyId, digest)
       const signature = recoverableSignature(der, digest, record.publicKey)
-      if (signature) return signature
+      if (signature) {
+        options.onSigned?.()
+        return signature
+      }
       options.onInvalidSignature?.(address)
     }
     throw new BaseError('vault_error', 'The KMS returned signatures that do not belong to the key', {

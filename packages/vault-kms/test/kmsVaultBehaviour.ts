@@ -51,6 +51,7 @@ export function runKmsVaultBehaviour<Fault extends string>(options: KmsVaultBeha
       options.kms().badSignatures = 3
       await expect(signer.signMessage({ message: 'never' })).rejects.toMatchObject({ code: 'vault_error' })
       expect(refused).toHaveLength(5)
+      expect(vault.stats!()).toEqual({ signatures: 1, badSignatures: 5 })
       options.kms().badSignatures = 0
     })
 

@@ -27,9 +27,8 @@ export type OpenAgentWalletOptions = {
 }
 
 /**
- * The composition root of the CLI: storage, master key (env or a 0600 file in the data dir), the
- * vault (`openVault`: local by default, or a cloud KMS), chains (configured RPC URLs, or the
- * persistent embedded devnet) and the AgentWallet over them.
+ * The composition root of the CLI: storage, master key (env or a 0600 file in the data dir),
+ * chains (configured RPC URLs, or the persistent embedded devnet) and the AgentWallet over them.
  * `agentwallet <command>` holds the data dir (and the embedded chain's) first, until `close()`.
  * @example const { agentWallet } = await openAgentWallet(config, process.env, 'serve')
  */
@@ -51,12 +50,14 @@ export async function openAgentWallet(
     lock.release()
     throw error
   })
+  let closeVault = async () => {}
   try {
+    const opened = await openVault(config, env, storage)
+    closeVault = opened.close
     const masterKey =
       config.storage === 'memory'
         ? masterKeyFromEnv(env)
         : (masterKeyFromEnv(env) ?? (await loadOrCreateMasterKey({ dataDir: config.dataDir })))
-    const vault = await openVault(config, env, storage)
     const devnet =
       named.length === 0
         ? await createDevnet({
@@ -79,8 +80,8 @@ export async function openAgentWallet(
       chains: withFinalityDepths(chains, config.finalityDepth.byChain),
       finalityDepth: config.finalityDepth.all,
       storage,
+      vault: opened.vault,
       masterKey,
-      ...(vault ? { vault } : {}),
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
       quoteSources: config.zeroEx ? [zeroExQuoteSource(config.zeroEx)] : [],
       ...config.feeBumping,
@@ -91,11 +92,13 @@ export async function openAgentWallet(
       async close() {
         await agentWallet.close()
         await devnet?.close()
+        await closeVault()
         await storage.close()
         lock.release()
       },
     }
   } catch (error) {
+    await closeVault()
     await storage.close()
     lock.release()
     throw error

@@ -59,18 +59,15 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   vault_unavailable: 503,
 }
 
-/**
- * 5xx codes about another party (a paid resource server, a KMS or HSM that does not answer), whose
- * message is ours and safe to show: a client can tell "retry later" from a fault of ours.
- */
+/** 5xx codes about another party (a paid resource server, an HSM, a KMS), whose message is ours and safe to show. */
 const exposedUpstreamCodes: ReadonlySet<HttpErrorCode> = new Set<HttpErrorCode>([
   'not_implemented',
   'chain_unavailable',
+  'vault_unavailable',
   'payment_requirements_invalid',
   'payment_failed',
   'payment_not_delivered',
   'resource_unavailable',
-  'vault_unavailable',
 ])
 
 /** Codes whose message is safe to show: a 5xx from the vault or an unknown fault says only "internal". */
