@@ -332,6 +332,7 @@ export {
   type MasterKeyRotationRecord,
   masterKeyRotationCollection,
 } from './vault/assertMasterKey.js'
+export { type CheckedSignatureParameters, checkedSignature } from './vault/checkedSignature.js'
 export { openEnvelope, rewrapEnvelope, sealEnvelope } from './vault/envelope.js'
 export { assertMnemonic, type HdWallet, hdWalletFromMnemonic } from './vault/hdWallet.js'
 export { type LoadOrCreateMasterKeyParameters, loadOrCreateMasterKey } from './vault/loadOrCreateMasterKey.js'
@@ -341,6 +342,7 @@ export { keyFingerprint, masterKeyEnvVar, masterKeyFromEnv, parseMasterKey } fro
 export { type MemoryKeyVaultOptions, memoryKeyVault } from './vault/memoryKeyVault.js'
 export { type SealedSecret, seal, unseal } from './vault/seal.js'
 export { type SecretSealer, secretSealer } from './vault/secretSealer.js'
+export { signerFromSign } from './vault/signerFromSign.js'
 export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
 export * from './vault/types.js'
 export { parsePrivateKey, vaultAddressId } from './vault/vaultAddress.js'

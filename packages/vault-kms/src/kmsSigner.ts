@@ -1,28 +1,14 @@
-import { BaseError } from '@agentwallet/core'
-import {
-  type Address,
-  getAddress,
-  type Hex,
-  hashMessage,
-  hashTypedData,
-  hexToBytes,
-  keccak256,
-  type LocalAccount,
-  type Signature,
-  serializeSignature,
-  serializeTransaction,
-  type TypedDataDefinition,
-} from 'viem'
-import { toAccount } from 'viem/accounts'
+import { checkedSignature, signerFromSign } from '@agentwallet/core'
+import { secp256k1 } from '@noble/curves/secp256k1'
+import { type Address, getAddress, hexToBytes, type LocalAccount } from 'viem'
 import type { KmsBackend } from './kmsBackend.js'
 import type { KmsKeyRecord } from './kmsKeyRecord.js'
-import { recoverableSignature } from './recoverableSignature.js'
 
 export type KmsSignerOptions = {
   backend: KmsBackend
   record: KmsKeyRecord
   address: Address
-  /** Signatures the KMS may return that do not recover to the key before the signer gives up. */
+  /** Signatures the KMS may return that do not recover to the wallet before the signer gives up. */
   attempts: number
   /** Called once per refused signature (metrics, logs). */
   onInvalidSignature?: ((address: Address) => void) | undefined
@@ -31,40 +17,31 @@ export type KmsSignerOptions = {
 }
 
 /**
- * A viem account whose every signature is made in the KMS and checked before use: a DER signature
- * that does not recover to the key is asked for again, and after `attempts` fails with `vault_error`.
+ * A viem account whose every signature is made in the KMS and checked before use (core's
+ * `checkedSignature`: low s, the recovery id that recovers to the wallet, asked again when none
+ * does, `vault_error` after `attempts`).
  * @example const signer = kmsSigner({ backend, record, address, attempts: 3 })
  */
 export function kmsSigner(options: KmsSignerOptions): LocalAccount {
   const { backend, record, address, attempts } = options
-
-  const signHash = async (hash: Hex): Promise<Signature> => {
-    const digest = hexToBytes(hash)
-    for (let attempt = 1; attempt <= attempts; attempt += 1) {
-      const der = await backend.signDigest(record.keyId, digest)
-      const signature = recoverableSignature(der, digest, record.publicKey)
-      if (signature) {
-        options.onSigned?.()
-        return signature
-      }
-      options.onInvalidSignature?.(address)
-    }
-    throw new BaseError('vault_error', 'The KMS returned signatures that do not belong to the key', {
-      details: { address, service: backend.service, attempts },
+  return signerFromSign(getAddress(address), async (hash) => {
+    const signature = await checkedSignature({
+      hash,
+      address,
+      signRaw: async () => rawSignature(await backend.signDigest(record.keyId, hexToBytes(hash))),
+      maxAttempts: attempts,
+      onBadSignature: () => options.onInvalidSignature?.(address),
     })
-  }
-
-  return toAccount({
-    address: getAddress(address),
-    sign: async ({ hash }) => serializeSignature(await signHash(hash)),
-    signMessage: async ({ message }) => serializeSignature(await signHash(hashMessage(message))),
-    signTypedData: async (typedData) =>
-      serializeSignature(await signHash(hashTypedData(typedData as TypedDataDefinition))),
-    async signTransaction(transaction, { serializer = serializeTransaction } = {}) {
-      // A blob transaction is signed without its sidecars, as viem's own signer does.
-      const signable = transaction.type === 'eip4844' ? { ...transaction, sidecars: false } : transaction
-      const signature = await signHash(keccak256(await serializer(signable)))
-      return serializer(transaction, signature)
-    },
+    options.onSigned?.()
+    return signature
   })
+}
+
+/** r‖s of a KMS's DER ECDSA signature; an unreadable one gives no bytes (refused and asked again). */
+function rawSignature(der: Uint8Array): Uint8Array {
+  try {
+    return secp256k1.Signature.fromDER(der).toCompactRawBytes()
+  } catch {
+    return new Uint8Array()
+  }
 }

@@ -1,4 +1,5 @@
-export { type CheckedSignatureParameters, checkedSignature } from './checkedSignature.js'
+// Kept for callers of 0.1: it moved to core, which the KMS vaults share.
+export { type CheckedSignatureParameters, checkedSignature } from '@agentwallet/core'
 export { ecPointAddress } from './ecPointAddress.js'
 export {
   type Pkcs11KeyVault,

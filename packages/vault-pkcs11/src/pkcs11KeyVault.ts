@@ -1,10 +1,16 @@
-import { BaseError, type KeyVault, NotFoundError, parsePrivateKey, vaultAddressId } from '@agentwallet/core'
+import {
+  BaseError,
+  checkedSignature,
+  type KeyVault,
+  NotFoundError,
+  parsePrivateKey,
+  signerFromSign,
+  vaultAddressId,
+} from '@agentwallet/core'
 import type * as Pkcs11js from 'pkcs11js'
 import { type Address, getAddress, type Hex, hexToBytes } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { checkedSignature } from './checkedSignature.js'
 import { pkcs11CodeOf, pkcs11Codes } from './pkcs11Codes.js'
-import { signerFromSign } from './signerFromSign.js'
 import { type TokenConnectionOptions, type TokenSession, tokenConnection } from './tokenConnection.js'
 import { findPrivateKey, generateTokenKey, importTokenKey } from './tokenKeys.js'
 

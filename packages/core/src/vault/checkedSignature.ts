@@ -1,5 +1,5 @@
-import { BaseError } from '@agentwallet/core'
 import { type Address, bytesToHex, type Hex, recoverAddress, serializeSignature } from 'viem'
+import { BaseError } from '../errors/baseError.js'
 
 /** The order n of secp256k1's group: an s above n/2 has the low twin n - s (EIP-2). */
 const curveOrder = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
@@ -8,7 +8,7 @@ export type CheckedSignatureParameters = {
   hash: Hex
   /** The wallet the signature must recover to. */
   address: Address
-  /** One raw ECDSA signature from the token: r‖s, 32 bytes each. */
+  /** One raw ECDSA signature from the HSM or KMS: r‖s, 32 bytes each. */
   signRaw: () => Promise<Uint8Array>
   /** Tries before giving up on a token that keeps signing wrong. */
   maxAttempts: number
@@ -17,7 +17,7 @@ export type CheckedSignatureParameters = {
 }
 
 /**
- * A signature made by an HSM, made Ethereum-ready and proven before use: low-s, with the recovery
+ * A signature made by an HSM or a KMS, made Ethereum-ready and proven before use: low-s, with the recovery
  * id under which it recovers to the wallet. A signature that recovers to no one's key but the
  * wallet's is retried (SoftHSMv2#901 reports invalid secp256k1 signatures), up to a bound.
  * @example const signature = await checkedSignature({ hash, address, signRaw, maxAttempts: 3, onBadSignature })
@@ -29,7 +29,7 @@ export async function checkedSignature(parameters: CheckedSignatureParameters): 
     if (signature) return signature
     onBadSignature()
   }
-  throw new BaseError('vault_error', 'The token kept returning signatures that do not verify', {
+  throw new BaseError('vault_error', 'The vault kept returning signatures that do not verify', {
     details: { address, attempts: maxAttempts },
   })
 }

@@ -1,7 +1,7 @@
 import { hexToBytes, keccak256, parseSignature, recoverAddress, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { checkedSignature } from '../src/checkedSignature.js'
+import { checkedSignature } from './checkedSignature.js'
 
 const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
 const privateKey = generatePrivateKey()
