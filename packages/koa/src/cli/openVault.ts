@@ -1,4 +1,4 @@
-import type { KeyVault, Storage } from '@agentwallet/core'
+import { isAgentWalletError, type KeyVault, type Storage } from '@agentwallet/core'
 import { CliError } from './cliError.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 
@@ -27,10 +27,19 @@ export async function openVault(
     case 'pkcs11':
       return openPkcs11Vault(config.vault.file, env)
     case 'aws-kms':
-      return { vault: await openAwsKmsVault(config.vault.file, env, storage), close: nothingToClose }
+      return usableAtStart('aws-kms', await openAwsKmsVault(config.vault.file, env, storage))
     case 'gcp-kms':
-      return { vault: await openGcpKmsVault(config.vault.file, env, storage), close: nothingToClose }
+      return usableAtStart('gcp-kms', await openGcpKmsVault(config.vault.file, env, storage))
   }
+}
+
+/** A KMS vault that answered its probe: wrong settings or credentials stop the start, named. */
+async function usableAtStart(kind: string, vault: KeyVault): Promise<OpenedVault> {
+  await vault.probe?.().catch((error: unknown) => {
+    const details = isAgentWalletError(error) && error.details ? ` ${JSON.stringify(error.details)}` : ''
+    throw new CliError(`--vault ${kind}: the KMS cannot be used (${describe(error)}${details})`)
+  })
+  return { vault, close: nothingToClose }
 }
 
 /**
