@@ -15,7 +15,7 @@ const coreLayers = [
   ['transactions'],
   ['policy'],
   ['intents', 'effects', 'wallets', 'principals', 'webhooks', 'metrics'],
-  ['events', 'idempotency', 'storage', 'vault', 'chain', 'schemas', 'health'],
+  ['events', 'idempotency', 'storage', 'vault', 'chain', 'schemas', 'health', 'audit'],
   ['utils'],
   ['errors'],
 ]

@@ -33,6 +33,31 @@ export {
 } from './approvals/resolveApproval.js'
 export { type ResolveApprovalParameters, resolveApprovalSchema } from './approvals/resolveApprovalSchema.js'
 export * from './approvals/types.js'
+export { appendAudit, writeAuditEntry } from './audit/appendAudit.js'
+export { checkpointMessage, genesisHash, hashAuditBody, nextChainHash } from './audit/auditHashes.js'
+export { fromAuditJson, toAuditJson } from './audit/auditJson.js'
+export { auditLines } from './audit/auditLines.js'
+export type { AuditOptions } from './audit/auditOptions.js'
+export { type AuditSigner, auditSigner, verifyAuditSignature } from './audit/auditSigner.js'
+export { auditStream, tenantOfAuditStream } from './audit/auditStream.js'
+export { canonicalJson } from './audit/canonicalJson.js'
+export { type ChainHead, checkpointAudit } from './audit/checkpointAudit.js'
+export {
+  auditEntrySchema,
+  type ListAuditReturnType,
+  listAudit,
+  listAuditAnswerSchema,
+  listAuditSchema,
+} from './audit/listAudit.js'
+export * from './audit/types.js'
+export {
+  type AuditProblem,
+  type AuditProblemCode,
+  type AuditVerification,
+  type DecisionEngine,
+  type VerifyAuditOptions,
+  verifyAuditTrail,
+} from './audit/verifyAuditTrail.js'
 export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './chain/ensAbis.js'
 export { agentWalletSetTypes, identityRegistryAbi } from './chain/identityRegistryAbi.js'
 export { type KnownChain, publicChains } from './chain/publicChains.js'
