@@ -42,6 +42,7 @@ export { type AuditSigner, auditSigner, verifyAuditSignature } from './audit/aud
 export { auditStream, tenantOfAuditStream } from './audit/auditStream.js'
 export { canonicalJson } from './audit/canonicalJson.js'
 export { type ChainHead, checkpointAudit } from './audit/checkpointAudit.js'
+export { exportAudit } from './audit/exportAudit.js'
 export {
   auditEntrySchema,
   type ListAuditReturnType,
