@@ -5,12 +5,13 @@ import { defineOperation } from './defineOperation.js'
 export const auditOperations = [
   defineOperation({
     name: 'listAudit',
-    summary: 'The tenant’s audit trail, oldest first, by time, wallet and kind (admin keys only)',
+    summary:
+      'The tenant’s audit trail, oldest first, by time, wallet, approval and kind (approvers and admins)',
     description:
-      'A page of the tenant’s hash-chained audit trail: policy decisions with what the engine saw, approvals, rule changes, keys, wallets, vault signatures and signed checkpoints. Filter by time (`from`, `to`), `walletId` and `kind`; pass `nextCursor` as `cursor` for the next page.',
+      'A page of the tenant’s hash-chained audit trail: policy decisions with what the engine saw, approvals, rule changes, keys, wallets, vault signatures and signed checkpoints. Filter by time (`from`, `to`), `walletId`, `approvalId` and `kind`; pass `nextCursor` as `cursor` for the next page.',
     input: listAuditSchema,
     output: listAuditAnswerSchema,
-    roles: ['admin'],
+    roles: ['approver', 'admin'],
     idempotent: false,
     movesValue: false,
     http: { method: 'get', path: '/audit', status: 200 },

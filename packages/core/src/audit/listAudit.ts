@@ -1,12 +1,16 @@
 import { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import { auditStream } from './auditStream.js'
-import { type AuditKind, auditKinds, type StoredAuditEntry } from './types.js'
+import { auditKinds, type StoredAuditEntry } from './types.js'
 
 export const listAuditSchema = z.strictObject({
   from: z.iso.datetime({ offset: true }).optional().describe('Entries at or after this time'),
   to: z.iso.datetime({ offset: true }).optional().describe('Entries before this time'),
   walletId: z.string().optional().describe('Entries about this wallet'),
+  approvalId: z
+    .string()
+    .optional()
+    .describe('Entries about this approval (its pause, re-judgement and resolution)'),
   kind: z.enum(auditKinds).optional(),
   cursor: z.coerce.number().int().min(0).optional().describe('`nextCursor` of the previous page'),
   limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -32,7 +36,7 @@ export const listAuditAnswerSchema = z.object({
 export type ListAuditReturnType = z.infer<typeof listAuditAnswerSchema>
 
 /**
- * A page of the caller's tenant's trail, oldest first, filtered by time, wallet and kind. The filters
+ * A page of the caller's tenant's trail, oldest first, filtered by time, wallet, approval and kind. The filters
  * are applied while reading the stream in seq order (the trail has no index of its own): a page
  * stops after `limit` matches or 20 pages of the stream read.
  * @example const { entries, nextCursor } = await listAudit(ctx, admin, { kind: 'policy.decision' })
@@ -59,17 +63,10 @@ export async function listAudit(
   return { entries, nextCursor: after }
 }
 
-function matches(
-  entry: StoredAuditEntry,
-  input: {
-    from?: string | undefined
-    to?: string | undefined
-    walletId?: string | undefined
-    kind?: AuditKind | undefined
-  },
-): boolean {
+function matches(entry: StoredAuditEntry, input: z.output<typeof listAuditSchema>): boolean {
   if (input.kind && entry.kind !== input.kind) return false
   if (input.walletId && entry.subjects.walletId !== input.walletId) return false
+  if (input.approvalId && entry.subjects.approvalId !== input.approvalId) return false
   const at = Date.parse(entry.at)
   if (input.from && at < Date.parse(input.from)) return false
   if (input.to && at >= Date.parse(input.to)) return false
