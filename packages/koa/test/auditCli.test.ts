@@ -76,6 +76,15 @@ it('serves the trail (GET /audit, /audit/export, the key in /health), and `audit
   ])
   const exported = await call('GET', '/audit/export')
   expect(exported.headers.get('content-type')).toContain('application/x-ndjson')
+  // An approver may read entries (the dashboard links approvals to them); only an admin exports.
+  const approver = (await (await call('POST', '/api-keys', { name: 'human', role: 'approver' })).json()) as {
+    key: string
+  }
+  const asApprover = (path: string) => fetch(`${url}${path}`, { headers: { 'x-api-key': approver.key } })
+  expect((await asApprover('/audit')).status).toBe(200)
+  const refused = await asApprover('/audit/export')
+  expect(refused.status).toBe(403)
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('forbidden')
   const httpFile = join(dataDir, 'http.jsonl')
   writeFileSync(httpFile, await exported.text())
 
