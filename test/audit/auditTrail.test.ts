@@ -144,6 +144,7 @@ describe.each(backends)('the audit trail on $name', (backend) => {
       storage,
       masterKey: '3c'.repeat(32),
       audit: { key: auditKey, checkpointEvery: 4 },
+      webhooks: { allowPrivateTargets: ['127.0.0.0/8'] },
     })
     try {
       const wallet = await fundedWallet(aw, devnet, '5')
@@ -171,6 +172,11 @@ describe.each(backends)('the audit trail on $name', (backend) => {
       const privateKey = generatePrivateKey()
       secrets.push(privateKey, privateKey.slice(2))
       await aw.importWallet({ privateKey, agentName: 'imported' })
+      const { secret } = await aw.subscribeWebhook({
+        url: 'http://127.0.0.1:9/hook',
+        events: ['wallet.created'],
+      })
+      secrets.push(secret)
     } finally {
       await aw.close()
     }
@@ -208,8 +214,9 @@ describe.each(backends)('the audit trail on $name', (backend) => {
     expect(result.unsealed).toBe(1)
   })
 
-  it('holds no secret: no API key, no private key', () => {
+  it('holds no secret: no API key, no private key, no webhook secret', () => {
     const text = JSON.stringify(lines)
+    expect(secrets).toHaveLength(4)
     for (const secret of secrets) expect(text).not.toContain(secret)
   })
 

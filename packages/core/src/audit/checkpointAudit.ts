@@ -57,6 +57,8 @@ export async function checkpointAudit(
     signature: audit.signer.sign(checkpointMessage(tenantId, head.seq, head.chainHash)),
   }
   try {
+    // `audit_checkpoints` is read by id only: no table or index of its own (storageSchema), so replicas
+    // of an older version share the schema unchanged.
     await ctx.storage.transaction([], async (tx) => {
       await tx.insert('audit_checkpoints', { id: `${tenantId}:${head.seq}`, tenantId, upto: head.seq })
       appendAudit(ctx, tx, tenantId, { kind: 'audit.checkpoint', payload })

@@ -147,5 +147,4 @@ export const storageSchema: Record<string, { indexes: readonly string[] }> = {
   webhook_delivery_batches: { indexes: ['tenantId', 'subscriptionId', 'lastAt'] },
   webhook_retired_counts: { indexes: ['tenantId'] },
   allowance_grants: { indexes: ['walletId'] },
-  audit_checkpoints: { indexes: ['tenantId'] },
 }
