@@ -14,8 +14,8 @@ const coreLayers = [
   ['operations'],
   ['transactions'],
   ['policy'],
-  ['intents', 'effects', 'wallets', 'principals', 'webhooks', 'metrics'],
-  ['events', 'idempotency', 'storage', 'vault', 'chain', 'schemas', 'health', 'audit'],
+  ['intents', 'effects', 'wallets', 'smartAccounts', 'principals', 'webhooks', 'metrics'],
+  ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'schemas', 'health', 'audit'],
   ['utils'],
   ['errors'],
 ]

@@ -17,6 +17,7 @@ const packages = [
   'ai-sdk',
   'langchain',
   'openai-agents',
+  'vault-pkcs11',
 ]
 const alias = [
   { find: '@agentwallet/core/testing', replacement: here('packages/core/src/testing/index.ts') },

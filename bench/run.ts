@@ -22,6 +22,7 @@ import {
 } from './lib/benches.js'
 import { quoteBench } from './lib/quoteBench.js'
 import { rateLimitBench } from './lib/rateLimitBench.js'
+import { vaultBench } from './lib/vaultBench.js'
 
 const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   creates: createsBench,
@@ -33,6 +34,7 @@ const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   policy: policyBench,
   ratelimit: rateLimitBench,
   quote: quoteBench,
+  vaults: vaultBench,
   audit: auditBench,
 }
 const { values } = parseArgs({

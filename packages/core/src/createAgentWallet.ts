@@ -179,9 +179,12 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
   // The multi-step operations: resumed at start, stopped at close, their steps' call refreshers
   // asked by `refreshCall` (a late approval, a stuck-tx replacement).
   registerOperations(ctx, [ensRegistration, identityRegistration, trackedSwap])
+  // A subscriber's throw (the caller's own bus handler) is a background error: the commit is done,
+  // and the batch's other events still reach every subscriber.
   const unsubscribe = storage.onEvents((events) => {
     for (const event of events)
-      if (tenantOfAuditStream(event.stream) === undefined) ctx.bus.publish(toDomainEvent(event))
+      if (tenantOfAuditStream(event.stream) === undefined)
+        ctx.bus.publish(toDomainEvent(event), (error) => config.onBackgroundError?.(error))
   })
   const checkpoints = ctx.options.audit
     ? startAuditCheckpoints(ctx, { onError: config.onBackgroundError })

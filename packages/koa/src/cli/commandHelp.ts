@@ -23,7 +23,9 @@ ${storageFlags}
   --replace-stuck-after-ms <ms|off>  an underpriced tx is re-signed with higher fees after this, default 120000  env AGENTWALLET_REPLACE_STUCK_AFTER_MS
   --max-fee-bump <x>    replacements pay at most x times the first max fee, default 5  env AGENTWALLET_MAX_FEE_BUMP
   --finality-depth <n>  blocks until a mined tx is final: n, name=n per chain, comma-separated;
-                        default per chain (64 Ethereum, 10 rollups, 3 devnet)  env AGENTWALLET_FINALITY_DEPTH`
+                        default per chain (64 Ethereum, 10 rollups, 3 devnet)  env AGENTWALLET_FINALITY_DEPTH
+  --vault local|pkcs11|aws-kms|gcp-kms  where wallet keys live, default local  env AGENTWALLET_VAULT
+                        pkcs11: env AGENTWALLET_PKCS11_MODULE, _TOKEN_LABEL or _SLOT, _PIN (docs/deploy.md)`
 
 const runningServerNote = `While a server runs on the data dir, this goes through its API as the root admin
 (AGENTWALLET_ADMIN_KEY, else <data-dir>/admin.key).`

@@ -14,6 +14,7 @@ import { CliError } from './cliError.js'
 import { holdDataDirs } from './holdDataDir.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { openStorage } from './openStorage.js'
+import { openVault } from './openVault.js'
 import { resolveChains } from './resolveChains.js'
 
 export type Runtime = { agentWallet: AgentWallet; devnet: Devnet | undefined; close(): Promise<void> }
@@ -50,7 +51,10 @@ export async function openAgentWallet(
     lock.release()
     throw error
   })
+  let closeVault = async () => {}
   try {
+    const opened = await openVault(config, env, storage)
+    closeVault = opened.close
     const masterKey =
       config.storage === 'memory'
         ? masterKeyFromEnv(env)
@@ -83,6 +87,7 @@ export async function openAgentWallet(
       chains: withFinalityDepths(chains, config.finalityDepth.byChain),
       finalityDepth: config.finalityDepth.all,
       storage,
+      vault: opened.vault,
       masterKey,
       audit: { key: auditKey },
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
@@ -95,11 +100,13 @@ export async function openAgentWallet(
       async close() {
         await agentWallet.close()
         await devnet?.close()
+        await closeVault()
         await storage.close()
         lock.release()
       },
     }
   } catch (error) {
+    await closeVault()
     await storage.close()
     lock.release()
     throw error
