@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { normalizeAbi } from './normalizeAbi.js'
 import { writeAbiModules } from './writeAbiModules.js'
 
@@ -76,7 +76,36 @@ const sources: Source[] = [
       ReverseRegistrar: 'build/contracts/ReverseRegistrar.json',
     },
   },
+  {
+    spec: '@account-abstraction/contracts@0.8.0',
+    out: 'account-abstraction.json',
+    contracts: { EntryPoint: 'artifacts/EntryPoint.json' },
+  },
 ]
+
+/** The Delegation Framework ships each contract as an ES module pair: dist/abis/X.mjs and dist/bytecode/X.mjs. */
+const delegationFramework = {
+  spec: '@metamask/delegation-abis@2.0.0',
+  out: 'delegation-framework.json',
+  contracts: [
+    'DelegationManager',
+    'HybridDeleGator',
+    // The P256 library HybridDeleGator links (passkey signers): its bytecode holds a link placeholder.
+    'SCL_RIP7212',
+    'EIP7702StatelessDeleGator',
+    'SimpleFactory',
+    'ERC1967Proxy',
+    'TimestampEnforcer',
+    'AllowedTargetsEnforcer',
+    'AllowedMethodsEnforcer',
+    'ValueLteEnforcer',
+    'NativeTokenPeriodTransferEnforcer',
+    'ERC20PeriodTransferEnforcer',
+    'ERC20TransferAmountEnforcer',
+    'LimitedCallsEnforcer',
+    'RedeemerEnforcer',
+  ],
+}
 
 const artifactsDir = fileURLToPath(new URL('../artifacts/', import.meta.url))
 
@@ -86,6 +115,12 @@ function unpack(spec: string, into: string): string {
   }).trim()
   execFileSync('tar', ['xzf', join(into, file), '-C', into])
   return join(into, 'package')
+}
+
+function mkdirIn(parent: string, name: string): string {
+  const dir = join(parent, name)
+  execFileSync('mkdir', ['-p', dir])
+  return dir
 }
 
 function bytecodeOf(json: Record<string, unknown>): `0x${string}` {
@@ -112,6 +147,18 @@ try {
     )
     console.log(`wrote ${source.out} from ${source.spec}`)
   }
+  const delegationRoot = unpack(delegationFramework.spec, mkdirIn(work, 'delegation'))
+  const delegationContracts: Record<string, unknown> = {}
+  for (const name of delegationFramework.contracts) {
+    const { abi } = await import(pathToFileURL(join(delegationRoot, `dist/abis/${name}.mjs`)).href)
+    const { bytecode } = await import(pathToFileURL(join(delegationRoot, `dist/bytecode/${name}.mjs`)).href)
+    delegationContracts[name] = { abi: normalizeAbi(abi), bytecode }
+  }
+  writeFileSync(
+    join(artifactsDir, delegationFramework.out),
+    `${JSON.stringify({ source: delegationFramework.spec, contracts: delegationContracts }, null, 1)}\n`,
+  )
+  console.log(`wrote ${delegationFramework.out} from ${delegationFramework.spec}`)
   const factoryDir = join(work, 'factory')
   execFileSync('mkdir', ['-p', factoryDir])
   const factoryRoot = unpack('@safe-global/safe-singleton-factory@2.0.0', factoryDir)

@@ -1,6 +1,7 @@
 import type { AddressBook } from '@agentwallet/core'
 import type { Hex } from 'viem'
 import { createDeployer, type Deployer } from './createDeployer.js'
+import { deployAccountAbstraction } from './deployAccountAbstraction.js'
 import { deployEns } from './deployEns.js'
 import { deployErc8004 } from './deployErc8004.js'
 import { deployPriceFeeds } from './deployPriceFeeds.js'
@@ -28,6 +29,7 @@ export type DevnetAddressBook = AddressBook & {
   erc8004: Required<NonNullable<AddressBook['erc8004']>>
   staking: { lido: `0x${string}` }
   priceFeeds: Record<'ETH/USD' | 'USDC/USD' | 'DAI/USD', `0x${string}`>
+  accountAbstraction: NonNullable<AddressBook['accountAbstraction']>
 }
 
 /**
@@ -55,22 +57,28 @@ export async function deployProtocols(
     minCommitmentAge: ensMinCommitmentAge,
   })
   const before = { weth, tokens, uniswapV2, safe, ens, erc8004, staking: { lido }, priceFeeds }
-  // Last, so every contract deployed before it keeps the address it had before V3 was added.
-  return { ...before, uniswapV3: await deployV3(deployer, before) }
+  // Each addition goes last, so every contract deployed before it keeps the address it had before.
+  const uniswapV3 = await deployV3(deployer, before)
+  return { ...before, uniswapV3, accountAbstraction: await deployAccountAbstraction(provider, deployer) }
 }
 
+/** What a data dir made by an earlier version may lack: the protocols added since. */
+type AddedLater = 'uniswapV3' | 'accountAbstraction'
+
 /**
- * A data dir made by an earlier version lacks what was added since (Uniswap V3): deploy it now, on
- * top of the replayed chain. Returns `stored` itself when nothing is missing.
+ * A data dir made by an earlier version lacks what was added since (Uniswap V3, account abstraction):
+ * deploy it now, on top of the replayed chain. Returns `stored` itself when nothing is missing.
  */
 export async function upgradeProtocols(
   provider: DevnetProvider,
   { chainId, deployerKey }: { chainId: number; deployerKey: Hex },
-  stored: Omit<DevnetAddressBook, 'uniswapV3'> & Partial<Pick<DevnetAddressBook, 'uniswapV3'>>,
+  stored: Omit<DevnetAddressBook, AddedLater> & Partial<Pick<DevnetAddressBook, AddedLater>>,
 ): Promise<DevnetAddressBook> {
-  if (stored.uniswapV3) return stored as DevnetAddressBook
+  if (stored.uniswapV3 && stored.accountAbstraction) return stored as DevnetAddressBook
   const deployer = await createDeployer(provider, chainId, deployerKey)
-  return { ...stored, uniswapV3: await deployV3(deployer, stored) }
+  const uniswapV3 = stored.uniswapV3 ?? (await deployV3(deployer, stored))
+  const accountAbstraction = stored.accountAbstraction ?? (await deployAccountAbstraction(provider, deployer))
+  return { ...stored, uniswapV3, accountAbstraction }
 }
 
 function deployV3(deployer: Deployer, book: Pick<DevnetAddressBook, 'weth' | 'tokens' | 'uniswapV2'>) {

@@ -13,6 +13,8 @@ export type ArtifactFile =
   | 'ens-ethregistrar'
   | 'ens-resolver'
   | 'devnet-contracts'
+  | 'account-abstraction'
+  | 'delegation-framework'
 
 const cache = new Map<ArtifactFile, Record<string, Artifact>>()
 

@@ -50,6 +50,36 @@ export type AddressBook = {
   staking?: { lido?: Address | undefined } | undefined
   /** Chainlink AggregatorV3 feeds by pair, e.g. `ETH/USD`. */
   priceFeeds?: Readonly<Record<string, Address>> | undefined
+  /** ERC-4337 EntryPoint v0.8 and MetaMask's Delegation Framework bound to it (smart wallets, session keys). */
+  accountAbstraction?: AccountAbstractionContracts | undefined
+}
+
+/**
+ * The account-abstraction stack of a chain: EntryPoint v0.8 (canonically
+ * `0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108`) and the Delegation Framework's DelegationManager,
+ * smart-account implementations (both constructed against that EntryPoint) and caveat enforcers.
+ */
+export type AccountAbstractionContracts = {
+  entryPoint: Address
+  delegationManager: Address
+  /** HybridDeleGator implementation; a smart wallet is an ERC1967Proxy to it from `simpleFactory`. */
+  hybridDeleGatorImpl: Address
+  /** CREATE2 factory (`deploy(bytecode, salt)`) that deploys smart wallets as a user operation's factory. */
+  simpleFactory: Address
+  /** EIP7702StatelessDeleGator: the code an EOA delegates to by an EIP-7702 authorization. */
+  eip7702DeleGator: Address
+  /** Caveat enforcers a delegation's caveats point at. */
+  enforcers: {
+    timestamp: Address
+    allowedTargets: Address
+    allowedMethods: Address
+    valueLte: Address
+    nativeTokenPeriodTransfer: Address
+    erc20PeriodTransfer: Address
+    erc20TransferAmount: Address
+    limitedCalls: Address
+    redeemer: Address
+  }
 }
 
 export type ChainInfo = {
