@@ -12,7 +12,7 @@ const coreLayers = [
   ['approvals'],
   ['defi', 'ens', 'identity', 'multisig', 'payments', 'devnet', 'allowances'],
   ['operations'],
-  ['transactions'],
+  ['transactions', 'userOperations'],
   ['policy'],
   ['intents', 'effects', 'wallets', 'principals', 'webhooks', 'metrics'],
   ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'schemas', 'health'],

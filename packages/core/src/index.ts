@@ -293,6 +293,12 @@ export {
   waitForTransactionAnswerSchema,
   waitForTransactionSchema,
 } from './transactions/waitForTransaction.js'
+export { estimateOperationGas } from './userOperations/estimateOperationGas.js'
+export { relayerAccount } from './userOperations/relayerAccount.js'
+export { relayerBundler } from './userOperations/relayerBundler.js'
+export { handleOpsData, simulateHandleOps } from './userOperations/simulateHandleOps.js'
+export * from './userOperations/types.js'
+export { userOperationReceiptOf } from './userOperations/userOperationReceiptOf.js'
 export {
   type AmountIssue,
   amountIssueMessage,

@@ -36,6 +36,11 @@ export const walletSchema = z.object({
   address: out.address,
   chain: z.string(),
   agentName: z.string(),
+  kind: z
+    .enum(['eoa', 'smart', 'relayer'])
+    .describe(
+      'eoa: the key is the account; smart: a smart account acted for by a session key; relayer: submits user operations',
+    ),
   createdAt: out.timestamp,
 })
 
