@@ -15,7 +15,7 @@ const invalidParamsCode = -32602
 
 /**
  * Turns an error from a bundler's JSON-RPC into an AgentWallet error, by viem's error classes and the
- * JSON-RPC codes on its cause chain, never by text: a rejected op is `transaction_failed` (422) with
+ * JSON-RPC codes on its cause chain, never by text: a rejected op is `user_operation_rejected` (422, as the relayer's EntryPoint refusal) with
  * the bundler's reason in `details`, malformed fields `validation_failed`, a throttled entity
  * `rate_limited`, and an unreachable or failing bundler `chain_unavailable`.
  * @example catch (error) { throw toBundlerError(error, 'alto') }
@@ -26,7 +26,7 @@ export function toBundlerError(error: unknown, bundler: string): BaseError {
   const details = { bundler, rpcCode: rpc?.code, reason: rpc?.reason }
   if (rpc && !isTransport(error)) {
     if (rejectionCodes.has(rpc.code))
-      return new BaseError('transaction_failed', 'The bundler rejected the user operation', {
+      return new BaseError('user_operation_rejected', 'The bundler rejected the user operation', {
         details,
         cause: error,
       })
