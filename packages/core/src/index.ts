@@ -34,6 +34,7 @@ export {
 export { type ResolveApprovalParameters, resolveApprovalSchema } from './approvals/resolveApprovalSchema.js'
 export * from './approvals/types.js'
 export * from './bundler/jsonRpcBundler.js'
+export * from './bundler/maxGasCostOf.js'
 export * from './bundler/sponsoredGasSince.js'
 export * from './bundler/toBundlerError.js'
 export * from './bundler/types.js'

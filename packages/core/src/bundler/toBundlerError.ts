@@ -53,9 +53,10 @@ function isTransport(error: unknown): boolean {
 function rpcCodeOf(error: unknown): { code: number; reason: string } | undefined {
   let found: { code: number; reason: string } | undefined
   for (const cause of causes(error)) {
-    const { code, shortMessage } = cause as { code?: unknown; shortMessage?: unknown }
+    // viem's RpcRequestError keeps the bundler's own message in `details`.
+    const { code, details } = cause as { code?: unknown; details?: unknown }
     if (typeof code === 'number' && code !== -1)
-      found = { code, reason: typeof shortMessage === 'string' ? shortMessage : cause.message }
+      found = { code, reason: typeof details === 'string' && details ? details : cause.message }
   }
   return found
 }

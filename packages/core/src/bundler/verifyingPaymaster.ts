@@ -8,7 +8,12 @@ import {
   numberToHex,
   pad,
 } from 'viem'
-import { toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import {
+  type GetPaymasterDataParameters,
+  type GetPaymasterStubDataParameters,
+  toPackedUserOperation,
+  type UserOperation,
+} from 'viem/account-abstraction'
 
 /** Gas the paymaster's validation needs (parse, hash, ecrecover) with room; it has no postOp. */
 const defaultVerificationGas = 100_000n
@@ -28,8 +33,6 @@ export type VerifyingPaymasterOptions = {
   paymasterVerificationGasLimit?: bigint | undefined
 }
 
-type PaymasterRequest = UserOperation<'0.8'> & { chainId: number }
-
 /**
  * The tenant's verifying paymaster as viem's paymaster hooks: pass it as `paymaster` to
  * `createBundlerClient` / `prepareUserOperation` and the op carries signed paymasterAndData, so its gas
@@ -46,7 +49,7 @@ export function verifyingPaymaster(options: VerifyingPaymasterOptions) {
     return { validUntil: now + (options.validForSeconds ?? 600), validAfter: 0 }
   }
   return {
-    async getPaymasterStubData(_request: PaymasterRequest) {
+    async getPaymasterStubData(_request: GetPaymasterStubDataParameters) {
       const { validUntil, validAfter } = window()
       return {
         paymaster: options.address,
@@ -54,10 +57,12 @@ export function verifyingPaymaster(options: VerifyingPaymasterOptions) {
         ...gas,
       }
     },
-    async getPaymasterData(request: PaymasterRequest) {
+    async getPaymasterData(request: GetPaymasterDataParameters) {
       const { validUntil, validAfter } = window()
+      // viem asks for the final data after estimating, so the op's gas fields are all set by now.
+      const userOperation = request as unknown as UserOperation<'0.8'>
       const hash = verifyingPaymasterHash({
-        userOperation: { ...request, paymaster: options.address, ...gas },
+        userOperation: { ...userOperation, paymaster: options.address, ...gas },
         chainId: request.chainId,
         validUntil,
         validAfter,
