@@ -21,6 +21,7 @@ import {
 } from './lib/benches.js'
 import { quoteBench } from './lib/quoteBench.js'
 import { rateLimitBench } from './lib/rateLimitBench.js'
+import { userOpBench } from './lib/userOpBench.js'
 
 const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   creates: createsBench,
@@ -32,6 +33,7 @@ const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   policy: policyBench,
   ratelimit: rateLimitBench,
   quote: quoteBench,
+  userops: userOpBench,
 }
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
