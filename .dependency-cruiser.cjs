@@ -14,7 +14,7 @@ const coreLayers = [
   ['operations'],
   ['transactions', 'userOperations'],
   ['policy'],
-  ['intents', 'effects', 'wallets', 'principals', 'webhooks', 'metrics'],
+  ['intents', 'effects', 'wallets', 'smartAccounts', 'principals', 'webhooks', 'metrics'],
   ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'schemas', 'health'],
   ['utils'],
   ['errors'],

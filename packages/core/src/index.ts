@@ -245,6 +245,31 @@ export {
   isValidAddress,
 } from './schemas/primitives.js'
 export { type AgentWalletSession, createSession } from './session.js'
+export { deleGatorAbi } from './smartAccounts/deleGatorAbi.js'
+export { type Caveat, type Delegation, delegationTypes, rootAuthority } from './smartAccounts/delegation.js'
+export { delegationHash } from './smartAccounts/delegationHash.js'
+export { delegationManagerAbi } from './smartAccounts/delegationManagerAbi.js'
+export { gasDepositCall } from './smartAccounts/gasDepositCall.js'
+export {
+  type CompiledPermissions,
+  type OffChainRule,
+  permissionsFromRules,
+} from './smartAccounts/permissionsFromRules.js'
+export { redeemCalldata } from './smartAccounts/redeemCalldata.js'
+export { type SessionDelegations, sessionDelegations } from './smartAccounts/sessionDelegations.js'
+export type { PeriodicAllowance, SessionPermissions } from './smartAccounts/sessionPermissions.js'
+export {
+  buildUserOperation,
+  dummySignature,
+  type PaymasterFields,
+} from './smartAccounts/sessionUserOperation.js'
+export { signDelegation } from './smartAccounts/signDelegation.js'
+export { signUpgradeAuthorization } from './smartAccounts/signUpgradeAuthorization.js'
+export { type DeleGatorKind, signUserOperation } from './smartAccounts/signUserOperation.js'
+export { simpleFactoryAbi } from './smartAccounts/simpleFactoryAbi.js'
+export type { SmartAccountCall } from './smartAccounts/smartAccountCall.js'
+export { type SmartWalletDeployment, smartWalletDeployment } from './smartAccounts/smartWalletDeployment.js'
+export { revokeCall, revokeSessionCalls, walletCalldata } from './smartAccounts/walletCalls.js'
 export { startTracker, type Tracker } from './startTracker.js'
 export { type EventListenerSet, eventListeners } from './storage/eventListeners.js'
 export { type KeyedMutex, keyedMutex, type Release } from './storage/keyedMutex.js'

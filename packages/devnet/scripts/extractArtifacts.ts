@@ -102,6 +102,7 @@ const delegationFramework = {
     'NativeTokenPeriodTransferEnforcer',
     'ERC20PeriodTransferEnforcer',
     'ERC20TransferAmountEnforcer',
+    'ERC20BalanceChangeEnforcer',
     'LimitedCallsEnforcer',
     'RedeemerEnforcer',
   ],

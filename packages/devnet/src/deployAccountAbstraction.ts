@@ -29,6 +29,7 @@ const enforcerContracts = {
   nativeTokenPeriodTransfer: 'NativeTokenPeriodTransferEnforcer',
   erc20PeriodTransfer: 'ERC20PeriodTransferEnforcer',
   erc20TransferAmount: 'ERC20TransferAmountEnforcer',
+  erc20BalanceChange: 'ERC20BalanceChangeEnforcer',
   limitedCalls: 'LimitedCallsEnforcer',
   redeemer: 'RedeemerEnforcer',
 } as const satisfies Record<keyof AccountAbstractionContracts['enforcers'], string>

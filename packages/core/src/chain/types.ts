@@ -77,6 +77,7 @@ export type AccountAbstractionContracts = {
     nativeTokenPeriodTransfer: Address
     erc20PeriodTransfer: Address
     erc20TransferAmount: Address
+    erc20BalanceChange: Address
     limitedCalls: Address
     redeemer: Address
   }
