@@ -25,9 +25,11 @@ import {
   type Bundler,
   jsonRpcBundler,
   maxGasCostOf,
+  memoryKeyVault,
   type SignedUserOperation,
   sponsoredGasSince,
   sponsorshipOf,
+  type VaultSigner,
   verifyingPaymaster,
 } from '../../packages/core/src/index.js'
 import { createDevnet, type Devnet, type DevnetServer } from '../../packages/devnet/src/index.js'
@@ -220,10 +222,12 @@ describe('jsonRpcBundler against a real bundler (@pimlico/alto) on the devnet', 
   }
 
   describe('sponsored gas: the tenant’s VerifyingPaymaster, signed by its sponsor key', () => {
-    // The sponsor key stands for the service's vault key (a VaultSigner is a viem LocalAccount).
-    const sponsor = privateKeyToAccount(generatePrivateKey())
+    // The sponsor key is a key of the service's vault; core signs with its VaultSigner.
+    let sponsor: VaultSigner
     let paymaster: Address
     beforeAll(async () => {
+      const vault = memoryKeyVault()
+      sponsor = await vault.getSigner(await vault.createKey())
       paymaster = await devnet.deployVerifyingPaymaster({ signer: sponsor.address, deposit: parseEther('1') })
     })
 
