@@ -5,13 +5,14 @@ import {
   dummySignature,
   gasDepositCall,
   permissionsFromRules,
-  policyRuleSchema,
+  type RulesEngineRule,
   redeemCalldata,
   revokeCall,
   revokeSessionCalls,
   type SessionDelegations,
   type SessionPermissions,
   smartWalletDeployment,
+  validateRules,
   walletCalldata,
 } from '@agentwallet/core'
 import { createDevnet, type Devnet, uniswapV2RouterAbi } from '@agentwallet/devnet'
@@ -229,16 +230,26 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
   })
 
   it('rules compiled by permissionsFromRules hold on chain; what they cannot express is listed', async () => {
-    const rules = [
+    const input = [
       { id: 'cap', type: 'max_per_tx', asset: 'native', max: '0.2' },
       { id: 'budget', type: 'spend_limit', asset: 'USDC', max: '25', window: '24h' },
       { id: 'human', type: 'require_approval', always: true },
-    ].map((rule) => policyRuleSchema.parse(rule))
+      // Together these compile to targets, which make the USDC budget airtight (no approve escapes it).
+      { id: 'who', type: 'allow_recipients', addresses: [recipient] },
+      {
+        id: 'what',
+        type: 'allow_contracts',
+        contracts: [{ address: devnet.addressBook.uniswapV2[0]!.router }],
+      },
+    ]
+    // validateRules is the engine's own validation (what a stored policy went through).
+    const rules = validateRules(input) as RulesEngineRule[]
     const { permissions, offChainOnly } = permissionsFromRules(rules, {
       expiresAt: Math.floor(Date.now() / 1000) + day,
       tokens: devnet.addressBook.tokens,
     })
     expect(offChainOnly).toEqual([expect.objectContaining({ ruleId: 'human' })])
+    expect(permissions.targets).toContain(recipient)
     const delegations = await h.issue(owner, wallet, session.address, permissions, 3n)
     const transfer = (amount: string) => ({
       to: usdc,
@@ -256,6 +267,10 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
     expect(await h.redeemByOp(session, delegations, [transfer('30')])).toEqual({
       success: false,
       reason: 'ERC20PeriodTransferEnforcer:transfer-amount-exceeded',
+    })
+    expect(await h.redeemByOp(session, delegations, [{ to: stranger(), value: 1n }])).toEqual({
+      success: false,
+      reason: 'AllowedTargetsEnforcer:target-address-not-allowed',
     })
     expect(
       await h.redeemByOp(session, delegations, [{ to: recipient, value: parseEther('0.2') }, transfer('25')]),

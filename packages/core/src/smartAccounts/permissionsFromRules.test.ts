@@ -42,7 +42,19 @@ describe('permissionsFromRules', () => {
       { token: usdc.address, allowance: { amount: parseUnits('100.123456', 6), period: 3_600 } },
       { token: dai.address, allowance: { amount: parseUnits('5', 18), period: 1 } },
     ])
-    expect(offChainOnly).toEqual([expect.objectContaining({ ruleId: 'r1', type: 'max_per_tx' })])
+    // r1 stays off chain; r0 and r2 are compiled, but with no targets list an approve escapes them.
+    expect(offChainOnly.map((rule) => rule.ruleId)).toEqual(['r1', 'r0', 'r2'])
+  })
+
+  it('an ERC-20 limit beside a targets list is airtight: nothing about it is off chain', () => {
+    const { permissions, offChainOnly } = compile([
+      { type: 'spend_limit', asset: 'USDC', max: '10', window: '1d' },
+      { type: 'allow_recipients', addresses: [friend] },
+      { type: 'allow_contracts', contracts: [{ address: dex }] },
+    ])
+    expect(permissions.tokens).toHaveLength(1)
+    expect(permissions.targets).toContain(dex)
+    expect(offChainOnly).toEqual([])
   })
 
   it('leaves usd limits, unknown tokens and the judgement rules off chain', () => {

@@ -5,10 +5,16 @@ import { parseAmount } from '../utils/amounts.js'
 import { parseDuration } from '../utils/duration.js'
 import type { PeriodicAllowance, SessionPermissions } from './sessionPermissions.js'
 
-/** A rule the chain does not enforce for the session key, and why (the off-chain engine still does). */
+/**
+ * A rule the chain does not enforce (or not fully) for the session key, and why; the off-chain engine
+ * still does.
+ */
 export type OffChainRule = { ruleId: string | undefined; type: string; reason: string }
 
 export type CompiledPermissions = { permissions: SessionPermissions; offChainOnly: readonly OffChainRule[] }
+
+const partialWithoutTargets =
+  'compiled, but without a targets list an approve of the token to anyone escapes it: it holds on chain with allow_recipients and allow_contracts'
 
 const offChainReasons: Partial<Record<RulesEngineRule['type'], string>> = {
   deny_recipients: 'the enforcers have no deny list',
@@ -29,7 +35,8 @@ const offChainReasons: Partial<Record<RulesEngineRule['type'], string>> = {
  *   amount per second (no single call moves more); beside a `spend_limit` it stays off chain.
  * - `spend_limit` native or ERC-20 → a periodic allowance over fixed periods of the window (the engine's
  *   window slides, so across a period boundary the chain admits up to twice the limit). One allowance
- *   per asset holds on chain: the smallest; the others stay off chain.
+ *   per asset holds on chain: the smallest; the others stay off chain. An ERC-20 limit is airtight only
+ *   with targets (below): without, it is compiled and also listed in `offChainOnly`.
  * - `allow_recipients` and `allow_contracts` together → `targets`: recipients, contracts, the chain's
  *   tokens and venues (token sends and core-built swaps are judged by these rules without being listed).
  *   One of them alone leaves the other kind of call open, so neither is compiled; nor are selectors
@@ -78,20 +85,23 @@ export function permissionsFromRules(
     }
   }
 
-  const tokenAllowances: { token: Address; allowance: PeriodicAllowance }[] = []
-  for (const [key, { allowance }] of allowances) {
-    if (key !== 'native') tokenAllowances.push({ token: key as Address, allowance })
+  const targets = targetsOf(active, tokens, venues, skip)
+  const tokenAllowances: { token: Address; rule: RulesEngineRule; allowance: PeriodicAllowance }[] = []
+  for (const [key, { rule, allowance }] of allowances) {
+    if (key !== 'native') tokenAllowances.push({ token: key as Address, rule, allowance })
   }
   for (const [key, { rule, amount }] of perCall) {
     if (key === 'native') continue
     if (allowances.has(key))
       skip(rule, 'an ERC-20 has no per-call cap on chain beside its periodic allowance')
-    else tokenAllowances.push({ token: key as Address, allowance: { amount, period: 1 } })
+    else tokenAllowances.push({ token: key as Address, rule, allowance: { amount, period: 1 } })
   }
+  // Compiled, but not airtight: with no targets the session may call the token itself, and an approve
+  // lowers no balance — the spender then pulls outside any delegation.
+  if (!targets) for (const { rule } of tokenAllowances) skip(rule, partialWithoutTargets)
 
   const nativePerCall = perCall.get('native')?.amount
   const nativeAllowance = allowances.get('native')?.allowance
-  const targets = targetsOf(active, tokens, venues, skip)
   return {
     permissions: {
       expiresAt,
@@ -104,7 +114,9 @@ export function permissionsFromRules(
               ...(nativeAllowance ? { allowance: nativeAllowance } : {}),
             },
           }),
-      ...(tokenAllowances.length > 0 ? { tokens: tokenAllowances } : {}),
+      ...(tokenAllowances.length > 0
+        ? { tokens: tokenAllowances.map(({ token, allowance }) => ({ token, allowance })) }
+        : {}),
     },
     offChainOnly,
   }
