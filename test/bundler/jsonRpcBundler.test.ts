@@ -321,5 +321,25 @@ describe('jsonRpcBundler against a real bundler (@pimlico/alto) on the devnet', 
       // The paymaster paid nothing more for this wallet.
       expect(await spentSince(new Date(0), 'wallet')).toBe(firstReceipt.actualGasCost)
     })
+
+    it('sponsoredGasSince: over the tenant every account the paymaster paid for, within the window only', async () => {
+      const sponsored = verifyingPaymaster({ address: paymaster, signer: sponsor })
+      const fresh = new Date(Number((await publicClient().getBlock()).timestamp) * 1000 + 1_000)
+      const costs: bigint[] = []
+      for (const { account } of [await freshAccount(), await freshAccount()]) {
+        const op = await signedOp(account, [{ to: account.address, value: 0n }], {
+          authorize: true,
+          paymaster: sponsored,
+        })
+        costs.push((await receiptOf(await bundler.sendUserOperation(op, entryPoint08Address))).actualGasCost)
+      }
+      const since = (at: Date) =>
+        sponsoredGasSince(publicClient(), { entryPoint: entryPoint08Address, paymaster, since: at })
+      // Blocks from `fresh` on hold only these two ops of this paymaster (the earlier tests' are before).
+      expect(await since(fresh)).toBe(costs[0]! + costs[1]!)
+      expect(await since(new Date(0))).toBeGreaterThan(costs[0]! + costs[1]!)
+      const later = new Date(Number((await publicClient().getBlock()).timestamp) * 1000 + 60_000)
+      expect(await since(later)).toBe(0n)
+    })
   })
 })
