@@ -29,11 +29,17 @@ export function estimateAhead(chain: ChainHandle, from: Address, call: Transacti
   const value = BigInt(call.value)
   return Promise.all([
     chain.client.estimateFeesPerGas(),
-    chain.client.estimateGas({ account: from, to: call.to, value, data: call.data }),
+    chain.client.estimateGas({
+      account: from,
+      to: call.to,
+      value,
+      data: call.data,
+      ...(call.authorizationList?.length ? { authorizationList: call.authorizationList } : {}),
+    }),
   ]).then(
     ([fees, estimate]) => {
       // Contract calls can cost more at execution than at estimation (state moves); plain transfers cannot.
-      const limit = call.data && call.data !== '0x' ? (estimate * 12n) / 10n : estimate
+      const limit = (call.data && call.data !== '0x') || call.authorizationList?.length ? (estimate * 12n) / 10n : estimate
       const gas: GasSettings = {
         limit: limit.toString(),
         maxFeePerGas: fees.maxFeePerGas.toString(),

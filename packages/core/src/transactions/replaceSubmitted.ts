@@ -13,6 +13,7 @@ import { replacementFees } from './replacementFees.js'
 import type { ReplacementAnswer, ReplacementInput } from './replacementSchema.js'
 import { viewOf } from './sendAnswer.js'
 import { settleSubmitted } from './submittedBatch.js'
+import { transactionRequest } from './transactionRequest.js'
 import { markReplaced } from './transitions.js'
 import type { SubmittedTransaction, TransactionRecord } from './types.js'
 
@@ -55,17 +56,14 @@ export async function replaceSubmitted(
     const limit = signing === 'cancel' ? transferGas : BigInt(record.gas.limit)
     await assertPayable(chain, record, BigInt(call.value) + limit * fees.maxFeePerGas)
     const signer = await ctx.vault.getSigner(record.from)
-    const rawTx = await signer.signTransaction({
-      type: 'eip1559',
-      chainId: chain.chainId,
-      nonce: record.nonce,
-      to: call.to,
-      value: BigInt(call.value),
-      data: call.data,
-      gas: limit,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    })
+    const rawTx = await signer.signTransaction(
+      transactionRequest(chain, call, {
+        nonce: record.nonce,
+        gas: limit,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      }),
+    )
     const next = await markReplaced(ctx, record, {
       call,
       gas: {

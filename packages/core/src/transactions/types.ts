@@ -45,8 +45,13 @@ type TransactionBase = {
   via?: Address | undefined
   /** What `amount` was worth in US dollars when the intent was made; set when a USD rule was in scope. */
   usd?: StoredUsd | undefined
-  /** What the EVM transaction carries. */
-  call: { to: Address; value: string; data?: Hex | undefined }
+  /** What the EVM transaction carries (authorizations make it an EIP-7702 transaction). */
+  call: {
+    to: Address
+    value: string
+    data?: Hex | undefined
+    authorizationList?: StoredAuthorization[] | undefined
+  }
   /**
    * What the intent was judged to do to the paying account (`from`, or `via`), each outflow with its
    * USD value when a USD rule valued it: window totals count later intents by these. Absent on a
@@ -65,6 +70,16 @@ type TransactionBase = {
   meta?: Record<string, unknown> | undefined
   createdAt: string
   updatedAt: string
+}
+
+/** A signed EIP-7702 authorization, as stored (JSON-safe: numbers, hex). */
+export type StoredAuthorization = {
+  address: Address
+  chainId: number
+  nonce: number
+  r: Hex
+  s: Hex
+  yParity: number
 }
 
 /** EIP-1559 gas of a signature, as decimal strings. */
