@@ -15,6 +15,7 @@ const coreLayers = [
   ['userOperations'],
   ['transactions'],
   ['policy'],
+  ['smartWallets'],
   ['intents', 'effects', 'wallets', 'smartAccounts', 'principals', 'webhooks', 'metrics'],
   ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'schemas', 'health'],
   ['utils'],

@@ -1,3 +1,4 @@
+import type { Bundler } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import type { QuoteSource } from './defi/quoteSource.js'
 import type { EventBus } from './events/eventBus.js'
@@ -65,4 +66,9 @@ export type AgentWalletContext = {
   options: CoreOptions
   now: () => Date
   newId: (prefix: string) => string
+  /**
+   * The Bundler that carries a tenant's user operations on a chain (smart wallets); set by the
+   * composition root (default: the tenant's relayer, `relayerBundler`).
+   */
+  bundlerOf?: ((tenantId: string, chain: string) => Bundler) | undefined
 }

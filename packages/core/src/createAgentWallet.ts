@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { expireApprovals } from './approvals/resolveApproval.js'
+import type { Bundler } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
 import type { AgentWalletContext, CoreOptions } from './context.js'
@@ -30,6 +31,7 @@ import type { Storage } from './storage/types.js'
 import { settleBroadcasts } from './transactions/broadcastLane.js'
 import { settleSubmitted } from './transactions/submittedBatch.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
+import { relayerBundler } from './userOperations/relayerBundler.js'
 import { assertMasterKey } from './vault/assertMasterKey.js'
 import { localKeyVault } from './vault/localKeyVault.js'
 import { parseMasterKey } from './vault/masterKey.js'
@@ -98,6 +100,11 @@ export type AgentWalletConfig = {
   now?: (() => Date) | undefined
   /** Fail an operation whose answer or error breaks its declaration (for tests; see `callOperation`). */
   checkOperations?: boolean | undefined
+  /**
+   * The Bundler for a tenant's user operations on a chain (smart wallets); undefined or answering
+   * undefined: the tenant's relayer account submits them (`relayerBundler`).
+   */
+  bundler?: ((target: { tenantId: string; chain: string }) => Bundler | undefined) | undefined
 }
 
 export type AgentWallet = AgentWalletSession & {
@@ -158,6 +165,8 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     },
     now: config.now ?? (() => new Date()),
     newId: (prefix) => `${prefix}_${randomUUID().replaceAll('-', '')}`,
+    bundlerOf: (tenantId, chain) =>
+      config.bundler?.({ tenantId, chain }) ?? relayerBundler(ctx, { tenantId, chain }),
   }
   // The multi-step operations: resumed at start, stopped at close, their steps' call refreshers
   // asked by `refreshCall` (a late approval, a stuck-tx replacement).

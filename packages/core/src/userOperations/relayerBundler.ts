@@ -4,11 +4,10 @@ import type { Bundler, SignedUserOperation } from '../bundler/types.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
-import { commitIntent } from '../transactions/commitIntent.js'
-import { prepareGas } from '../transactions/prepareGas.js'
-import { isMined, type UnpausedTransaction, type UnsignedQueuedTransaction } from '../transactions/types.js'
+import { isMined, type UnpausedTransaction } from '../transactions/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { estimateOperationGas } from './estimateOperationGas.js'
+import { relayCall } from './relayCall.js'
 import { relayerAccount } from './relayerAccount.js'
 import { handleOpsData, simulateHandleOps } from './simulateHandleOps.js'
 import { type UserOperationRecord, userOperationRecordId } from './types.js'
@@ -68,53 +67,25 @@ async function submitOnce(
   const carrier = known && (await ctx.storage.get('transactions', known.transactionId))
   if (carrier && carrier.status !== 'failed') return undefined
   await simulateHandleOps(chain, relayer.address, op, entryPoint)
-  const record = carrierRecord(ctx, chain, relayer, { op, hash, entryPoint })
-  const gas = await prepareGas(chain, relayer.address, record.call)
-  const saved: UserOperationRecord = {
-    id,
-    tenantId: relayer.tenantId,
-    chain: chain.name,
-    hash,
-    entryPoint,
-    sender: op.sender,
-    nonce: op.nonce.toString(),
-    transactionId: record.id,
-    createdAt: known?.createdAt ?? record.createdAt,
-  }
-  const { sending } = await commitIntent(ctx, chain, record, gas, {
-    write: 'insert',
-    alongside: (tx) => tx.put('user_operations', saved),
+  const call = { to: entryPoint, value: '0', data: handleOpsData(op, relayer.address) }
+  const { sending } = await relayCall(ctx, chain, relayer, call, {
+    meta: { userOpHash: hash, sender: op.sender },
+    alongside: async (tx, saved) => {
+      const record: UserOperationRecord = {
+        id,
+        tenantId: relayer.tenantId,
+        chain: chain.name,
+        hash,
+        entryPoint,
+        sender: op.sender,
+        nonce: op.nonce.toString(),
+        transactionId: saved.id,
+        createdAt: known?.createdAt ?? saved.createdAt,
+      }
+      await tx.put('user_operations', record)
+    },
   })
   return sending
-}
-
-/** The relayer's transaction that carries the op: a call of the EntryPoint, no value. */
-function carrierRecord(
-  ctx: AgentWalletContext,
-  chain: ChainHandle,
-  relayer: WalletRecord,
-  { op, hash, entryPoint }: Taken,
-): UnsignedQueuedTransaction {
-  const now = ctx.now().toISOString()
-  return {
-    id: ctx.newId('tx'),
-    tenantId: relayer.tenantId,
-    walletId: relayer.id,
-    requestedBy: relayer.ownerId,
-    chain: chain.name,
-    chainId: chain.chainId,
-    kind: 'contract_call',
-    from: relayer.address,
-    to: entryPoint,
-    asset: { address: 'native', symbol: chain.nativeSymbol, decimals: chain.nativeDecimals },
-    amount: '0',
-    call: { to: entryPoint, value: '0', data: handleOpsData(op, relayer.address) },
-    policy: { decision: 'allow', reason: 'Relays a user operation the EntryPoint validated' },
-    meta: { userOpHash: hash, sender: op.sender },
-    status: 'queued',
-    createdAt: now,
-    updatedAt: now,
-  }
 }
 
 /** The op's receipt once its carrier is mined with it; undefined while pending, or unknown here. */
