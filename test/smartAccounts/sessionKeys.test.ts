@@ -6,6 +6,7 @@ import {
   gasDepositCall,
   permissionsFromRules,
   type RulesEngineRule,
+  readAllowancesLeft,
   redeemCalldata,
   revokeCall,
   revokeSessionCalls,
@@ -135,12 +136,13 @@ describe('session keys on chain (EntryPoint v0.8, Delegation Framework), no serv
       }
       expect(await h.redeemByOp(session, delegations, over)).toEqual(exceeded)
       expect(await h.redeemByTx(session, delegations, over)).toEqual(exceeded)
-      expect(await h.redeemByTx(session, delegations, [{ to: recipient, value: parseEther('0.5') }])).toEqual(
-        {
-          success: true,
-          reason: undefined,
-        },
-      )
+      expect(await readAllowancesLeft(h.publicClient, h.contracts, delegations)).toEqual({
+        native: parseEther('0.5'),
+        tokens: [{ token: usdc, available: parseUnits('100', 6) }],
+      })
+      const last = [{ to: recipient, value: parseEther('0.5') }]
+      expect(await h.redeemByTx(session, delegations, last)).toEqual({ success: true, reason: undefined })
+      expect((await readAllowancesLeft(h.publicClient, h.contracts, delegations)).native).toBe(0n)
     })
 
     it('ERC-20 allowance: 60 then 50 USDC of 100 per day — the second is refused, 40 passes', async () => {

@@ -250,11 +250,13 @@ export { type Caveat, type Delegation, delegationTypes, rootAuthority } from './
 export { delegationHash } from './smartAccounts/delegationHash.js'
 export { delegationManagerAbi } from './smartAccounts/delegationManagerAbi.js'
 export { gasDepositCall } from './smartAccounts/gasDepositCall.js'
+export { periodAllowanceAbi } from './smartAccounts/periodAllowanceAbi.js'
 export {
   type CompiledPermissions,
   type OffChainRule,
   permissionsFromRules,
 } from './smartAccounts/permissionsFromRules.js'
+export { type AllowancesLeft, readAllowancesLeft } from './smartAccounts/readAllowancesLeft.js'
 export { redeemCalldata } from './smartAccounts/redeemCalldata.js'
 export { type SessionDelegations, sessionDelegations } from './smartAccounts/sessionDelegations.js'
 export type { PeriodicAllowance, SessionPermissions } from './smartAccounts/sessionPermissions.js'

@@ -47,7 +47,7 @@ export async function fundSession(
   const topUp = maxCost * 2n > minimumTopUp ? maxCost * 2n : minimumTopUp
   const deployment =
     smart.account === 'hybrid' && !state.deployed
-      ? smartWalletDeployment(contracts, { owner: smart.owner })
+      ? await smartWalletDeployment(contracts, { owner: smart.owner })
       : undefined
   const callData = walletCalldata([
     {

@@ -31,7 +31,7 @@ export async function createWalletOfKind(
     const contracts = accountAbstractionOf(chain)
     const owner = await ctx.vault.createKey()
     const sessionKey = await ctx.vault.createKey()
-    const { address } = smartWalletDeployment(contracts, { owner })
+    const { address } = await smartWalletDeployment(contracts, { owner })
     const id = ctx.newId('wal')
     const grant = await issueSessionGrant(ctx, chain, {
       tenantId: principal.tenantId,
