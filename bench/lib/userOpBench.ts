@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { jsonRpcBundler, type SignedUserOperation } from '@agentwallet/core'
+import {
+  createAgentWallet,
+  jsonRpcBundler,
+  memoryStorage,
+  relayerAccount,
+  type SignedUserOperation,
+} from '@agentwallet/core'
 import { createDevnet } from '@agentwallet/devnet'
 import { type Abi, createPublicClient, createWalletClient, type Hex, http, parseEther } from 'viem'
 import {
@@ -24,13 +30,73 @@ const round = (value: number, digits = 1) => Number(value.toFixed(digits))
 const gas = { callGasLimit: 100_000n, verificationGasLimit: 200_000n, preVerificationGas: 100_000n }
 
 /**
- * One value transfer, send → receipt, sequential, over the devnet's HTTP JSON-RPC, three ways that
- * alternate in rounds (so machine load hits each alike): a plain EOA transaction; a v0.8 user
- * operation of a Simple7702Account carried by our own `handleOps` transaction (what the relayer
- * bundler sends, without its storage); and the same op through Pimlico's alto via `jsonRpcBundler`.
- * AgentWallet's smart-wallet send is not in this row (it had not landed on this branch).
+ * Two parts, each alternating its ways in rounds (so machine load hits each alike), half the budget
+ * each. AgentWallet: `send` → confirmed from an EOA wallet and from a smart wallet (its session key's
+ * user operation, carried by the relayer bundler), on the in-process devnet. Raw: one value transfer,
+ * send → receipt, over the devnet's HTTP JSON-RPC — a plain EOA transaction; a Simple7702Account v0.8
+ * user operation in our own `handleOps` transaction; the same op through Pimlico's alto via
+ * `jsonRpcBundler`.
  */
-export async function userOpBench({ budgetMs }: Options): Promise<Row[]> {
+export async function userOpBench(options: Options): Promise<Row[]> {
+  const half = { ...options, budgetMs: options.budgetMs / 2 }
+  return [...(await agentWalletSends(half)), ...(await rawUserOps(half))]
+}
+
+async function agentWalletSends({ budgetMs }: Options): Promise<Row[]> {
+  const devnet = await createDevnet()
+  const aw = await createAgentWallet({
+    chains: {
+      devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
+    },
+    storage: memoryStorage(),
+    defaultTenantRules: [],
+    trackerIntervalMs: 5,
+  })
+  try {
+    await devnet.faucet((await relayerAccount(aw.context, 'default')).address, parseEther('100'))
+    const eoa = (await aw.createWallet({ agentName: 'bench-eoa' })).wallet
+    const smart = (await aw.createWallet({ agentName: 'bench-smart', kind: 'smart' })).wallet
+    for (const wallet of [eoa, smart]) await devnet.faucet(wallet.address, parseEther('100'))
+    const recipient = privateKeyToAccount(generatePrivateKey()).address
+    const timings: Record<'eoa' | 'smart', number[]> = { eoa: [], smart: [] }
+    const sendFrom = async (address: `0x${string}`) => {
+      const started = performance.now()
+      const sent = await aw.send({ wallet: address, to: recipient, value: '0.000001' })
+      const done = await aw.waitForTransaction({ transaction: sent.transaction.id })
+      if (done.transaction.status !== 'confirmed')
+        throw new Error(`send ${sent.transaction.id} ${done.transaction.status}`)
+      return performance.now() - started
+    }
+    const deadline = performance.now() + budgetMs
+    while (performance.now() < deadline) {
+      timings.eoa.push(await sendFrom(eoa.address))
+      timings.smart.push(await sendFrom(smart.address))
+    }
+    const floor = median(timings.eoa)
+    const row = (metric: string, samples: number[], note: string): Row => ({
+      bench: 'userops',
+      metric,
+      value: round(median(samples), 2),
+      unit: 'ms p50',
+      floor: round(floor, 2),
+      ratio: round(median(samples) / floor, 2),
+      note: `${samples.length} sends; ${note}`,
+    })
+    return [
+      row('AgentWallet send → confirmed, EOA wallet', timings.eoa, 'in-process devnet, tracker every 5 ms'),
+      row(
+        'AgentWallet send → confirmed, smart wallet',
+        timings.smart,
+        'session key’s user op, relayer bundler',
+      ),
+    ]
+  } finally {
+    await aw.close()
+    await devnet.close()
+  }
+}
+
+async function rawUserOps({ budgetMs }: Options): Promise<Row[]> {
   const devnet = await createDevnet()
   const server = await devnet.serve({ port: 0 })
   const transport = http(server.url, { retryCount: 0 })
