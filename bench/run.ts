@@ -22,6 +22,7 @@ import {
 } from './lib/benches.js'
 import { quoteBench } from './lib/quoteBench.js'
 import { rateLimitBench } from './lib/rateLimitBench.js'
+import { userOpBench } from './lib/userOpBench.js'
 import { vaultBench } from './lib/vaultBench.js'
 
 const benches: Record<string, (options: Options) => Promise<Row[]>> = {
@@ -36,6 +37,7 @@ const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   quote: quoteBench,
   vaults: vaultBench,
   audit: auditBench,
+  userops: userOpBench,
 }
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),

@@ -1,4 +1,5 @@
 import type { AuditOptions } from './audit/auditOptions.js'
+import type { Bundler } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import type { QuoteSource } from './defi/quoteSource.js'
 import type { EventBus } from './events/eventBus.js'
@@ -68,4 +69,9 @@ export type AgentWalletContext = {
   options: CoreOptions
   now: () => Date
   newId: (prefix: string) => string
+  /**
+   * The Bundler that carries a tenant's user operations on a chain (smart wallets); set by the
+   * composition root (default: the tenant's relayer, `relayerBundler`).
+   */
+  bundlerOf?: ((tenantId: string, chain: string) => Bundler) | undefined
 }

@@ -4,6 +4,7 @@ import type { AuditOptions } from './audit/auditOptions.js'
 import { auditSigner } from './audit/auditSigner.js'
 import { tenantOfAuditStream } from './audit/auditStream.js'
 import { startAuditCheckpoints } from './audit/startAuditCheckpoints.js'
+import type { Bundler } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
 import type { AgentWalletContext, CoreOptions } from './context.js'
@@ -34,6 +35,7 @@ import type { Storage } from './storage/types.js'
 import { settleBroadcasts } from './transactions/broadcastLane.js'
 import { settleSubmitted } from './transactions/submittedBatch.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
+import { relayerBundler } from './userOperations/relayerBundler.js'
 import { assertMasterKey } from './vault/assertMasterKey.js'
 import { localKeyVault } from './vault/localKeyVault.js'
 import { parseMasterKey } from './vault/masterKey.js'
@@ -108,6 +110,11 @@ export type AgentWalletConfig = {
   now?: (() => Date) | undefined
   /** Fail an operation whose answer or error breaks its declaration (for tests; see `callOperation`). */
   checkOperations?: boolean | undefined
+  /**
+   * The Bundler for a tenant's user operations on a chain (smart wallets); undefined or answering
+   * undefined: the tenant's relayer account submits them (`relayerBundler`).
+   */
+  bundler?: ((target: { tenantId: string; chain: string }) => Bundler | undefined) | undefined
 }
 
 export type AgentWallet = AgentWalletSession & {
@@ -175,6 +182,8 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     },
     now: config.now ?? (() => new Date()),
     newId: (prefix) => `${prefix}_${randomUUID().replaceAll('-', '')}`,
+    bundlerOf: (tenantId, chain) =>
+      config.bundler?.({ tenantId, chain }) ?? relayerBundler(ctx, { tenantId, chain }),
   }
   // The multi-step operations: resumed at start, stopped at close, their steps' call refreshers
   // asked by `refreshCall` (a late approval, a stuck-tx replacement).

@@ -59,7 +59,12 @@ export {
   type VerifyAuditOptions,
   verifyAuditTrail,
 } from './audit/verifyAuditTrail.js'
+export * from './bundler/jsonRpcBundler.js'
+export * from './bundler/maxGasCostOf.js'
+export * from './bundler/sponsoredGasSince.js'
+export * from './bundler/toBundlerError.js'
 export * from './bundler/types.js'
+export * from './bundler/verifyingPaymaster.js'
 export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './chain/ensAbis.js'
 export { agentWalletSetTypes, identityRegistryAbi } from './chain/identityRegistryAbi.js'
 export { type KnownChain, publicChains } from './chain/publicChains.js'
@@ -224,6 +229,7 @@ export {
 } from './policy/priceFeedMaxAge.js'
 export * from './policy/ruleSchemas.js'
 export { type RulesPolicyEngineOptions, rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
+export { type SponsorshipDecision, sponsorshipOf } from './policy/sponsorshipOf.js'
 export * from './policy/types.js'
 export { formatUsd, parseUsd, usdDecimals, usdValueOf } from './policy/usdValueOf.js'
 export { maxRulesPerScope, validateRules } from './policy/validateRules.js'
@@ -343,6 +349,12 @@ export {
   waitForTransactionAnswerSchema,
   waitForTransactionSchema,
 } from './transactions/waitForTransaction.js'
+export { estimateOperationGas } from './userOperations/estimateOperationGas.js'
+export { relayerAccount } from './userOperations/relayerAccount.js'
+export { relayerBundler } from './userOperations/relayerBundler.js'
+export { handleOpsData, simulateHandleOps } from './userOperations/simulateHandleOps.js'
+export * from './userOperations/types.js'
+export { userOperationReceiptOf } from './userOperations/userOperationReceiptOf.js'
 export {
   type AmountIssue,
   amountIssueMessage,

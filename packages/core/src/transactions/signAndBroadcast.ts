@@ -10,6 +10,7 @@ import { type Allocated, allocateNonce, nonceIdOf } from './allocateNonce.js'
 import { nonceFiller } from './fillNonce.js'
 import { nextNonceFromNode } from './nextNonceFromNode.js'
 import { markSubmitted } from './submittedBatch.js'
+import { transactionRequest } from './transactionRequest.js'
 import { writeFailed } from './transitions.js'
 import type { GasSettings } from './types.js'
 import {
@@ -37,17 +38,14 @@ export async function signRecord(
 ): Promise<Signing> {
   const { nonceId, nonce } = await allocated
   const signer = await ctx.vault.getSigner(record.from)
-  const rawTx = await signer.signTransaction({
-    type: 'eip1559',
-    chainId: chain.chainId,
-    nonce,
-    to: record.call.to,
-    value: BigInt(record.call.value),
-    data: record.call.data,
-    gas: BigInt(gas.limit),
-    maxFeePerGas: BigInt(gas.maxFeePerGas),
-    maxPriorityFeePerGas: BigInt(gas.maxPriorityFeePerGas),
-  })
+  const rawTx = await signer.signTransaction(
+    transactionRequest(chain, record.call, {
+      nonce,
+      gas: BigInt(gas.limit),
+      maxFeePerGas: BigInt(gas.maxFeePerGas),
+      maxPriorityFeePerGas: BigInt(gas.maxPriorityFeePerGas),
+    }),
+  )
   const signed: SignedQueuedTransaction = {
     ...record,
     nonce,

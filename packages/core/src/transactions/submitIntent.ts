@@ -81,7 +81,9 @@ export async function submitIntent(
   const idempotency = idempotencyOf(principal, draft, options)
   const chain = ctx.chains.get(draft.chain)
   // The gas estimate and the effects' prediction need no lock: they run while this send waits for the wallet's.
-  const estimate = isSettledOffchain(draft) ? undefined : estimateAhead(chain, wallet.address, callOf(draft))
+  const carried = wallet.kind === 'smart'
+  const estimate =
+    isSettledOffchain(draft) || carried ? undefined : estimateAhead(chain, wallet.address, callOf(draft))
   const effects = effectsAhead(chain, wallet.address, draft)
   const accepted = await withLock(
     ctx.storage,
@@ -233,6 +235,7 @@ function newIntent(
     ...(decision.usd ? { usd: decision.usd } : {}),
     ...(decision.effects ? { effects: toStoredEffects(decision.effects) } : {}),
     call: callOf(draft),
+    ...(wallet.kind === 'smart' ? { carriedBy: 'user_operation' as const } : {}),
     policy: recordedDecision(decision),
     meta: decision.payeeAgent ? { ...draft.meta, payeeAgent: decision.payeeAgent } : draft.meta,
     createdAt: now,

@@ -21,6 +21,7 @@ import type {
   Signature,
   SignedQueuedTransaction,
   SignedVersion,
+  SubmittedOperation,
   SubmittedTransaction,
   TransactionRecord,
   TxStuck,
@@ -32,7 +33,7 @@ import type {
 // event in one commit. queued → submitted is also batched off the send's path (submittedBatch.ts).
 
 /** A transaction that can still fail: accepted and not yet mined. */
-export type ActiveTransaction = QueuedTransaction | SubmittedTransaction
+export type ActiveTransaction = QueuedTransaction | SubmittedTransaction | SubmittedOperation
 
 /**
  * `policy.hitl`, in `tx`: an intent waits for a human, with what the approver will be shown.

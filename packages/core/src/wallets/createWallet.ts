@@ -53,10 +53,16 @@ export async function importWallet(
   })
 }
 
-async function saveWallet(
+/**
+ * Saves a new wallet record owned by the principal, with its `wallet.created` event, in one commit
+ * (and the vault key `key` when the vault stores in ours); an address already managed is a `conflict`.
+ * @example await saveWallet(ctx, principal, { address, agentName, chain, source: 'created' })
+ */
+export async function saveWallet(
   ctx: AgentWalletContext,
   principal: Principal,
-  fields: Pick<WalletRecord, 'address' | 'agentName' | 'chain' | 'source'>,
+  fields: Pick<WalletRecord, 'address' | 'agentName' | 'chain' | 'source'> &
+    Partial<Pick<WalletRecord, 'id' | 'kind' | 'smart'>>,
   key?: PreparedKey,
 ): Promise<{ wallet: Wallet }> {
   const record: WalletRecord = {
