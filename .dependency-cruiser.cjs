@@ -12,10 +12,12 @@ const coreLayers = [
   ['approvals'],
   ['defi', 'ens', 'identity', 'multisig', 'payments', 'devnet', 'allowances'],
   ['operations'],
+  ['userOperations'],
   ['transactions'],
   ['policy'],
+  ['smartWallets'],
   ['intents', 'effects', 'wallets', 'smartAccounts', 'principals', 'webhooks', 'metrics'],
-  ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'schemas', 'health'],
+  ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'schemas', 'health', 'audit'],
   ['utils'],
   ['errors'],
 ]

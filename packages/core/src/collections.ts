@@ -9,6 +9,7 @@ import type { X402RequestRecord } from './payments/x402RequestRecord.js'
 import type { PolicyRecord } from './policy/policyStore.js'
 import type { ApiKeyRecord, TenantRecord } from './principals/apiKeyTypes.js'
 import type { NonceRecord, TransactionRecord } from './transactions/types.js'
+import type { UserOperationRecord } from './userOperations/types.js'
 import type { MasterKeyRotationRecord } from './vault/assertMasterKey.js'
 import type { VaultKeyRow } from './vault/storageKeyRecordStore.js'
 import type { WalletRecord } from './wallets/types.js'
@@ -45,4 +46,5 @@ export interface CollectionRecords {
   webhook_retired_counts: WebhookRetiredCountRecord
   x402_requests: X402RequestRecord
   allowance_grants: AllowanceGrantRecord
+  user_operations: UserOperationRecord
 }

@@ -1,3 +1,5 @@
+import type { AuditOptions } from './audit/auditOptions.js'
+import type { Bundler } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import type { QuoteSource } from './defi/quoteSource.js'
 import type { EventBus } from './events/eventBus.js'
@@ -35,6 +37,8 @@ export type CoreOptions = {
   /** Operator-configured swap quote sources (e.g. 0x-style aggregator APIs), asked beside the address book's venues. */
   quoteSources?: readonly QuoteSource[] | undefined
   webhooks: WebhookOptions
+  /** The audit trail (docs/security.md): its signing key and checkpoint interval; absent: no trail. */
+  audit?: AuditOptions | undefined
   /**
    * Receives errors of background work that have no record to go on: a tracker pass, a background
    * operation whose failure storage would not record (default: ignored).
@@ -65,4 +69,9 @@ export type AgentWalletContext = {
   options: CoreOptions
   now: () => Date
   newId: (prefix: string) => string
+  /**
+   * The Bundler that carries a tenant's user operations on a chain (smart wallets); set by the
+   * composition root (default: the tenant's relayer, `relayerBundler`).
+   */
+  bundlerOf?: ((tenantId: string, chain: string) => Bundler) | undefined
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { createWallet, importWallet } from '../wallets/createWallet.js'
+import { createWalletOfKind } from '../userOperations/createWalletOfKind.js'
+import { importWallet } from '../wallets/createWallet.js'
 import { getBalance } from '../wallets/getBalance.js'
 import { getWallet } from '../wallets/getWallet.js'
 import { listWallets } from '../wallets/listWallets.js'
@@ -52,7 +53,7 @@ export const walletOperations = [
     http: { method: 'post', path: '/wallet/create', status: 201 },
     errors: ['unsupported_chain', 'idempotency_conflict', 'conflict'],
     tool: true,
-    action: createWallet,
+    action: createWalletOfKind,
   }),
   defineOperation({
     name: 'importWallet',

@@ -13,6 +13,7 @@ export const errorCodes = [
   'idempotency_conflict',
   'rate_limited',
   'chain_unavailable',
+  'user_operation_rejected',
   'quote_source_unavailable',
   'unsupported_chain',
   'unsupported_protocol',

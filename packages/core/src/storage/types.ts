@@ -151,4 +151,5 @@ export const storageSchema: Record<string, { indexes: readonly string[] }> = {
   webhook_delivery_batches: { indexes: ['tenantId', 'subscriptionId', 'lastAt'] },
   webhook_retired_counts: { indexes: ['tenantId'] },
   allowance_grants: { indexes: ['walletId'] },
+  user_operations: { indexes: ['tenantId'] },
 }

@@ -3,11 +3,14 @@ import type { AgentWalletContext } from '../context.js'
 import type { StorageTx } from '../storage/types.js'
 import type { Allocated } from './allocateNonce.js'
 import { enqueueBroadcast } from './broadcastLane.js'
+import { carryOperation } from './carryOperation.js'
 import { saveSigned, signRecord } from './signAndBroadcast.js'
 import {
   type ClosedTransaction,
   type GasSettings,
+  isCarried,
   isSettledOffchain,
+  isSigned,
   type PendingApprovalTransaction,
   type TransactionRecord,
   type UnpausedTransaction,
@@ -48,10 +51,13 @@ export async function commitIntent(
       : undefined
   const saved: TransactionRecord = signing?.signed ?? record
   await ctx.storage.transaction([], async (tx) => {
-    if (signing) await saveSigned(tx, signing, options.write)
+    if (signing) await saveSigned(ctx, tx, signing, options.write)
     else await tx[options.write]('transactions', record)
     await options.alongside?.(tx, saved)
   })
+  // A smart wallet's intent: its user operation carries it, signed and handed on outside the lock.
+  if (!signing && saved.status === 'queued' && !isSigned(saved) && isCarried(saved))
+    return { record: saved, sending: carryOperation(ctx, chain, saved) }
   if (!signing) return { record: saved }
   return { record: saved, sending: enqueueBroadcast(ctx, chain, signing) }
 }

@@ -44,13 +44,15 @@ export async function judgeIntent(
   })
   if (decision.decision === 'deny') return { decision, gas: undefined }
   // Both only read, under the caller's lock: the nonce need not wait for the balances.
+  // A smart wallet's intent is carried by a user operation (`isCarried`): no nonce of the wallet's, no gas of its own.
+  const carried = { ...intent, ...(wallet.kind === 'smart' ? { carriedBy: 'user_operation' as const } : {}) }
   const allocated =
-    decision.decision === 'allow' && !isSettledOffchain(intent)
+    decision.decision === 'allow' && !isSettledOffchain(carried)
       ? allocateNonce(ctx, chain, wallet.address)
       : undefined
   allocated?.catch(() => undefined) // awaited by `commitIntent`, or dropped with the funds' error
   try {
-    const gas = await prepareFunds(chain, wallet.address, call, intent, {
+    const gas = await prepareFunds(chain, wallet.address, call, carried, {
       estimate: options.estimate,
       inFlight: inFlightOf(ctx, chain.chainId, wallet.address),
     })

@@ -2,7 +2,7 @@ import { type Address, erc20Abi } from 'viem'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import { BaseError } from '../errors/baseError.js'
-import { type GasSettings, isSettledOffchain, type TransactionRecord } from './types.js'
+import { type GasSettings, isCarried, isSettledOffchain, type TransactionRecord } from './types.js'
 
 /** ERC-20 base units a call pays out of the sending wallet itself (an ERC-20 send, a swap's input). */
 export type TokenSpend = { token: Address; amount: bigint }
@@ -29,11 +29,20 @@ export function estimateAhead(chain: ChainHandle, from: Address, call: Transacti
   const value = BigInt(call.value)
   return Promise.all([
     chain.client.estimateFeesPerGas(),
-    chain.client.estimateGas({ account: from, to: call.to, value, data: call.data }),
+    chain.client.estimateGas({
+      account: from,
+      to: call.to,
+      value,
+      data: call.data,
+      ...(call.authorizationList?.length ? { authorizationList: call.authorizationList } : {}),
+    }),
   ]).then(
     ([fees, estimate]) => {
       // Contract calls can cost more at execution than at estimation (state moves); plain transfers cannot.
-      const limit = call.data && call.data !== '0x' ? (estimate * 12n) / 10n : estimate
+      const limit =
+        (call.data && call.data !== '0x') || call.authorizationList?.length
+          ? (estimate * 12n) / 10n
+          : estimate
       const gas: GasSettings = {
         limit: limit.toString(),
         maxFeePerGas: fees.maxFeePerGas.toString(),
@@ -108,12 +117,14 @@ export async function prepareFunds(
   chain: ChainHandle,
   from: Address,
   call: TransactionRecord['call'],
-  intent: Parameters<typeof tokenSpendOf>[0] & Pick<TransactionRecord, 'kind'>,
+  intent: Parameters<typeof tokenSpendOf>[0] & Pick<TransactionRecord, 'kind' | 'carriedBy'>,
   ahead: Ahead = {},
 ): Promise<GasSettings | undefined> {
   const spend = tokenSpendOf(intent)
   if (!isSettledOffchain(intent)) return prepareGas(chain, from, call, spend, ahead)
   if (spend) await requireTokenFunds(chain, from, spend)
+  // A smart wallet pays the value itself (its gas goes through its session account's deposit).
+  if (isCarried(intent)) await requireNativeFunds(chain, from, BigInt(call.value))
   return undefined
 }
 
@@ -129,6 +140,15 @@ export async function requireTokenFunds(chain: ChainHandle, from: Address, spend
       throw toChainError(error, chain.name)
     })
   if (held < spend.amount) throw insufficientFunds(chain, spend.token, held, spend.amount)
+}
+
+/** Checks the wallet holds `value` of the native coin: `insufficient_funds` otherwise. */
+async function requireNativeFunds(chain: ChainHandle, from: Address, value: bigint): Promise<void> {
+  if (value === 0n) return
+  const balance = await chain.client.getBalance({ address: from }).catch((error: unknown) => {
+    throw toChainError(error, chain.name, { read: true })
+  })
+  if (balance < value) throw insufficientFunds(chain, 'native', balance, value)
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { maxOf } from '../utils/amounts.js'
 import { refreshCall } from './refreshCall.js'
+import { transactionRequest } from './transactionRequest.js'
 import { markReplaced, markStuck } from './transitions.js'
 import type { SignedVersion, SubmittedTransaction, TxStuck } from './types.js'
 
@@ -103,17 +104,14 @@ export async function replaceStuck(
     maxFeePerGas: maxFee.toString(),
     maxPriorityFeePerGas: tip.toString(),
   }
-  const rawTx = await signer.signTransaction({
-    type: 'eip1559',
-    chainId: chain.chainId,
-    nonce: record.nonce,
-    to: call.to,
-    value: BigInt(call.value),
-    data: call.data,
-    gas: limit,
-    maxFeePerGas: maxFee,
-    maxPriorityFeePerGas: tip,
-  })
+  const rawTx = await signer.signTransaction(
+    transactionRequest(chain, call, {
+      nonce: record.nonce,
+      gas: limit,
+      maxFeePerGas: maxFee,
+      maxPriorityFeePerGas: tip,
+    }),
+  )
   const next = await markReplaced(ctx, record, {
     call,
     gas,

@@ -13,8 +13,9 @@ import { replacementFees } from './replacementFees.js'
 import type { ReplacementAnswer, ReplacementInput } from './replacementSchema.js'
 import { viewOf } from './sendAnswer.js'
 import { settleSubmitted } from './submittedBatch.js'
+import { transactionRequest } from './transactionRequest.js'
 import { markReplaced } from './transitions.js'
-import type { SubmittedTransaction, TransactionRecord } from './types.js'
+import { isSubmittedTransaction, type SubmittedTransaction, type TransactionRecord } from './types.js'
 
 /** The gas of a plain transfer to an account without code: a cancel's self-transfer. */
 const transferGas = 21_000n
@@ -43,7 +44,8 @@ export async function replaceSubmitted(
     // A send answers `submitted` before that status is saved (`queueSubmitted`): saved first.
     await settleSubmitted(ctx.storage)
     const record = (await ctx.storage.get('transactions', found.id)) ?? found
-    if (record.status !== 'submitted') throw notPending(record, mode)
+    // A smart wallet's user operation has no tx of its own to replace.
+    if (!isSubmittedTransaction(record)) throw notPending(record, mode)
     // A speed-up of a pending cancel speeds the cancel up: it stays a cancel, judged as one.
     const signing: ReplacementMode = record.cancels ? 'cancel' : mode
     await judgeReplacement(ctx, wallet, record, signing)
@@ -55,17 +57,14 @@ export async function replaceSubmitted(
     const limit = signing === 'cancel' ? transferGas : BigInt(record.gas.limit)
     await assertPayable(chain, record, BigInt(call.value) + limit * fees.maxFeePerGas)
     const signer = await ctx.vault.getSigner(record.from)
-    const rawTx = await signer.signTransaction({
-      type: 'eip1559',
-      chainId: chain.chainId,
-      nonce: record.nonce,
-      to: call.to,
-      value: BigInt(call.value),
-      data: call.data,
-      gas: limit,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    })
+    const rawTx = await signer.signTransaction(
+      transactionRequest(chain, call, {
+        nonce: record.nonce,
+        gas: limit,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      }),
+    )
     const next = await markReplaced(ctx, record, {
       call,
       gas: {

@@ -10,6 +10,7 @@ import { assertSameRequest, assertValidKey } from '../idempotency/withIdempotenc
 import { blockedError } from '../intents/blockedError.js'
 import { intentOfDraft } from '../intents/intentOfDraft.js'
 import type { IntentDraft } from '../intents/types.js'
+import { auditDecision } from '../policy/auditDecision.js'
 import { effectsAhead } from '../policy/effectsAhead.js'
 import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
 import type { PolicyDecision } from '../policy/types.js'
@@ -80,7 +81,9 @@ export async function submitIntent(
   const idempotency = idempotencyOf(principal, draft, options)
   const chain = ctx.chains.get(draft.chain)
   // The gas estimate and the effects' prediction need no lock: they run while this send waits for the wallet's.
-  const estimate = isSettledOffchain(draft) ? undefined : estimateAhead(chain, wallet.address, callOf(draft))
+  const carried = wallet.kind === 'smart'
+  const estimate =
+    isSettledOffchain(draft) || carried ? undefined : estimateAhead(chain, wallet.address, callOf(draft))
   const effects = effectsAhead(chain, wallet.address, draft)
   const accepted = await withLock(
     ctx.storage,
@@ -114,6 +117,11 @@ export async function submitIntent(
           if (approval) await tx.insert('approvals', approval)
           if (idempotency) await tx.insert('idempotency', idempotencyRecord(idempotency, saved))
           await recordGrants(tx, saved)
+          auditDecision(ctx, tx, saved.tenantId, decision, {
+            walletId: saved.walletId,
+            transactionId: saved.id,
+            approvalId: approval?.id,
+          })
           if (saved.status === 'blocked') {
             appendEvent(ctx, tx, saved.tenantId, 'policy.blocked', {
               ...txPayload(saved),
@@ -227,6 +235,7 @@ function newIntent(
     ...(decision.usd ? { usd: decision.usd } : {}),
     ...(decision.effects ? { effects: toStoredEffects(decision.effects) } : {}),
     call: callOf(draft),
+    ...(wallet.kind === 'smart' ? { carriedBy: 'user_operation' as const } : {}),
     policy: recordedDecision(decision),
     meta: decision.payeeAgent ? { ...draft.meta, payeeAgent: decision.payeeAgent } : draft.meta,
     createdAt: now,

@@ -12,10 +12,12 @@ import { recheckFailed } from './recheckFailed.js'
 import { refreshCall } from './refreshCall.js'
 import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from './replaceStuck.js'
 import { broadcastSigned, failSigned, signAndBroadcast } from './signAndBroadcast.js'
+import { trackOperations } from './trackOperations.js'
 import { markFailed, markRebroadcast, minedRecord, saveMined, writeFailed } from './transitions.js'
 import {
   isSettledOffchain,
   isSigned,
+  isSubmittedTransaction,
   type SignedQueuedTransaction,
   type SubmittedTransaction,
   type TransactionRecord,
@@ -75,13 +77,14 @@ export async function trackTransactions(
       .filter((record) => Date.parse(record.updatedAt) <= staleBefore && !isSettledOffchain(record))
       .map((record) => resume(ctx, record)),
     recheckFailed(ctx, { where: chain, legacy: options.all === true }),
+    trackOperations(ctx, { queued, submitted: stored, staleBefore }),
   ])
 }
 
 type Found = { record: SubmittedTransaction; receipt: TransactionReceipt }
 
-const isSubmitted = (record: TransactionRecord): record is SubmittedTransaction =>
-  record.status === 'submitted'
+/** A submitted tx (not a smart wallet's user operation, which `trackOperations` follows). */
+const isSubmitted = isSubmittedTransaction
 
 /**
  * Every tx a receipt was found for, confirmed or failed in one commit (one fsync per pass, not per
@@ -95,7 +98,7 @@ async function saveReceipts(ctx: AgentWalletContext, found: Found[]): Promise<vo
     async (tx) => {
       for (const { record: candidate, receipt } of found) {
         const record = await tx.get('transactions', candidate.id)
-        if (record?.status !== 'submitted') continue
+        if (!record || !isSubmitted(record)) continue
         await saveMined(ctx, tx, minedRecord(ctx, adoptMined(record, receipt.transactionHash), receipt))
       }
     },
@@ -123,7 +126,7 @@ async function settle(
   if (!unseen && !replacementDue(ctx, candidate)) return
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
     const record = await ctx.storage.get('transactions', candidate.id)
-    if (record?.status !== 'submitted') return
+    if (!record || !isSubmitted(record)) return
     if (unseen) await rebroadcastDropped(ctx, chain, record)
     else if (record.submittedAt === candidate.submittedAt) await replaceStuck(ctx, chain, record)
   })

@@ -13,8 +13,16 @@ export type TransactionStatus = TransactionRecord['status']
  * An intent settled by someone else from the wallet's signed authorization, not by a transaction the
  * wallet broadcasts (an x402 payment): the tracker never signs or broadcasts it.
  */
-export function isSettledOffchain(record: Pick<TransactionRecord, 'kind'>): boolean {
-  return record.kind === 'x402_payment'
+export function isSettledOffchain(record: Pick<TransactionRecord, 'kind' | 'carriedBy'>): boolean {
+  return record.kind === 'x402_payment' || isCarried(record)
+}
+
+/**
+ * Whether a user operation carries the intent (a smart wallet's): the tracker never signs or
+ * broadcasts it as a tx; `trackOperations` submits its op through the bundler and reads its receipt.
+ */
+export function isCarried(record: Pick<TransactionRecord, 'carriedBy'>): boolean {
+  return record.carriedBy === 'user_operation'
 }
 
 export const finalStatuses: readonly TransactionStatus[] = [
@@ -45,8 +53,13 @@ type TransactionBase = {
   via?: Address | undefined
   /** What `amount` was worth in US dollars when the intent was made; set when a USD rule was in scope. */
   usd?: StoredUsd | undefined
-  /** What the EVM transaction carries. */
-  call: { to: Address; value: string; data?: Hex | undefined }
+  /** What the EVM transaction carries (authorizations make it an EIP-7702 transaction). */
+  call: {
+    to: Address
+    value: string
+    data?: Hex | undefined
+    authorizationList?: StoredAuthorization[] | undefined
+  }
   /**
    * What the intent was judged to do to the paying account (`from`, or `via`), each outflow with its
    * USD value when a USD rule valued it: window totals count later intents by these. Absent on a
@@ -61,10 +74,35 @@ type TransactionBase = {
     details?: Record<string, unknown> | undefined
   }
   approvalId?: string | undefined
+  /** `user_operation` for a smart wallet's intent: its session account's op carries it (`isCarried`). */
+  carriedBy?: 'user_operation' | undefined
+  /** The carrying op once signed (durable before the bundler has it): re-sent as is, never signed anew. */
+  userOperation?: StoredUserOperation | undefined
   /** Free-form context of higher-level actions (swap quote, ENS name, Safe tx hash). */
   meta?: Record<string, unknown> | undefined
   createdAt: string
   updatedAt: string
+}
+
+/**
+ * A signed user operation as stored: its hash, EntryPoint and the op itself with every number a
+ * decimal string (`toStoredOperation` / `fromStoredOperation`).
+ */
+export type StoredUserOperation = {
+  hash: Hex
+  entryPoint: Address
+  sender: Address
+  op: Record<string, string>
+}
+
+/** A signed EIP-7702 authorization, as stored (JSON-safe: numbers, hex). */
+export type StoredAuthorization = {
+  address: Address
+  chainId: number
+  nonce: number
+  r: Hex
+  s: Hex
+  yParity: number
 }
 
 /** EIP-1559 gas of a signature, as decimal strings. */
@@ -134,6 +172,16 @@ export type QueuedTransaction = UnsignedQueuedTransaction | SignedQueuedTransact
 export type SubmittedTransaction = TransactionBase &
   Signature &
   Unmined & { status: 'submitted'; submittedAt: string; error?: undefined }
+
+/** A smart wallet's intent whose user operation the bundler took (`submittedAt`); no tx of its own. */
+export type SubmittedOperation = TransactionBase &
+  Unsigned &
+  Unmined & {
+    status: 'submitted'
+    submittedAt: string
+    error?: undefined
+    userOperation: StoredUserOperation
+  }
 
 /**
  * Where a mined tx stands: `pending` while its block may still be reorganised away (the tracker
@@ -212,6 +260,7 @@ export type TransactionRecord =
   | ClosedTransaction
   | QueuedTransaction
   | SubmittedTransaction
+  | SubmittedOperation
   | ConfirmedTransaction
   | FailedTransaction
 
@@ -227,6 +276,14 @@ export type SignedTransaction = Extract<TransactionRecord, Signature> | (FailedT
  */
 export function isSigned<Record extends TransactionRecord>(record: Record): record is Record & Signature {
   return record.rawTx !== undefined
+}
+
+/**
+ * Whether the record is a submitted tx of the wallet's own (not a smart wallet's user operation).
+ * @example if (!isSubmittedTransaction(record)) throw notPending(record, mode)
+ */
+export function isSubmittedTransaction(record: TransactionRecord): record is SubmittedTransaction {
+  return record.status === 'submitted' && record.rawTx !== undefined
 }
 
 /**

@@ -1,5 +1,12 @@
 import { type Address, getAddress, type Hex, type LocalAccount } from 'viem'
-import { sign, signMessage, signTransaction, signTypedData, toAccount } from 'viem/accounts'
+import {
+  sign,
+  signAuthorization,
+  signMessage,
+  signTransaction,
+  signTypedData,
+  toAccount,
+} from 'viem/accounts'
 
 /**
  * A viem local account over a key whose address is already known, without deriving the public
@@ -10,6 +17,8 @@ export function signerFromKey(address: Address, privateKey: Hex): LocalAccount {
   return toAccount({
     address: getAddress(address),
     sign: ({ hash }) => sign({ hash, privateKey, to: 'hex' }),
+    // An EIP-7702 delegation of this key's EOA (a smart wallet's session key, an upgraded wallet).
+    signAuthorization: (authorization) => signAuthorization({ ...authorization, privateKey }),
     signMessage: ({ message }) => signMessage({ message, privateKey }),
     signTransaction: (transaction, options) =>
       signTransaction({ privateKey, transaction, serializer: options?.serializer }),

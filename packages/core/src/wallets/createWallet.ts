@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
 import type { z } from 'zod'
+import { appendAudit } from '../audit/appendAudit.js'
 import type { AgentWalletContext } from '../context.js'
 import { ConflictError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
@@ -52,10 +53,16 @@ export async function importWallet(
   })
 }
 
-async function saveWallet(
+/**
+ * Saves a new wallet record owned by the principal, with its `wallet.created` event, in one commit
+ * (and the vault key `key` when the vault stores in ours); an address already managed is a `conflict`.
+ * @example await saveWallet(ctx, principal, { address, agentName, chain, source: 'created' })
+ */
+export async function saveWallet(
   ctx: AgentWalletContext,
   principal: Principal,
-  fields: Pick<WalletRecord, 'address' | 'agentName' | 'chain' | 'source'>,
+  fields: Pick<WalletRecord, 'address' | 'agentName' | 'chain' | 'source'> &
+    Partial<Pick<WalletRecord, 'id' | 'kind' | 'smart'>>,
   key?: PreparedKey,
 ): Promise<{ wallet: Wallet }> {
   const record: WalletRecord = {
@@ -79,6 +86,16 @@ async function saveWallet(
       address: record.address,
       chain: record.chain,
       agentName: record.agentName,
+    })
+    appendAudit(ctx, tx, record.tenantId, {
+      kind: record.source === 'imported' ? 'wallet.imported' : 'wallet.created',
+      subjects: { walletId: record.id, keyId: record.address, apiKeyId: principal.id },
+      payload: {
+        address: record.address,
+        chain: record.chain,
+        agentName: record.agentName,
+        by: principal.id,
+      },
     })
   })
   return { wallet: toWallet(record) }

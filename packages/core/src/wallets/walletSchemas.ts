@@ -14,6 +14,12 @@ export const chainField = chainName.describe('Chain name (default: the wallet’
 export const createWalletSchema = z.strictObject({
   agentName: agentName.describe('Name of the agent the wallet belongs to, shown to humans'),
   chain: chainName.optional().describe('Chain name (default: the server’s default chain)'),
+  kind: z
+    .enum(['eoa', 'smart'])
+    .optional()
+    .describe(
+      'eoa (default): the wallet is a vault key. smart: a smart account owned by a vault key, acted for through a session key whose limits the chain enforces',
+    ),
 })
 export type CreateWalletParameters = z.input<typeof createWalletSchema>
 
@@ -30,12 +36,51 @@ export const walletListQuerySchema = z.strictObject({
 })
 export type ListWalletsParameters = z.input<typeof walletListQuerySchema>
 
+const allowanceSchema = z.object({
+  amount: out.baseUnits,
+  period: z.number().int().describe('Seconds per period'),
+})
+
+/** A smart wallet's keys and its session key's on-chain permissions, as the API shows them. */
+export const smartWalletSchema = z.object({
+  account: z
+    .enum(['hybrid', 'eip7702'])
+    .describe('hybrid: a HybridDeleGator from the factory; eip7702: an EOA upgraded in place'),
+  owner: out.address.describe(
+    'The owner key (in the vault): signs the session key’s delegations, revokes them',
+  ),
+  sessionKey: out.address.describe(
+    'The session key (in the vault) the agent acts through: its account sends the user operations',
+  ),
+  expiresAt: out.timestamp.describe('When the session key’s delegations stop being redeemable'),
+  permissions: z
+    .object({
+      targets: z.array(out.address).optional(),
+      selectors: z.array(z.string()).optional(),
+      native: z
+        .object({ perCall: out.baseUnits.optional(), allowance: allowanceSchema.optional() })
+        .optional(),
+      tokens: z.array(z.object({ token: out.address, allowance: allowanceSchema })).optional(),
+    })
+    .describe('What the chain enforces for the session key (base units); absent fields do not restrict'),
+  offChainOnly: z
+    .array(z.object({ ruleId: z.string().optional(), type: z.string(), reason: z.string() }))
+    .describe('Rules the chain cannot express: the service alone judges them'),
+  delegationHashes: z.array(z.string()).describe('The delegations’ EIP-712 hashes: their ids on chain'),
+})
+
 /** The wallet as the API shows it. */
 export const walletSchema = z.object({
   id: z.string(),
   address: out.address,
   chain: z.string(),
   agentName: z.string(),
+  kind: z
+    .enum(['eoa', 'smart', 'relayer'])
+    .describe(
+      'eoa: the key is the account; smart: a smart account acted for by a session key; relayer: submits user operations',
+    ),
+  smart: smartWalletSchema.optional().describe('For a smart wallet: its keys and its session key’s limits'),
   createdAt: out.timestamp,
 })
 

@@ -77,6 +77,15 @@ Brings the Postgres schema up to date and exits.`,
 Re-seals wallet keys and webhook secrets under a new master key, with every server stopped.
 Old key: AGENTWALLET_MASTER_KEY or <data-dir>/master.key; new: AGENTWALLET_NEW_MASTER_KEY or generated
 (0600 in the data dir). See docs/deploy.md.`,
+  audit: `Usage: agentwallet audit export [--tenant <id>] [--out <file.jsonl>] [--data-dir <dir>] [--storage …]
+       agentwallet audit verify [<file.jsonl>] [--public-key <hex>] [--data-dir <dir>] [--storage …]
+
+export writes a tenant's audit trail (default tenant: default) as JSON lines, from the data dir's
+storage (a running server's: GET /audit/export). verify checks a file, or without one every tenant's
+trail in the storage, offline: each entry's hash, the chain, the checkpoint signatures (against
+--public-key, the key in /health; with a data dir, its audit.key or AGENTWALLET_AUDIT_KEY), and re-runs
+every recorded policy decision with the rules engine. It prints each problem with the entry's position
+and exits non-zero on any. See docs/security.md.`,
   mcp: `Usage: AGENTWALLET_API_KEY=<agent key> agentwallet mcp
 
 The agent tools as an MCP server on stdio. AGENTWALLET_URL points at a running server (else in-process
@@ -93,6 +102,7 @@ Commands:
   devnet   serve the embedded chain as JSON-RPC (default port 8545)
   migrate  bring the Postgres schema up to date and exit
   rotate-master-key  re-seal wallet keys and webhook secrets under a new master key (servers stopped)
+  audit    export [--out file] | verify [file.jsonl]: the tamper-evident audit trail, checked offline
   mcp      the agent tools as an MCP server on stdio
 
 Flags:

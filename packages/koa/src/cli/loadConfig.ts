@@ -79,6 +79,9 @@ const options = {
   name: { type: 'string' },
   role: { type: 'string' },
   tenant: { type: 'string' },
+  // audit subcommand
+  out: { type: 'string' },
+  'public-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const

@@ -9,6 +9,7 @@ import {
   zeroExQuoteSource,
 } from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { auditKeyFromEnv } from './auditCommand.js'
 import { CliError } from './cliError.js'
 import { holdDataDirs } from './holdDataDir.js'
 import type { Env, ServerConfig } from './loadConfig.js'
@@ -58,6 +59,12 @@ export async function openAgentWallet(
       config.storage === 'memory'
         ? masterKeyFromEnv(env)
         : (masterKeyFromEnv(env) ?? (await loadOrCreateMasterKey({ dataDir: config.dataDir })))
+    // Checkpoints are signed with it; replicas should share it (AGENTWALLET_AUDIT_KEY), or each signs with its own.
+    const auditKey =
+      config.storage === 'memory'
+        ? auditKeyFromEnv(env)
+        : (auditKeyFromEnv(env) ??
+          (await loadOrCreateMasterKey({ dataDir: config.dataDir, fileName: 'audit.key' })))
     const devnet =
       named.length === 0
         ? await createDevnet({
@@ -82,6 +89,7 @@ export async function openAgentWallet(
       storage,
       vault: opened.vault,
       masterKey,
+      audit: { key: auditKey },
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
       quoteSources: config.zeroEx ? [zeroExQuoteSource(config.zeroEx)] : [],
       ...config.feeBumping,

@@ -39,6 +39,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   unsupported_media_type: 415,
   header_too_large: 431,
   insufficient_funds: 422,
+  user_operation_rejected: 422,
   transaction_failed: 422,
   slippage_exceeded: 422,
   no_route: 422,

@@ -1,0 +1,118 @@
+import { type Address, concat, encodeFunctionData, parseEther } from 'viem'
+import { entryPoint08Abi } from 'viem/account-abstraction'
+import type { Bundler } from '../bundler/types.js'
+import { toChainError } from '../chain/toChainError.js'
+import type { AccountAbstractionContracts, ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { buildUserOperation } from '../smartAccounts/sessionUserOperation.js'
+import { signUserOperation } from '../smartAccounts/signUserOperation.js'
+import { smartWalletDeployment } from '../smartAccounts/smartWalletDeployment.js'
+import { walletCalldata } from '../smartAccounts/walletCalls.js'
+import type { SmartWalletFields } from '../wallets/types.js'
+import { accountAbstractionOf } from './accountAbstractionOf.js'
+
+/** The least the wallet moves into the session account's EntryPoint deposit at a time. */
+const minimumTopUp = parseEther('0.01')
+/** Gas a session op may take at most (validation, redemption, pre-verification): what the deposit must cover. */
+const operationGasBudget = 2_000_000n
+
+/**
+ * Readies a smart wallet's session account to pay its next op's gas (`operationGasBudget` at the
+ * node's current max fee): its EOA runs the session
+ * DeleGator (the relayer's type-4 tx at creation), the wallet exists on chain and the session
+ * account's EntryPoint deposit covers it. When the wallet is not deployed yet or the deposit is short,
+ * the wallet's owner key signs the wallet's own op — deployed from the factory on first use, then
+ * `depositTo(session)` of at least `minimumTopUp` (twice the shortfall) — paid from the wallet's ETH,
+ * and the bundler carries it. `waiting` while the chain does not show it ready yet (the tracker
+ * tries again); the wallet pays every op's gas this way.
+ * @example if ((await fundSession(ctx, chain, wallet.address, smart, bundler)) === 'waiting') return record
+ */
+export async function fundSession(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  wallet: Address,
+  smart: SmartWalletFields,
+  bundler: Bundler,
+): Promise<'ready' | 'waiting'> {
+  const contracts = accountAbstractionOf(chain)
+  const [state, fees] = await Promise.all([
+    sessionState(chain, contracts, wallet, smart),
+    chain.client.estimateFeesPerGas().catch((error: unknown) => {
+      throw toChainError(error, chain.name, { read: true })
+    }),
+  ])
+  const maxCost = operationGasBudget * fees.maxFeePerGas
+  if (!state.delegated) return 'waiting'
+  if (state.deployed && state.deposit >= maxCost) return 'ready'
+  const topUp = maxCost * 2n > minimumTopUp ? maxCost * 2n : minimumTopUp
+  const deployment =
+    smart.account === 'hybrid' && !state.deployed
+      ? await smartWalletDeployment(contracts, { owner: smart.owner })
+      : undefined
+  const callData = walletCalldata([
+    {
+      to: contracts.entryPoint,
+      value: topUp,
+      data: encodeFunctionData({ abi: entryPoint08Abi, functionName: 'depositTo', args: [smart.sessionKey] }),
+    },
+  ])
+  const nonce = await chain.client
+    .readContract({
+      address: contracts.entryPoint,
+      abi: entryPoint08Abi,
+      functionName: 'getNonce',
+      args: [wallet, 0n],
+    })
+    .catch((error: unknown) => {
+      throw toChainError(error, chain.name, { read: true })
+    })
+  const unpriced = buildUserOperation({
+    sender: wallet,
+    nonce,
+    callData,
+    gas: { callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n },
+    fees,
+    deployment,
+  })
+  const gas = await bundler.estimateUserOperationGas(unpriced, contracts.entryPoint)
+  const op = await signUserOperation(
+    await ctx.vault.getSigner(smart.owner),
+    { ...unpriced, ...gas },
+    {
+      chainId: chain.chainId,
+      entryPoint: contracts.entryPoint,
+      kind: smart.account === 'hybrid' ? 'HybridDeleGator' : 'EIP7702StatelessDeleGator',
+    },
+  )
+  await bundler.sendUserOperation(op, contracts.entryPoint)
+  const after = await sessionState(chain, contracts, wallet, smart)
+  return after.deployed && after.deposit >= maxCost ? 'ready' : 'waiting'
+}
+
+/** Whether the session EOA runs the DeleGator, the wallet has code, and the session's deposit. */
+async function sessionState(
+  chain: ChainHandle,
+  contracts: AccountAbstractionContracts,
+  wallet: Address,
+  smart: SmartWalletFields,
+): Promise<{ delegated: boolean; deployed: boolean; deposit: bigint }> {
+  const [sessionCode, walletCode, deposit] = await Promise.all([
+    chain.client.getCode({ address: smart.sessionKey }),
+    chain.client.getCode({ address: wallet }),
+    chain.client.readContract({
+      address: contracts.entryPoint,
+      abi: entryPoint08Abi,
+      functionName: 'balanceOf',
+      args: [smart.sessionKey],
+    }),
+  ]).catch((error: unknown) => {
+    throw toChainError(error, chain.name, { read: true })
+  })
+  const designator = concat(['0xef0100', contracts.eip7702DeleGator]).toLowerCase()
+  return {
+    delegated: sessionCode?.toLowerCase() === designator,
+    deployed:
+      smart.account === 'hybrid' ? (walletCode ?? '0x') !== '0x' : walletCode?.toLowerCase() === designator,
+    deposit,
+  }
+}

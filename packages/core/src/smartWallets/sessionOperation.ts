@@ -1,0 +1,61 @@
+import { type Address, hexToBigInt, keccak256, toHex } from 'viem'
+import { entryPoint08Abi } from 'viem/account-abstraction'
+import type { Bundler, SignedUserOperation } from '../bundler/types.js'
+import { toChainError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { redeemCalldata } from '../smartAccounts/redeemCalldata.js'
+import { buildUserOperation } from '../smartAccounts/sessionUserOperation.js'
+import { signUserOperation } from '../smartAccounts/signUserOperation.js'
+import type { SmartAccountCall } from '../smartAccounts/smartAccountCall.js'
+import type { SmartWalletFields } from '../wallets/types.js'
+import { accountAbstractionOf } from './accountAbstractionOf.js'
+import { sessionDelegationsOf } from './storedSession.js'
+
+/**
+ * The session account's user operation that makes the wallet execute `calls` (one batch: all or
+ * none), signed by the session key from the vault: callData redeems the wallet's delegations, gas
+ * limits from the bundler, fees from the node. Its nonce key is derived from `intentId`, so each
+ * intent has its own nonce sequence and an op signed for it again (a crash before it was saved)
+ * takes the same nonce: at most one of them is ever included. `maxCost` is what its prefund may take.
+ * @example const { op, maxCost } = await sessionOperation(ctx, chain, smart, bundler, { intentId, calls })
+ */
+export async function sessionOperation(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  smart: SmartWalletFields,
+  bundler: Bundler,
+  { intentId, calls }: { intentId: string; calls: readonly SmartAccountCall[] },
+): Promise<{ op: SignedUserOperation; entryPoint: Address; maxCost: bigint }> {
+  const { entryPoint } = accountAbstractionOf(chain)
+  const sender = smart.sessionKey
+  const [nonce, fees] = await Promise.all([
+    chain.client.readContract({
+      address: entryPoint,
+      abi: entryPoint08Abi,
+      functionName: 'getNonce',
+      args: [sender, nonceKeyOf(intentId)],
+    }),
+    chain.client.estimateFeesPerGas(),
+  ]).catch((error: unknown) => {
+    throw toChainError(error, chain.name, { read: true })
+  })
+  const callData = redeemCalldata(sessionDelegationsOf(smart.session), calls)
+  const unpriced = buildUserOperation({ sender, nonce, callData, gas: placeholderGas, fees })
+  const gas = await bundler.estimateUserOperationGas(unpriced, entryPoint)
+  const signer = await ctx.vault.getSigner(smart.sessionKey)
+  const op = await signUserOperation(
+    signer,
+    { ...unpriced, ...gas },
+    { chainId: chain.chainId, entryPoint, kind: 'EIP7702StatelessDeleGator' },
+  )
+  const maxCost = (gas.callGasLimit + gas.verificationGasLimit + gas.preVerificationGas) * fees.maxFeePerGas
+  return { op, entryPoint, maxCost }
+}
+
+/** The 192-bit nonce key of an intent's op: its own sequence at the EntryPoint. */
+export function nonceKeyOf(intentId: string): bigint {
+  return hexToBigInt(keccak256(toHex(intentId))) >> 64n
+}
+
+const placeholderGas = { callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n }

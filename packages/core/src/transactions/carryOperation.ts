@@ -1,0 +1,90 @@
+import { getUserOperationHash } from 'viem/account-abstraction'
+import type { Bundler } from '../bundler/types.js'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { isAgentWalletError } from '../errors/baseError.js'
+import { NotFoundError, NotImplementedError } from '../errors/errors.js'
+import { fundSession } from '../smartWallets/fundSession.js'
+import { sessionOperation } from '../smartWallets/sessionOperation.js'
+import { fromStoredOperation, toStoredOperation } from '../smartWallets/storedOperation.js'
+import { markOperationSubmitted, saveOperation } from './operationTransitions.js'
+import { markFailed } from './transitions.js'
+import {
+  isSigned,
+  type TransactionRecord,
+  type UnpausedTransaction,
+  type UnsignedQueuedTransaction,
+} from './types.js'
+
+/**
+ * Carries a smart wallet's accepted intent (`isCarried`) as a user operation: the session account
+ * readied (`fundSession`), the op built and signed by the session key (`sessionOperation`), saved on
+ * the record (durable) and only then handed to the bundler → `submitted`. An op already saved is
+ * handed on as saved: a crash anywhere leaves at most one op for the intent (its own nonce key), and
+ * the bundler answers the same hash for it again. A refusal (`user_operation_rejected`, a call the
+ * session's delegations do not cover) fails the intent; a node or bundler out of reach, or a session
+ * account not ready yet, leaves it queued for the tracker.
+ * @example const sending = carryOperation(ctx, chain, record)
+ */
+export async function carryOperation(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  candidate: UnsignedQueuedTransaction,
+): Promise<UnpausedTransaction> {
+  let record: TransactionRecord = candidate
+  try {
+    const bundler = bundlerOf(ctx, candidate)
+    if (!candidate.userOperation) {
+      const saved = await signOperation(ctx, chain, bundler, candidate)
+      if (!saved) return candidate
+      record = saved
+    }
+    if (record.status !== 'queued' || isSigned(record) || !record.userOperation)
+      return record as UnpausedTransaction
+    const stored = record.userOperation
+    await bundler.sendUserOperation(fromStoredOperation(stored), stored.entryPoint)
+    return await markOperationSubmitted(ctx, { ...record, userOperation: stored })
+  } catch (error) {
+    if (!isAgentWalletError(error)) throw error
+    if (error.code === 'chain_unavailable') return record as UnpausedTransaction
+    const current = await ctx.storage.get('transactions', record.id)
+    if (current?.status !== 'queued' && current?.status !== 'submitted')
+      return (current ?? record) as UnpausedTransaction
+    return markFailed(ctx, current, error)
+  }
+}
+
+/** The op built, signed and saved on the record; undefined while the session account is not ready. */
+async function signOperation(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  bundler: Bundler,
+  record: UnsignedQueuedTransaction,
+): Promise<TransactionRecord | undefined> {
+  const wallet = await ctx.storage.get('wallets', record.walletId)
+  const smart = wallet?.smart
+  if (!wallet || !smart) throw new NotFoundError('Wallet', { details: { walletId: record.walletId } })
+  if ((await fundSession(ctx, chain, wallet.address, smart, bundler)) === 'waiting') return undefined
+  const call = { to: record.call.to, value: BigInt(record.call.value), data: record.call.data }
+  const { op, entryPoint } = await sessionOperation(ctx, chain, smart, bundler, {
+    intentId: record.id,
+    calls: [call],
+  })
+  const hash = getUserOperationHash({
+    chainId: chain.chainId,
+    entryPointAddress: entryPoint,
+    entryPointVersion: '0.8',
+    userOperation: op,
+  })
+  return saveOperation(ctx, record, toStoredOperation(op, { hash, entryPoint }))
+}
+
+/** The bundler the composition root set for the record's tenant and chain. */
+export function bundlerOf(
+  ctx: AgentWalletContext,
+  record: Pick<TransactionRecord, 'tenantId' | 'chain'>,
+): Bundler {
+  const bundler = ctx.bundlerOf?.(record.tenantId, record.chain)
+  if (!bundler) throw new NotImplementedError('Sending user operations without a bundler')
+  return bundler
+}

@@ -1,0 +1,87 @@
+import type { UserOperationReceipt } from 'viem/account-abstraction'
+import type { AgentWalletContext } from '../context.js'
+import { BaseError } from '../errors/baseError.js'
+import { appendEvent } from '../events/appendEvent.js'
+import { txPayload, writeFailed } from './transitions.js'
+import {
+  isSigned,
+  type SettledOffchainTransaction,
+  type StoredUserOperation,
+  type SubmittedOperation,
+  type TransactionRecord,
+  type UnsignedQueuedTransaction,
+} from './types.js'
+
+// The steps of a smart wallet's intent, carried by a user operation (`carryOperation`): its op saved
+// (signed, durable) → submitted (the bundler took it) → confirmed / failed by the op's receipt.
+
+/**
+ * queued → queued with its signed op, unless another carrier saved one first (then that one, as
+ * saved: an op is never signed twice for an intent). The record as it now stands.
+ * @example const saved = await saveOperation(ctx, record, toStoredOperation(op, { hash, entryPoint }))
+ */
+export async function saveOperation(
+  ctx: AgentWalletContext,
+  record: UnsignedQueuedTransaction,
+  userOperation: StoredUserOperation,
+): Promise<TransactionRecord | undefined> {
+  return ctx.storage.transaction([], async (tx) => {
+    const current = await tx.get('transactions', record.id)
+    if (current?.status !== 'queued' || isSigned(current) || current.userOperation) return current
+    const next: UnsignedQueuedTransaction = { ...current, userOperation, updatedAt: ctx.now().toISOString() }
+    await tx.put('transactions', next)
+    return next
+  })
+}
+
+/** queued (op saved) → submitted, with `tx.submitted`: the bundler took the op. */
+export async function markOperationSubmitted(
+  ctx: AgentWalletContext,
+  record: UnsignedQueuedTransaction & { userOperation: StoredUserOperation },
+): Promise<SubmittedOperation> {
+  const now = ctx.now().toISOString()
+  const next: SubmittedOperation = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
+  await ctx.storage.transaction([], async (tx) => {
+    await tx.put('transactions', next)
+    appendEvent(ctx, tx, next.tenantId, 'tx.submitted', txPayload(next))
+  })
+  return next
+}
+
+/**
+ * submitted → confirmed (`hash`: the transaction that included the op) or, when the wallet's calls
+ * reverted inside it, failed (`transaction_failed`, the revert reason in the message).
+ */
+export async function markOperationMined(
+  ctx: AgentWalletContext,
+  record: SubmittedOperation,
+  receipt: UserOperationReceipt,
+): Promise<TransactionRecord> {
+  return ctx.storage.transaction([], async (tx) => {
+    const current = await tx.get('transactions', record.id)
+    if (current?.status !== 'submitted') return current ?? record
+    if (!receipt.success) {
+      const reason = receipt.reason ? `: ${receipt.reason}` : ''
+      const error = new BaseError('transaction_failed', `The user operation's calls reverted${reason}`, {
+        details: { userOpHash: receipt.userOpHash, hash: receipt.receipt.transactionHash },
+      })
+      return writeFailed(ctx, tx, { ...record, ...current } as SubmittedOperation, error)
+    }
+    const now = ctx.now().toISOString()
+    // Confirmed as an intent carried by someone else is: no tx of the wallet's own (no nonce, no block fields).
+    const { submittedAt: _, ...submitted } = current as SubmittedOperation
+    const next: SettledOffchainTransaction = {
+      ...submitted,
+      status: 'confirmed',
+      hash: receipt.receipt.transactionHash,
+      confirmedAt: now,
+      updatedAt: now,
+    }
+    await tx.put('transactions', next)
+    appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', {
+      ...txPayload(next),
+      blockNumber: Number(receipt.receipt.blockNumber),
+    })
+    return next
+  })
+}

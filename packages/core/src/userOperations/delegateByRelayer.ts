@@ -1,0 +1,60 @@
+import type { Address } from 'viem'
+import { toChainError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { signUpgradeAuthorization } from '../smartAccounts/signUpgradeAuthorization.js'
+import { accountAbstractionOf } from '../smartWallets/accountAbstractionOf.js'
+import { walletLockKey, withLock } from '../storage/withLock.js'
+import type { StoredAuthorization } from '../transactions/types.js'
+import { relayCall } from './relayCall.js'
+import { relayerAccount } from './relayerAccount.js'
+
+/**
+ * Delegates the EOAs of `keys` (vault keys: a session key, an EOA wallet being upgraded) to the chain's
+ * EIP7702StatelessDeleGator in one type-4 transaction the tenant's relayer sends and pays for, through
+ * the send machinery (exactly once; tracked like any of its txs). Each key signs its authorization at
+ * its current account nonce. Awaits the broadcast; the chain shows the code once it is mined.
+ * @example await delegateByRelayer(ctx, chain, tenantId, [sessionKey])
+ */
+export async function delegateByRelayer(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  tenantId: string,
+  keys: readonly Address[],
+): Promise<void> {
+  const contracts = accountAbstractionOf(chain)
+  const authorizationList: StoredAuthorization[] = []
+  for (const key of keys) {
+    const nonce = await chain.client.getTransactionCount({ address: key }).catch((error: unknown) => {
+      throw toChainError(error, chain.name, { read: true })
+    })
+    const signed = await signUpgradeAuthorization(await ctx.vault.getSigner(key), {
+      chainId: chain.chainId,
+      contracts,
+      nonce,
+    })
+    authorizationList.push({
+      address: signed.address,
+      chainId: signed.chainId,
+      nonce: signed.nonce,
+      r: signed.r,
+      s: signed.s,
+      yParity: signed.yParity ?? (signed.v === 28n ? 1 : 0),
+    })
+  }
+  const relayer = await relayerAccount(ctx, tenantId)
+  const [first] = keys
+  if (!first) return
+  const { sending } = await withLock(ctx.storage, [walletLockKey(relayer.address)], () =>
+    relayCall(
+      ctx,
+      chain,
+      relayer,
+      { to: first, value: '0', data: '0x', authorizationList },
+      {
+        meta: { delegates: keys, to: contracts.eip7702DeleGator },
+      },
+    ),
+  )
+  await sending
+}

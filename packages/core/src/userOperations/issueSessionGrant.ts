@@ -1,0 +1,72 @@
+import type { Address } from 'viem'
+import { toChainError } from '../chain/toChainError.js'
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { venuesOf } from '../policy/evaluateIntent.js'
+import { scopedRules } from '../policy/policyStore.js'
+import { policyRuleSchema, type RulesEngineRule } from '../policy/ruleSchemas.js'
+import { type OffChainRule, permissionsFromRules } from '../smartAccounts/permissionsFromRules.js'
+import { sessionDelegations } from '../smartAccounts/sessionDelegations.js'
+import { signDelegation } from '../smartAccounts/signDelegation.js'
+import { accountAbstractionOf } from '../smartWallets/accountAbstractionOf.js'
+import type { SessionGrant } from '../smartWallets/storedSession.js'
+
+/** How long a session key's delegations stay redeemable; re-issued before (any rules change re-issues). */
+export const sessionLifetimeMs = 30 * 24 * 60 * 60 * 1000
+
+/**
+ * A session key's grant for a smart wallet: the wallet's rules (tenant's and its own) compiled into
+ * on-chain permissions where the enforcers can express them (`permissionsFromRules`), put in
+ * delegations from the wallet to the session account, and signed by the owner key from the vault.
+ * Rules the chain cannot hold are listed as judged off chain only. Each grant has its own salt, so a
+ * re-issued one never shares a hash (or an enforcer's spent amounts) with the one before.
+ * @example const grant = await issueSessionGrant(ctx, chain, { tenantId, walletId, wallet, owner, sessionKey })
+ */
+export async function issueSessionGrant(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  target: { tenantId: string; walletId: string; wallet: Address; owner: Address; sessionKey: Address },
+): Promise<SessionGrant> {
+  const contracts = accountAbstractionOf(chain)
+  const scoped = await scopedRules(ctx, target.tenantId, target.walletId)
+  const rules: RulesEngineRule[] = []
+  const unreadable: OffChainRule[] = []
+  for (const { rule } of scoped) {
+    const parsed = policyRuleSchema.safeParse(rule)
+    if (parsed.success) rules.push(parsed.data)
+    else unreadable.push({ ruleId: rule.id, type: rule.type, reason: 'not a rule of the built-in engine' })
+  }
+  const issuedAt = ctx.now()
+  const { permissions, offChainOnly } = permissionsFromRules(rules, {
+    expiresAt: Math.floor((issuedAt.getTime() + sessionLifetimeMs) / 1000),
+    tokens: chain.contracts.tokens ?? [],
+    venues: venuesOf(chain),
+    nativeDecimals: chain.nativeDecimals,
+  })
+  const block = await chain.client.getBlock().catch((error: unknown) => {
+    throw toChainError(error, chain.name, { read: true })
+  })
+  const unsigned = sessionDelegations(contracts.enforcers, {
+    wallet: target.wallet,
+    session: target.sessionKey,
+    permissions,
+    startsAt: Number(block.timestamp),
+    salt: BigInt(issuedAt.getTime()),
+  })
+  const owner = await ctx.vault.getSigner(target.owner)
+  const domain = { chainId: chain.chainId, delegationManager: contracts.delegationManager }
+  return {
+    delegations: {
+      calls: unsigned.calls && (await signDelegation(owner, unsigned.calls, domain)),
+      transfers: await Promise.all(
+        unsigned.transfers.map(async ({ token, delegation }) => ({
+          token,
+          delegation: await signDelegation(owner, delegation, domain),
+        })),
+      ),
+    },
+    permissions,
+    offChainOnly: [...offChainOnly, ...unreadable],
+    issuedAt,
+  }
+}

@@ -1,0 +1,158 @@
+import { type AgentWallet, createAgentWallet, memoryStorage, relayerAccount } from '@agentwallet/core'
+import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { createApp, type RunningServer } from '@agentwallet/koa'
+import {
+  type Address,
+  createPublicClient,
+  custom,
+  encodeFunctionData,
+  erc20Abi,
+  maxUint256,
+  type PublicClient,
+  parseEther,
+  parseUnits,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { startReceiver } from '../../../test/helpers/webhookReceiver.js'
+
+const adminKey = 'aw_test_wallet_kinds_admin_key_0123456789'
+let devnet: Devnet
+let agentWallet: AgentWallet
+let server: RunningServer
+let usdc: Address
+let chain: PublicClient
+const fresh = () => privateKeyToAccount(generatePrivateKey()).address
+
+async function call(method: string, path: string, body?: unknown, key = adminKey) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: response.status, body: (await response.json()) as any }
+}
+
+beforeAll(async () => {
+  devnet = await createDevnet()
+  agentWallet = await createAgentWallet({
+    chains: {
+      devnet: { provider: devnet.provider, chainId: devnet.chain.id, contracts: devnet.addressBook },
+    },
+    storage: memoryStorage(),
+    defaultTenantRules: [],
+    trackerIntervalMs: 20,
+    checkOperations: true,
+    webhooks: { allowPrivateTargets: ['127.0.0.0/8'], intervalMs: 20, backoffBaseMs: 20, backoffMaxMs: 100 },
+  })
+  await agentWallet.bootstrapAdmin({ adminKey })
+  server = await createApp({ agentWallet, rateLimit: false }).listen({ port: 0 })
+  chain = createPublicClient({ chain: devnet.chain, transport: custom(devnet.provider) }) as PublicClient
+  usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
+  // The operator funds the tenant's relayer, which submits smart wallets' user operations.
+  await devnet.faucet((await relayerAccount(agentWallet.context, 'default')).address, parseEther('10'))
+})
+afterAll(async () => {
+  await server?.close()
+  await agentWallet?.close()
+  await devnet?.close()
+})
+
+/** Every message the WebSocket stream sends an admin, from now on. */
+async function stream() {
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, {
+    headers: { 'x-api-key': adminKey },
+  })
+  const messages: { type: string; data?: Record<string, unknown> }[] = []
+  socket.on('message', (raw) => messages.push(JSON.parse(raw.toString())))
+  await new Promise((resolve) => socket.on('open', resolve))
+  return { messages, close: () => socket.terminate() }
+}
+
+async function confirmed(id: string) {
+  const waited = await call('GET', `/wallet/tx/${id}/wait?timeoutMs=20000`)
+  expect(waited.status).toBe(200)
+  expect(waited.body.transaction.status).toBe('confirmed')
+  return waited.body.transaction
+}
+
+describe.each(['eoa', 'smart'] as const)('a %s wallet over HTTP', (kind) => {
+  it('create, list, balance, fund, send, token send, contract call, wait, history, webhook, stream', async () => {
+    const receiver = await startReceiver()
+    const ws = await stream()
+    try {
+      const created = await call('POST', '/wallet/create', { agentName: `flow-${kind}`, kind })
+      expect(created.status).toBe(201)
+      const { wallet } = created.body
+      expect(wallet.kind).toBe(kind)
+      expect(wallet.smart !== undefined).toBe(kind === 'smart')
+      const hook = await call('POST', '/webhooks/subscribe', { url: receiver.url, events: ['tx_confirmed'] })
+      expect(hook.status).toBe(201)
+
+      const listed = await call('GET', '/wallet/list')
+      expect(listed.body.wallets.map((each: { address: string }) => each.address)).toContain(wallet.address)
+      expect((await call('GET', `/wallet/${wallet.address}/balance`)).body.eth).toBe('0')
+      await devnet.faucet(wallet.address, parseEther('3'))
+      await devnet.mintToken('USDC', wallet.address, parseUnits('100', 6))
+      expect((await call('GET', `/wallet/${wallet.address}/balance`)).body.eth).toBe('3')
+
+      const recipient = fresh()
+      const sent = await call('POST', `/wallet/${wallet.address}/send`, { to: recipient, value: '0.25' })
+      expect(sent.status).toBe(200)
+      expect(sent.body.transaction.status).toBe('submitted')
+      const ethDone = await confirmed(sent.body.transaction.id)
+      expect(ethDone).toMatchObject({ from: wallet.address, to: recipient })
+      expect((await call('GET', `/wallet/${recipient}/balance`)).status).toBe(404)
+      expect(await chain.getBalance({ address: recipient })).toBe(parseEther('0.25'))
+
+      const token = await call('POST', `/wallet/${wallet.address}/send`, {
+        to: recipient,
+        value: '7',
+        token: usdc,
+      })
+      expect(token.status).toBe(200)
+      await confirmed(token.body.transaction.id)
+
+      const spender = fresh()
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] })
+      const called = await call('POST', `/wallet/${wallet.address}/send`, { to: usdc, value: '0', data })
+      expect(called.status).toBe(200)
+      await confirmed(called.body.transaction.id)
+      expect(
+        await chain.readContract({
+          address: usdc,
+          abi: erc20Abi,
+          functionName: 'allowance',
+          args: [wallet.address, spender],
+        }),
+      ).toBe(maxUint256)
+
+      const history = await call('GET', `/wallet/${wallet.address}/history`)
+      expect(history.body.count).toBe(3)
+      expect(history.body.transactions.every((tx: { status: string }) => tx.status === 'confirmed')).toBe(
+        true,
+      )
+
+      const ids = [sent, token, called].map((answer) => answer.body.transaction.id)
+      await expect
+        .poll(() => receiver.received.filter((each) => ids.includes(each.json.data.transactionId)).length, {
+          timeout: 10_000,
+        })
+        .toBe(3)
+      await expect
+        .poll(
+          () =>
+            ws.messages.filter(
+              (each) => each.type === 'tx.confirmed' && ids.includes(String(each.data?.transactionId)),
+            ).length,
+          { timeout: 10_000 },
+        )
+        .toBe(3)
+      await call('DELETE', `/webhooks/${hook.body.subscription.id}`)
+    } finally {
+      ws.close()
+      await receiver.close()
+    }
+  })
+})
