@@ -17,7 +17,7 @@ const coreLayers = [
   ['policy'],
   ['smartWallets'],
   ['intents', 'effects', 'wallets', 'smartAccounts', 'principals', 'webhooks', 'metrics'],
-  ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'schemas', 'health'],
+  ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'schemas', 'health', 'audit'],
   ['utils'],
   ['errors'],
 ]

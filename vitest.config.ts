@@ -17,9 +17,11 @@ const packages = [
   'ai-sdk',
   'langchain',
   'openai-agents',
+  'vault-pkcs11',
 ]
 const alias = [
   { find: '@agentwallet/core/testing', replacement: here('packages/core/src/testing/index.ts') },
+  { find: /^@agentwallet\/vault-kms\/(aws|gcp)$/, replacement: here('packages/vault-kms/src/$1.ts') },
   ...packages
     .filter((name) => existsSync(here(`packages/${name}/src/index.ts`)))
     .map((name) => ({

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [-- --only send,burst,remote] [--budget 30] [--tx 1000000] [--seed-budget 90] [--creates-at 100000]`:
+ * `pnpm bench [-- --only send,burst,remote,audit] [--budget 30] [--tx 1000000] [--seed-budget 90] [--creates-at 100000]`:
  * every sub-bench in this one process, one after another, each bounded by its time budget (seconds;
  * seeding the history bench by --seed-budget). Each figure with a goal stands beside a floor or
  * baseline measured in the same run (`floor`, `ratio`, `goal` in the JSON). Prints a table and writes
@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
 import { parseArgs } from 'node:util'
+import { auditBench } from './lib/auditBench.js'
 import {
   burstBench,
   createsBench,
@@ -21,6 +22,8 @@ import {
 } from './lib/benches.js'
 import { quoteBench } from './lib/quoteBench.js'
 import { rateLimitBench } from './lib/rateLimitBench.js'
+import { userOpBench } from './lib/userOpBench.js'
+import { vaultBench } from './lib/vaultBench.js'
 
 const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   creates: createsBench,
@@ -32,6 +35,9 @@ const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   policy: policyBench,
   ratelimit: rateLimitBench,
   quote: quoteBench,
+  vaults: vaultBench,
+  audit: auditBench,
+  userops: userOpBench,
 }
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),

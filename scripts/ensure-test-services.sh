@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `pnpm test` needs besides node_modules, made ready on a fresh machine (Debian, root):
-# PostgreSQL on 127.0.0.1:5432 with a database `test`, and Debian's Chromium for the dashboard's
-# end-to-end test. Quick when both are already there; run by `pnpm test` before vitest.
+# PostgreSQL on 127.0.0.1:5432 with a database `test`, Debian's Chromium for the dashboard's
+# end-to-end test, and SoftHSM2 for the PKCS#11 vault. Quick when all are there; run by `pnpm test` first.
 set -euo pipefail
 
 # @agentwallet/postgres tests need PostgreSQL at 127.0.0.1:5432 (trust auth, database `test`, or
@@ -23,3 +23,6 @@ fi
 
 # The dashboard's end-to-end test drives Debian's Chromium with playwright-core (no browser download).
 command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+# @agentwallet/vault-pkcs11's tests make SoftHSM2 tokens in temp dirs (test/helpers/softHsmToken.ts).
+command -v softhsm2-util >/dev/null || (apt-get update && apt-get install -y softhsm2)

@@ -6,7 +6,7 @@ import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshAddress, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
 import { type FaultyRpcServer, faults, faultyRpcServer } from '../helpers/faultyChain.js'
-import { type CliProcess, startCli } from '../replicas/cliProcess.js'
+import { type CliProcess, callApi, startServer } from '../replicas/cliProcess.js'
 
 const env = {
   AGENTWALLET_MASTER_KEY: 'b2'.repeat(32),
@@ -32,23 +32,13 @@ afterAll(async () => {
 })
 
 /** `agentwallet serve` on the data dir and the faulty proxy; its tracker rebroadcasts only after an hour. */
-async function serve(): Promise<{ server: CliProcess; url: string }> {
-  const args = ['serve', '--port', '0', '--data-dir', dataDir, '--chain', `devnet=${proxy.url}`]
-  const server = startCli([...args, '--rebroadcast-after-ms', '3600000'], env)
-  running.add(server)
-  void server.exited.then(() => running.delete(server))
-  const url = (await server.waitFor(/AgentWallet listening on (\S+)/, 60_000))[1]!
-  return { server, url }
+function serve(): Promise<{ server: CliProcess; url: string }> {
+  const args = ['--port', '0', '--data-dir', dataDir, '--chain', `devnet=${proxy.url}`]
+  return startServer([...args, '--rebroadcast-after-ms', '3600000'], env, running)
 }
 
-async function call(url: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { 'x-api-key': env.AGENTWALLET_ADMIN_KEY, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: response.status, body: (await response.json()) as Record<string, any> }
-}
+const call = (url: string, method: string, path: string, body?: unknown) =>
+  callApi(url, env.AGENTWALLET_ADMIN_KEY, method, path, body)
 
 describe('a server killed between a lost answer and the tracker', () => {
   it('is answered queued, not failed, and after kill -9 and a restart the tx is confirmed once', async () => {

@@ -188,6 +188,7 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
     reject: resource(async () => ({ approvalId: await pausedApproval() })),
     createApiKey: none(async () => ({ name: 'role-made-key', role: 'agent' })),
     listApiKeys: none(async () => ({})),
+    listAudit: none(async () => ({})),
     listKeyNames: none(async () => ({})),
     revokeApiKey: resource(async () => ({
       keyId: (await root.createApiKey({ name: 'to-revoke', role: 'agent' })).apiKey.id,

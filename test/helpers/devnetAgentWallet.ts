@@ -3,14 +3,19 @@ import {
   type AgentWallet,
   type AgentWalletConfig,
   type ApprovalSummary,
+  type AuditLine,
+  type AuditVerification,
+  auditLines,
   createAgentWallet,
   type DomainEvent,
   effectsDiffer,
   fromStoredEffects,
   memoryStorage,
   type Principal,
+  rulesPolicyEngine,
   type SendAnswer,
   type TransactionRecord,
+  verifyAuditTrail,
 } from '@agentwallet/core'
 import { type CreateDevnetOptions, createDevnet, type Devnet } from '@agentwallet/devnet'
 import { type Address, createPublicClient, custom, type PublicClient, parseEther } from 'viem'
@@ -103,8 +108,23 @@ export function useDevnetAgentWallet(
     // Every tx the file confirmed did what it was predicted to do (docs/policy.md, Effects).
     if (started) expect((await recordFidelity(started.aw)).differed).toEqual([])
     await started?.aw.close()
+    // Everything the file did is in the audit trail, and it verifies offline, decisions re-run (docs/security.md).
+    if (started) expect((await verifyTrail(started.aw)).problems).toEqual([])
     await started?.devnet.close()
   })
+}
+
+/**
+ * The audit trail of every tenant of `aw`, exported and verified as `agentwallet audit verify` does
+ * (hashes, chain, checkpoints, every decision re-run with the rules engine). Call it after `close`,
+ * which signs the last checkpoint.
+ */
+export async function verifyTrail(aw: AgentWallet): Promise<AuditVerification> {
+  const { storage } = aw.context
+  const tenants = new Set(['default', ...(await storage.query('tenants')).map((tenant) => tenant.id)])
+  const lines: AuditLine[] = []
+  for (const tenantId of tenants) for await (const line of auditLines(storage, tenantId)) lines.push(line)
+  return verifyAuditTrail(lines, { engine: rulesPolicyEngine() })
 }
 
 /**

@@ -10,9 +10,9 @@ const run = promisify(execFile)
 
 /**
  * The packages a user installs (core, devnet, sqlite, koa, client) and the workspace packages koa
- * depends on (postgres, dashboard, mcp): packed too, or npm would ask the registry for them.
+ * depends on (postgres, vault-kms, dashboard, mcp): packed too, or npm would ask the registry for them.
  */
-const packed = ['core', 'devnet', 'sqlite', 'postgres', 'dashboard', 'mcp', 'client', 'koa']
+const packed = ['core', 'devnet', 'sqlite', 'postgres', 'vault-kms', 'dashboard', 'mcp', 'client', 'koa']
 
 // Outside the workspace: nothing of the monorepo's node_modules or tsconfig paths can help.
 const work = mkdtempSync(join(tmpdir(), 'agentwallet-packed-'))

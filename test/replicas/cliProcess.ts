@@ -102,3 +102,30 @@ export async function runCli(
   if (code !== 0) throw new Error(`agentwallet ${args[0]} exited with ${code}:\n${run.output()}`)
   return run.output()
 }
+
+/**
+ * `agentwallet serve <args>` until it listens; `running` holds it until it exits (kill what is left
+ * in afterAll).
+ * @example const { server, url } = await startServer(['--port', '0'], env, running)
+ */
+export async function startServer(
+  args: string[],
+  env: Record<string, string>,
+  running: Set<CliProcess>,
+): Promise<{ server: CliProcess; url: string }> {
+  const server = startCli(['serve', ...args], env)
+  running.add(server)
+  void server.exited.then(() => running.delete(server))
+  const url = (await server.waitFor(/AgentWallet listening on (\S+)/, 60_000))[1]!
+  return { server, url }
+}
+
+/** A JSON call to a served API with `apiKey`: its status and parsed body. */
+export async function callApi(url: string, apiKey: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, any> }
+}

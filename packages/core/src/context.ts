@@ -1,3 +1,4 @@
+import type { AuditOptions } from './audit/auditOptions.js'
 import type { Bundler } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import type { QuoteSource } from './defi/quoteSource.js'
@@ -36,6 +37,8 @@ export type CoreOptions = {
   /** Operator-configured swap quote sources (e.g. 0x-style aggregator APIs), asked beside the address book's venues. */
   quoteSources?: readonly QuoteSource[] | undefined
   webhooks: WebhookOptions
+  /** The audit trail (docs/security.md): its signing key and checkpoint interval; absent: no trail. */
+  audit?: AuditOptions | undefined
   /**
    * Receives errors of background work that have no record to go on: a tracker pass, a background
    * operation whose failure storage would not record (default: ignored).

@@ -1,5 +1,9 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { expireApprovals } from './approvals/resolveApproval.js'
+import type { AuditOptions } from './audit/auditOptions.js'
+import { auditSigner } from './audit/auditSigner.js'
+import { tenantOfAuditStream } from './audit/auditStream.js'
+import { startAuditCheckpoints } from './audit/startAuditCheckpoints.js'
 import type { Bundler } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
@@ -96,6 +100,12 @@ export type AgentWalletConfig = {
   priceFeedMaxAge?: Partial<PriceFeedMaxAge> | undefined
   /** Swap quote sources beside the address book's DEX venues, e.g. a 0x-style aggregator API. */
   quoteSources?: readonly QuoteSource[] | undefined
+  /**
+   * The audit trail (docs/security.md): `key` is the Ed25519 seed checkpoints are signed with (32
+   * bytes, hex or base64; default: a random one for this process, so checkpoints verify only against
+   * the key they carry), `checkpointEvery` entries between checkpoints (default 100). `false`: no trail.
+   */
+  audit?: false | { key?: Uint8Array | string | undefined; checkpointEvery?: number | undefined } | undefined
   /** Clock, for tests of expiry and windows. */
   now?: (() => Date) | undefined
   /** Fail an operation whose answer or error breaks its declaration (for tests; see `callOperation`). */
@@ -128,6 +138,12 @@ export type AgentWallet = AgentWalletSession & {
  * const aw = await createAgentWallet({ chains: { devnet: { provider: devnet.provider, chainId: 31337 } } })
  * const wallet = await aw.createWallet({ agentName: 'trader' })
  */
+function resolveAuditOptions(audit: AgentWalletConfig['audit']): AuditOptions | undefined {
+  if (audit === false) return undefined
+  const key = audit?.key === undefined ? randomBytes(32) : parseMasterKey(audit.key)
+  return { signer: auditSigner(key), checkpointEvery: audit?.checkpointEvery ?? 100 }
+}
+
 export async function createAgentWallet(config: AgentWalletConfig): Promise<AgentWallet> {
   const webhooks = resolveWebhookOptions(config.webhooks)
   const storage = config.storage ?? memoryStorage()
@@ -162,6 +178,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       quoteSources: config.quoteSources ?? [],
       checkOperations: config.checkOperations ?? false,
       onBackgroundError: config.onBackgroundError,
+      audit: resolveAuditOptions(config.audit),
     },
     now: config.now ?? (() => new Date()),
     newId: (prefix) => `${prefix}_${randomUUID().replaceAll('-', '')}`,
@@ -171,9 +188,16 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
   // The multi-step operations: resumed at start, stopped at close, their steps' call refreshers
   // asked by `refreshCall` (a late approval, a stuck-tx replacement).
   registerOperations(ctx, [ensRegistration, identityRegistration, trackedSwap])
+  // A subscriber's throw (the caller's own bus handler) is a background error: the commit is done,
+  // and the batch's other events still reach every subscriber.
   const unsubscribe = storage.onEvents((events) => {
-    for (const event of events) ctx.bus.publish(toDomainEvent(event))
+    for (const event of events)
+      if (tenantOfAuditStream(event.stream) === undefined)
+        ctx.bus.publish(toDomainEvent(event), (error) => config.onBackgroundError?.(error))
   })
+  const checkpoints = ctx.options.audit
+    ? startAuditCheckpoints(ctx, { onError: config.onBackgroundError })
+    : undefined
   const reconcile = async () => {
     await sealLegacyWebhookSecrets(ctx)
     await trackTransactions(ctx, { all: true })
@@ -203,6 +227,8 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       await settleBroadcasts(ctx.storage)
       await settleSubmitted(ctx.storage)
       await webhookWorker?.stop()
+      // Last: every entry the steps above wrote is covered by a signed checkpoint.
+      await checkpoints?.stop()
       unsubscribe()
       await chains.close?.()
     },

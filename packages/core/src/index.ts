@@ -33,7 +33,38 @@ export {
 } from './approvals/resolveApproval.js'
 export { type ResolveApprovalParameters, resolveApprovalSchema } from './approvals/resolveApprovalSchema.js'
 export * from './approvals/types.js'
+export { appendAudit, writeAuditEntry } from './audit/appendAudit.js'
+export { checkpointMessage, genesisHash, hashAuditBody, nextChainHash } from './audit/auditHashes.js'
+export { fromAuditJson, toAuditJson } from './audit/auditJson.js'
+export { auditLines } from './audit/auditLines.js'
+export type { AuditOptions } from './audit/auditOptions.js'
+export { type AuditSigner, auditSigner, verifyAuditSignature } from './audit/auditSigner.js'
+export { auditStream, tenantOfAuditStream } from './audit/auditStream.js'
+export { canonicalJson } from './audit/canonicalJson.js'
+export { type ChainHead, checkpointAudit } from './audit/checkpointAudit.js'
+export { exportAudit } from './audit/exportAudit.js'
+export {
+  auditEntrySchema,
+  type ListAuditReturnType,
+  listAudit,
+  listAuditAnswerSchema,
+  listAuditSchema,
+} from './audit/listAudit.js'
+export * from './audit/types.js'
+export {
+  type AuditProblem,
+  type AuditProblemCode,
+  type AuditVerification,
+  type DecisionEngine,
+  type VerifyAuditOptions,
+  verifyAuditTrail,
+} from './audit/verifyAuditTrail.js'
+export * from './bundler/jsonRpcBundler.js'
+export * from './bundler/maxGasCostOf.js'
+export * from './bundler/sponsoredGasSince.js'
+export * from './bundler/toBundlerError.js'
 export * from './bundler/types.js'
+export * from './bundler/verifyingPaymaster.js'
 export { ensControllerAbi, ensRegistryAbi, ensResolverAbi, ensReverseRegistrarAbi } from './chain/ensAbis.js'
 export { agentWalletSetTypes, identityRegistryAbi } from './chain/identityRegistryAbi.js'
 export { type KnownChain, publicChains } from './chain/publicChains.js'
@@ -198,6 +229,7 @@ export {
 } from './policy/priceFeedMaxAge.js'
 export * from './policy/ruleSchemas.js'
 export { type RulesPolicyEngineOptions, rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
+export { type SponsorshipDecision, sponsorshipOf } from './policy/sponsorshipOf.js'
 export * from './policy/types.js'
 export { formatUsd, parseUsd, usdDecimals, usdValueOf } from './policy/usdValueOf.js'
 export { maxRulesPerScope, validateRules } from './policy/validateRules.js'
@@ -338,6 +370,7 @@ export {
   type MasterKeyRotationRecord,
   masterKeyRotationCollection,
 } from './vault/assertMasterKey.js'
+export { type CheckedSignatureParameters, checkedSignature } from './vault/checkedSignature.js'
 export { openEnvelope, rewrapEnvelope, sealEnvelope } from './vault/envelope.js'
 export { assertMnemonic, type HdWallet, hdWalletFromMnemonic } from './vault/hdWallet.js'
 export { type LoadOrCreateMasterKeyParameters, loadOrCreateMasterKey } from './vault/loadOrCreateMasterKey.js'
@@ -347,6 +380,7 @@ export { keyFingerprint, masterKeyEnvVar, masterKeyFromEnv, parseMasterKey } fro
 export { type MemoryKeyVaultOptions, memoryKeyVault } from './vault/memoryKeyVault.js'
 export { type SealedSecret, seal, unseal } from './vault/seal.js'
 export { type SecretSealer, secretSealer } from './vault/secretSealer.js'
+export { signerFromSign } from './vault/signerFromSign.js'
 export { storageKeyRecordStore, vaultKeysCollection } from './vault/storageKeyRecordStore.js'
 export * from './vault/types.js'
 export { parsePrivateKey, vaultAddressId } from './vault/vaultAddress.js'

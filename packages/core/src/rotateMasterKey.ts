@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto'
+import { writeAuditEntry } from './audit/appendAudit.js'
 import { BaseError, isAgentWalletError } from './errors/baseError.js'
 import type { ErrorCode } from './errors/errorCodes.js'
+import { defaultTenantId } from './principals/types.js'
 import type { RecordOf, Storage } from './storage/types.js'
 import { type MasterKeyRotationRecord, masterKeyRotationCollection } from './vault/assertMasterKey.js'
 import { rewrapEnvelope } from './vault/envelope.js'
@@ -137,9 +140,24 @@ export async function rotateMasterKey(
     if (needsRotation(webhookKeyId(row), fromKeyId) && !failed.has(`${webhooksCollection}:${row.id}`))
       result.remaining++
   if (result.remaining === 0)
-    await storage.transaction([masterKeyRotationCollection], (tx) =>
-      tx.delete(masterKeyRotationCollection, 'current'),
-    )
+    await storage.transaction([masterKeyRotationCollection], async (tx) => {
+      await tx.delete(masterKeyRotationCollection, 'current')
+      // The rotation is the operator's, not a tenant's: it goes in the default tenant's trail.
+      writeAuditEntry(
+        tx,
+        defaultTenantId,
+        {
+          kind: 'vault.master_key_rotated',
+          payload: {
+            fromKeyId,
+            toKeyId,
+            walletKeys: result.walletKeys,
+            webhookSecrets: result.webhookSecrets,
+          },
+        },
+        { at: new Date(), id: `aud_${randomUUID().replaceAll('-', '')}` },
+      )
+    })
   return result
 }
 

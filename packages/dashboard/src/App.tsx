@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiError, createApi } from './api.js'
 import { Approvals } from './components/Approvals.js'
+import { AuditPage } from './components/AuditPage.js'
 import { SignIn } from './components/SignIn.js'
 import { TransactionPage } from './components/TransactionPage.js'
 import { Wallets } from './components/Wallets.js'
@@ -18,13 +19,18 @@ const pages = [
 ] as const satisfies readonly { id: string; label: string; roles: readonly Role[] }[]
 type PageId = (typeof pages)[number]['id']
 
-/** `#/wallets`, or `#/tx/<hash or id>`: the transaction page, what the devnet's explorer links open. */
-type Route = { page: PageId } | { page: 'tx'; transaction: string }
+/**
+ * `#/wallets`, `#/tx/<hash or id>` (the transaction page, what the devnet's explorer links open), or
+ * `#/audit/<approval id>` (an approval's entries in the audit trail).
+ */
+type Route = { page: PageId } | { page: 'tx'; transaction: string } | { page: 'audit'; approvalId: string }
 
 const routeFromHash = (): Route => {
   const path = location.hash.replace(/^#\/?/, '')
   const tx = /^tx\/(0x[0-9a-fA-F]{64}|tx_[0-9a-zA-Z_-]{1,64})$/.exec(path)
   if (tx) return { page: 'tx', transaction: tx[1]! }
+  const audit = /^audit\/(apr_[0-9a-zA-Z_-]{1,64})$/.exec(path)
+  if (audit) return { page: 'audit', approvalId: audit[1]! }
   return { page: pages.find((page) => page.id === path)?.id ?? 'approvals' }
 }
 
@@ -160,6 +166,7 @@ export function App() {
             {route.page === 'approvals' && <Approvals />}
             {route.page === 'wallets' && <Wallets />}
             {route.page === 'webhooks' && <Webhooks />}
+            {route.page === 'audit' && <AuditPage key={route.approvalId} approvalId={route.approvalId} />}
             {route.page === 'tx' && (
               <TransactionPage key={route.transaction} transaction={route.transaction} />
             )}

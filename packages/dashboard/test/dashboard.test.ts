@@ -320,6 +320,17 @@ describe('the dashboard in headless Chromium', () => {
     // A devnet transaction links to the dashboard's own transaction page.
     expect(tx.body.explorer).toBe(`${server.url}/dashboard/#/tx/${tx.body.hash}`)
     expect(await page.evaluate('window.__noReload')).toBe(true)
+
+    // The approval links to its audit entries: the pause, the re-judgement at approval, the resolution.
+    await resolved.getByTestId('audit-link').click()
+    await page.getByTestId('audit-page').getByTestId('audit-entry').first().waitFor(wait)
+    const entries = page.getByTestId('audit-entry')
+    expect(await entries.evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')))).toEqual(
+      ['policy.decision', 'policy.decision', 'approval.resolved'],
+    )
+    expect(await entries.last().innerText()).toMatch(/approved by /)
+    await page.evaluate("location.hash = '#/approvals'")
+    await resolved.waitFor(wait)
   })
 
   it('rejects another with a reason', async () => {

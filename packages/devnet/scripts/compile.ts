@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import solc from 'solc'
 import { normalizeAbi } from './normalizeAbi.js'
 
-/** Solidity sources of the devnet's own contracts (ERC-8004, staking, feeds, test tokens). */
+/** Solidity sources of the devnet's own contracts (ERC-8004, staking, feeds, test tokens, paymaster). */
 const contractsDir = fileURLToPath(new URL('../contracts/', import.meta.url))
 const require = createRequire(import.meta.url)
 
@@ -25,6 +25,7 @@ export const deployedContracts = [
   'TestNft',
   'TestMultiToken',
   'AllowanceDrainer',
+  'VerifyingPaymaster',
 ] as const
 
 /**

@@ -35,6 +35,7 @@ const abis: Record<string, [string, string]> = {
   testNftAbi: ['devnet-contracts.json', 'TestNft'],
   testMultiTokenAbi: ['devnet-contracts.json', 'TestMultiToken'],
   allowanceDrainerAbi: ['devnet-contracts.json', 'AllowanceDrainer'],
+  verifyingPaymasterAbi: ['devnet-contracts.json', 'VerifyingPaymaster'],
 }
 
 /** Regenerates src/abis/*.ts from the committed artifacts (a generated file per ABI). */

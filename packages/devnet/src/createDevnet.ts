@@ -8,6 +8,7 @@ import { createEdrProvider } from './createEdrProvider.js'
 import { lockDataDir } from './dataDirLock.js'
 import { type DataDirMeta, journalFile, readMeta, writeMeta } from './dataDirMeta.js'
 import { type DevnetAddressBook, deployProtocols, upgradeProtocols } from './deployProtocols.js'
+import { deployVerifyingPaymaster } from './deployVerifyingPaymaster.js'
 import { devnetAccounts, devnetDeployer } from './devnetAccounts.js'
 import { devnetChain } from './devnetChain.js'
 import { withIntervalMining } from './intervalMining.js'
@@ -51,6 +52,12 @@ export type Devnet = {
   faucet(address: Address, amount: bigint): Promise<void>
   /** Mints a test token (address or symbol, e.g. 'USDC') to `to`; returns the mint transaction hash. */
   mintToken(token: Address | string, to: Address, amount: bigint): Promise<Hex>
+  /**
+   * Deploys a tenant's VerifyingPaymaster on the devnet's EntryPoint v0.8: it pays the gas of user
+   * operations `signer` (the service's sponsor key) has signed, from `deposit` wei put in its EntryPoint
+   * deposit. The devnet's deployer owns it. Resolves with its address.
+   */
+  deployVerifyingPaymaster(options: { signer: Address; deposit?: bigint | undefined }): Promise<Address>
   /** Moves the chain clock forward; the next block carries the new time (nothing is mined). */
   increaseTime(seconds: number): Promise<void>
   /** Mines `blocks` empty blocks (default 1). */
@@ -168,6 +175,11 @@ async function startDevnet(options: CreateDevnetOptions, unlock: () => void): Pr
       const deployer = await createDeployer(provider, meta.chainId, devnetDeployer.privateKey)
       const data = encodeFunctionData({ abi: testTokenAbi, functionName: 'mint', args: [to, amount] })
       return deployer.send({ to: info.address, data })
+    },
+    async deployVerifyingPaymaster({ signer, deposit }) {
+      const deployer = await createDeployer(provider, meta.chainId, devnetDeployer.privateKey)
+      const entryPoint = addressBook.accountAbstraction.entryPoint
+      return deployVerifyingPaymaster(deployer, { entryPoint, signer, deposit })
     },
     async increaseTime(seconds) {
       await provider.request({ method: 'evm_increaseTime', params: [seconds] })

@@ -28,6 +28,7 @@ import { httpMetrics } from './metrics/httpMetrics.js'
 import { processMetrics } from './metrics/processMetrics.js'
 import { buildOpenApi } from './openapi/buildOpenApi.js'
 import { mountOperations } from './operations/mountOperations.js'
+import { auditRoutes } from './routes/auditRoutes.js'
 import type { RouteSpec } from './routes/defineRoute.js'
 import { type HealthOptions, healthRoutes } from './routes/healthRoutes.js'
 import { metricsRoutes } from './routes/metricsRoutes.js'
@@ -118,6 +119,7 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
       startedAt,
       version: serverVersion,
     }),
+    ...auditRoutes({ agentWallet: options.agentWallet }),
     ...systemRoutes({
       agentWallet: options.agentWallet,
       adminKeyHint: options.adminKeyHint,

@@ -23,6 +23,8 @@ const notWrapped: Record<string, string> = {
   'GET /metrics': 'the operator’s Prometheus scrape: its own bearer token and text, never an API key',
   'GET /health/live': 'a balancer’s liveness probe, no I/O: health() reads the fuller report',
   'GET /health/ready': 'the same answer as GET /health, which health() reads',
+  'GET /audit/export':
+    'a stream of JSON lines for `agentwallet audit verify`, not JSON: listAudit() pages the same entries',
 }
 
 type JsonSchema = { type?: string | string[]; items?: JsonSchema; properties?: Record<string, JsonSchema> }

@@ -1,5 +1,6 @@
 import { allowanceOperations } from './allowanceOperations.js'
 import { approvalOperations } from './approvalOperations.js'
+import { auditOperations } from './auditOperations.js'
 import type { OperationDeclaration } from './defineOperation.js'
 import { defiOperations } from './defiOperations.js'
 import { devnetOperations } from './devnetOperations.js'
@@ -32,6 +33,7 @@ export const operationList = [
   ...multisigOperations,
   ...paymentOperations,
   ...devnetOperations,
+  ...auditOperations,
 ] as const
 
 export type Operation = (typeof operationList)[number]

@@ -100,7 +100,7 @@ export async function approveApproval(
         cause: short,
       })
     }
-    const resolved = await markApproved(ctx, approval, queued, principal, reason)
+    const resolved = await markApproved(ctx, approval, queued, principal, reason, decision)
     // An x402 payment is settled by its payee, after the lock: the request is sent again, paid.
     if (!gas) return { approval: resolved, offchain: queued }
     // Signed and durable, so the lock goes: the broadcast waits in the wallet's lane.

@@ -1,8 +1,10 @@
+import { appendAudit } from '../audit/appendAudit.js'
 import type { AgentWalletContext } from '../context.js'
 import { boundEffects } from '../effects/boundEffects.js'
 import type { StoredEffects } from '../effects/types.js'
 import type { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
+import { auditDecision } from '../policy/auditDecision.js'
 import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
@@ -30,10 +32,11 @@ export async function markApproved(
   queued: UnsignedQueuedTransaction,
   principal: Principal,
   reason: string | undefined,
+  decision?: IntentDecision | undefined,
 ): Promise<DecidedApproval> {
   const resolved = decided(ctx, approval, 'approved', principal, reason)
   await ctx.storage.transaction([], async (tx) => {
-    await writeResolution(tx, ctx, resolved)
+    await writeResolution(tx, ctx, resolved, decision)
     await tx.put('transactions', queued)
   })
   return resolved
@@ -52,13 +55,33 @@ export function approvedTransaction(
   return { ...transaction, ...(usd ? { usd } : {}), status: 'queued', updatedAt: ctx.now().toISOString() }
 }
 
-/** Writes a decided or expired approval with its `approval.resolved` event in `tx`. */
+/**
+ * Writes a decided or expired approval with its `approval.resolved` event in `tx`, and in the audit
+ * trail who decided (the API key), the effects' hash approved, and the policy's decision at the time.
+ */
 async function writeResolution(
   tx: StorageTx,
   ctx: AgentWalletContext,
   resolved: DecidedApproval | ExpiredApproval,
+  decision?: IntentDecision | undefined,
 ): Promise<void> {
   await tx.put('approvals', resolved)
+  const subjects = {
+    walletId: resolved.walletId,
+    transactionId: resolved.transactionId,
+    approvalId: resolved.id,
+  }
+  if (decision) auditDecision(ctx, tx, resolved.tenantId, decision, subjects)
+  appendAudit(ctx, tx, resolved.tenantId, {
+    kind: 'approval.resolved',
+    subjects: { ...subjects, apiKeyId: resolved.resolvedBy },
+    payload: {
+      resolution: resolved.status,
+      resolvedBy: resolved.resolvedBy ?? null,
+      reason: resolved.resolutionReason ?? null,
+      effectsHash: resolved.effectsHash ?? null,
+    },
+  })
   appendEvent(ctx, tx, resolved.tenantId, 'approval.resolved', {
     approvalId: resolved.id,
     transactionId: resolved.transactionId,
@@ -111,7 +134,7 @@ export async function markBlocked(
     updatedAt: ctx.now().toISOString(),
   }
   const resolved = decided(ctx, approval, 'rejected', principal, `Blocked at approval: ${decision.reason}`)
-  await save(ctx, resolved, blocked)
+  await save(ctx, resolved, blocked, decision)
   return blocked
 }
 
@@ -215,9 +238,10 @@ async function save(
   ctx: AgentWalletContext,
   resolved: DecidedApproval | ExpiredApproval,
   transaction: ClosedTransaction,
+  decision?: IntentDecision | undefined,
 ): Promise<void> {
   await ctx.storage.transaction([], async (tx) => {
-    await writeResolution(tx, ctx, resolved)
+    await writeResolution(tx, ctx, resolved, decision)
     await tx.put('transactions', transaction)
   })
 }

@@ -2,7 +2,7 @@ import type { Address } from 'viem'
 import type { z } from 'zod'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import { BaseError } from '../errors/baseError.js'
+import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { ValidationError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
@@ -132,8 +132,12 @@ async function optionalWallet(
   ctx: AgentWalletContext,
   principal: Principal,
 ): Promise<WalletRecord | undefined> {
-  // A quote needs no wallet; the caller's only wallet, when there is one, is the taker.
-  return actingWallet(ctx, principal, undefined).catch(() => undefined)
+  // A quote needs no wallet; the caller's only wallet, when there is one, is the taker. Only "none or
+  // several" means no taker: a storage failure is not "no wallet".
+  return actingWallet(ctx, principal, undefined).catch((error: unknown) => {
+    if (isAgentWalletError(error, 'validation_failed')) return undefined
+    throw error
+  })
 }
 
 function describe(error: unknown): { code: string; message: string } {

@@ -167,9 +167,21 @@ export type EventListeners = {
  * @example bus.on('tx.confirmed', (event) => console.log(event.data.hash))
  */
 export class EventBus extends EventEmitter<EventListeners> {
-  /** Emits under the event's own name and under '*'. */
-  publish(event: DomainEvent): void {
-    ;(this.emit as (name: string, event: DomainEvent) => boolean)(event.type, event)
-    this.emit('*', event)
+  /**
+   * Emits under the event's own name, then under '*'. A subscriber's throw goes to `onError` (with
+   * none, the first escapes after both emits); it ends that name's emit, but '*' subscribers (the
+   * WebSocket stream, the logs) still hear the event.
+   */
+  publish(event: DomainEvent, onError?: (error: unknown) => void): void {
+    const failures: unknown[] = []
+    for (const name of [event.type, '*']) {
+      try {
+        ;(this.emit as (name: string, event: DomainEvent) => boolean)(name, event)
+      } catch (error) {
+        failures.push(error)
+      }
+    }
+    if (onError) for (const failure of failures) onError(failure)
+    else if (failures.length > 0) throw failures[0]
   }
 }

@@ -11,7 +11,7 @@ import { countedEffectsOf } from './countedEffects.js'
 import { countedStatuses } from './countedStatuses.js'
 import { counterpartyFacts } from './counterpartyFacts.js'
 import { scopedRules } from './policyStore.js'
-import type { PolicyDecision, SpendEntry } from './types.js'
+import type { PolicyContext, PolicyDecision, SpendEntry } from './types.js'
 import { storedUsdOf, usdOfRecord, usdValuesOf } from './usdValuesOf.js'
 
 /**
@@ -23,6 +23,8 @@ export type IntentDecision = PolicyDecision & {
   usd?: StoredUsd | undefined
   effects?: Effects | undefined
   payeeAgent?: { agentId: string; registry: string } | undefined
+  /** What the pure engine was given, for the audit trail to re-run the decision offline. */
+  inputs?: { intent: PolicyIntent; context: PolicyContext } | undefined
 }
 
 /**
@@ -92,13 +94,14 @@ export async function evaluateIntent(
     ...(effects ? { effects } : {}),
     ...(counterparty ? { counterparty } : {}),
   }
-  const decision = ctx.policy.evaluate(judged, {
+  const context: PolicyContext = {
     now,
     rules,
     recent: entries,
     isNewRecipient: pastSends === 0,
     venues: venuesOf(ctx.chains.get(intent.chain)),
-  })
+  }
+  const decision = ctx.policy.evaluate(judged, context)
   const stored = storedUsdOf(usd?.intent)
   return {
     ...decision,
@@ -107,6 +110,7 @@ export async function evaluateIntent(
     ...(counterparty?.agentId && counterparty.registry
       ? { payeeAgent: { agentId: counterparty.agentId, registry: counterparty.registry } }
       : {}),
+    inputs: { intent: judged, context },
   }
 }
 

@@ -29,6 +29,7 @@ export async function evaluatePolicy(
   // The USD value is in the deciding rule's details.usd; the stored form is for records only.
   const {
     usd: _stored,
+    inputs: _inputs,
     effects = predicted,
     ...decision
   } = await evaluateIntent(ctx, wallet, intentOfDraft(draft, chain.name, wallet.address, predicted))

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { appendAudit } from '../audit/appendAudit.js'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
 import { findWallet } from '../wallets/findWallet.js'
@@ -41,6 +42,13 @@ export async function updatePolicyRules(
     updatedAt: ctx.now().toISOString(),
     updatedBy: principal.id,
   }
-  await ctx.storage.transaction([`policy:${record.id}`], async (tx) => tx.put('policies', record))
+  await ctx.storage.transaction([`policy:${record.id}`], async (tx) => {
+    await tx.put('policies', record)
+    appendAudit(ctx, tx, record.tenantId, {
+      kind: 'policy.rules_changed',
+      subjects: { walletId: record.walletId, apiKeyId: principal.id },
+      payload: { scope: record.scope, rules: record.rules, updatedBy: principal.id },
+    })
+  })
   return getPolicyRules(ctx, principal, { wallet: wallet?.address })
 }

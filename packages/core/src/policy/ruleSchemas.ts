@@ -199,6 +199,19 @@ export const unknownEffectsRuleSchema = z.strictObject({
   action: z.enum(['deny', 'require_approval']),
 })
 
+/**
+ * The tenant's verifying paymaster pays a smart wallet's gas while the sponsored gas within `window`
+ * stays at most `max` (in the chain's coin, e.g. "0.05" ETH), counted over this `wallet` or the whole
+ * `tenant`. It never judges a send: when it does not allow sponsorship, the wallet pays its own gas.
+ */
+export const sponsorGasRuleSchema = z.strictObject({
+  ...common,
+  type: z.literal('sponsor_gas'),
+  max: decimalAmountSchema,
+  window: durationSchema.default('1d'),
+  over: z.enum(['wallet', 'tenant']).default('tenant'),
+})
+
 /** Every rule kind of the rules engine, discriminated on `type`. Unknown fields are rejected. */
 export const policyRuleSchema = z.discriminatedUnion('type', [
   maxPerTxRuleSchema,
@@ -212,6 +225,7 @@ export const policyRuleSchema = z.discriminatedUnion('type', [
   timeWindowRuleSchema,
   requireAgentIdentityRuleSchema,
   unknownEffectsRuleSchema,
+  sponsorGasRuleSchema,
 ])
 
 export type MaxPerTxRule = z.output<typeof maxPerTxRuleSchema>
@@ -225,6 +239,7 @@ export type RateLimitRule = z.output<typeof rateLimitRuleSchema>
 export type TimeWindowRule = z.output<typeof timeWindowRuleSchema>
 export type RequireAgentIdentityRule = z.output<typeof requireAgentIdentityRuleSchema>
 export type UnknownEffectsRule = z.output<typeof unknownEffectsRuleSchema>
+export type SponsorGasRule = z.output<typeof sponsorGasRuleSchema>
 /** A parsed rule of the rules engine (its JSON input shape is `z.input<typeof policyRuleSchema>`). */
 export type RulesEngineRule = z.output<typeof policyRuleSchema>
 export type RulesEngineRuleInput = z.input<typeof policyRuleSchema>

@@ -14,6 +14,7 @@ import { requireAgentIdentity } from './rules/requireAgentIdentity.js'
 import { requireApproval } from './rules/requireApproval.js'
 import type { RuleEvaluator, RuleVerdict } from './rules/ruleVerdict.js'
 import { spendLimit } from './rules/spendLimit.js'
+import { sponsorGas } from './rules/sponsorGas.js'
 import { timeWindow } from './rules/timeWindow.js'
 import { unknownEffects } from './rules/unknownEffects.js'
 import type { PolicyContext, PolicyDecision, PolicyEngine, RuleOutcome } from './types.js'
@@ -36,6 +37,7 @@ const evaluators: { [K in RuleKind]: RuleEvaluator<Extract<RulesEngineRule, { ty
   time_window: timeWindow,
   require_agent_identity: requireAgentIdentity,
   unknown_effects: unknownEffects,
+  sponsor_gas: sponsorGas,
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   tenantsCollection,
   toApiKeyView,
 } from './apiKeyTypes.js'
-import { newApiKeyRecord } from './createApiKey.js'
+import { auditKeyCreated, newApiKeyRecord } from './createApiKey.js'
 import { generateApiKey, hashApiKey } from './hashApiKey.js'
 import { markKeyRevoked } from './markKeyRevoked.js'
 import type { PrincipalsContext } from './principalsContext.js'
@@ -61,6 +61,7 @@ export async function bootstrapAdmin(
       const key = generateApiKey()
       const record = newApiKeyRecord(ctx, rootKeyFields, key)
       await tx.insert(apiKeysCollection, record)
+      auditKeyCreated(ctx, tx, record)
       return { status: 'created', apiKey: toApiKeyView(record), key, revoked: [] } as const
     }
     const [stored] = await tx.query(apiKeysCollection, {
@@ -69,7 +70,10 @@ export async function bootstrapAdmin(
     })
     if (stored) assertUsableAsRoot(stored)
     const record = stored ?? newApiKeyRecord(ctx, rootKeyFields, provided)
-    if (!stored) await tx.insert(apiKeysCollection, record)
+    if (!stored) {
+      await tx.insert(apiKeysCollection, record)
+      auditKeyCreated(ctx, tx, record)
+    }
     const revoked = await revokeOtherRootKeys(ctx, tx, record.id)
     return { status: stored ? 'existing' : 'adopted', apiKey: toApiKeyView(record), revoked } as const
   })

@@ -1,4 +1,6 @@
 import type { z } from 'zod'
+import { appendAudit } from '../audit/appendAudit.js'
+import type { StorageTx } from '../storage/types.js'
 import type { createApiKeySchema } from './apiKeySchemas.js'
 import { type ApiKeyRecord, type ApiKeyView, apiKeysCollection, toApiKeyView } from './apiKeyTypes.js'
 import { displayPrefix, generateApiKey, hashApiKey } from './hashApiKey.js'
@@ -39,8 +41,29 @@ export async function insertApiKey(
   rawKey: string,
 ): Promise<ApiKeyRecord> {
   const record = newApiKeyRecord(ctx, fields, rawKey)
-  await ctx.storage.transaction([`api-key:${record.hash}`], (tx) => tx.insert(apiKeysCollection, record))
+  await ctx.storage.transaction([`api-key:${record.hash}`], async (tx) => {
+    await tx.insert(apiKeysCollection, record)
+    auditKeyCreated(ctx, tx, record)
+  })
   return record
+}
+
+/** Records a new key in the trail: its id, name, role and who made it (never the key, nor its hash). */
+export function auditKeyCreated(
+  ctx: Pick<PrincipalsContext, 'now' | 'newId' | 'options'>,
+  tx: StorageTx,
+  record: ApiKeyRecord,
+): void {
+  appendAudit(ctx, tx, record.tenantId, {
+    kind: 'api_key.created',
+    subjects: { apiKeyId: record.id },
+    payload: {
+      name: record.name,
+      role: record.role,
+      root: record.root ?? false,
+      createdBy: record.createdBy ?? null,
+    },
+  })
 }
 
 /** The record of a new key (only the hash of `rawKey` in it), for a caller that inserts it in its own transaction. */

@@ -103,8 +103,12 @@ export interface Storage extends StorageReader {
   transaction<T>(keys: readonly string[], fn: (tx: StorageTx) => Promise<T>): Promise<T>
   /** Events of one stream with seq > `after`, ascending. */
   readEvents(stream: string, options?: { after?: number; limit?: number }): Promise<StoredEvent[]>
-  /** Calls `listener` with every batch of committed events, after the commit. Returns an unsubscribe. */
-  onEvents(listener: EventsListener): () => void
+  /**
+   * Calls `listener` with every batch of committed events, after the commit. Returns an unsubscribe.
+   * A listener's throw never fails the commit (it is done): it goes to `onError`, and with none it is
+   * thrown again outside the commit, as an uncaught exception, so it is never lost.
+   */
+  onEvents(listener: EventsListener, onError?: (error: unknown) => void): () => void
   /**
    * Optional (with `capabilities.leaderLocks`): takes the named lock if no process holds it, else
    * `undefined`. Core uses it so one process, not every replica, runs a chain's tracker; single-process

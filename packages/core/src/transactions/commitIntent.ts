@@ -51,7 +51,7 @@ export async function commitIntent(
       : undefined
   const saved: TransactionRecord = signing?.signed ?? record
   await ctx.storage.transaction([], async (tx) => {
-    if (signing) await saveSigned(tx, signing, options.write)
+    if (signing) await saveSigned(ctx, tx, signing, options.write)
     else await tx[options.write]('transactions', record)
     await options.alongside?.(tx, saved)
   })

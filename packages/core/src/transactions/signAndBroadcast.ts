@@ -1,4 +1,5 @@
 import { type Hex, keccak256, TransactionNotFoundError } from 'viem'
+import { appendAudit } from '../audit/appendAudit.js'
 import { isRefusal } from '../chain/isRefusal.js'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
@@ -56,14 +57,23 @@ export async function signRecord(
   return { signed, nonceId }
 }
 
-/** Writes the signed tx and its wallet's next nonce in `tx` (`insert` for a tx not saved before). */
+/**
+ * Writes the signed tx and its wallet's next nonce in `tx` (`insert` for a tx not saved before), with
+ * the vault's signature in the audit trail (what was signed, for which intent).
+ */
 export async function saveSigned(
+  ctx: AgentWalletContext,
   tx: StorageTx,
   { signed, nonceId }: Signing,
   write: 'insert' | 'put' = 'put',
 ): Promise<void> {
   await tx[write]('transactions', signed)
   await tx.put('nonces', { id: nonceId, next: signed.nonce + 1 })
+  appendAudit(ctx, tx, signed.tenantId, {
+    kind: 'vault.signature',
+    subjects: { walletId: signed.walletId, transactionId: signed.id, keyId: signed.from },
+    payload: { signed: 'transaction', hash: signed.hash, chainId: signed.chainId, nonce: signed.nonce },
+  })
 }
 
 /**
@@ -79,7 +89,7 @@ export async function signAndBroadcast(
   gas: GasSettings,
 ): Promise<UnpausedTransaction> {
   const signing = await signRecord(ctx, chain, record, gas)
-  await ctx.storage.transaction([], (tx) => saveSigned(tx, signing))
+  await ctx.storage.transaction([], (tx) => saveSigned(ctx, tx, signing))
   return broadcastSigned(ctx, chain, signing.signed)
 }
 

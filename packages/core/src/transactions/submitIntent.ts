@@ -10,6 +10,7 @@ import { assertSameRequest, assertValidKey } from '../idempotency/withIdempotenc
 import { blockedError } from '../intents/blockedError.js'
 import { intentOfDraft } from '../intents/intentOfDraft.js'
 import type { IntentDraft } from '../intents/types.js'
+import { auditDecision } from '../policy/auditDecision.js'
 import { effectsAhead } from '../policy/effectsAhead.js'
 import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
 import type { PolicyDecision } from '../policy/types.js'
@@ -116,6 +117,11 @@ export async function submitIntent(
           if (approval) await tx.insert('approvals', approval)
           if (idempotency) await tx.insert('idempotency', idempotencyRecord(idempotency, saved))
           await recordGrants(tx, saved)
+          auditDecision(ctx, tx, saved.tenantId, decision, {
+            walletId: saved.walletId,
+            transactionId: saved.id,
+            approvalId: approval?.id,
+          })
           if (saved.status === 'blocked') {
             appendEvent(ctx, tx, saved.tenantId, 'policy.blocked', {
               ...txPayload(saved),

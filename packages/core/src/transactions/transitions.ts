@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem'
 import type { PendingApproval } from '../approvals/types.js'
+import { appendAudit } from '../audit/appendAudit.js'
 import type { AgentWalletContext } from '../context.js'
 import { effectsDiffer } from '../effects/effectsDiffer.js'
 import type { EffectLog } from '../effects/effectsOfLogs.js'
@@ -345,6 +346,17 @@ export async function markReplaced(
       ...txPayload(next),
       replaces: record.hash,
       ...(next.cancels ? { cancels: true } : {}),
+    })
+    appendAudit(ctx, tx, next.tenantId, {
+      kind: 'vault.signature',
+      subjects: { walletId: next.walletId, transactionId: next.id, keyId: next.from },
+      payload: {
+        signed: next.cancels ? 'cancel' : 'replacement',
+        hash: next.hash,
+        replaces: record.hash,
+        chainId: next.chainId,
+        nonce: next.nonce,
+      },
     })
   })
   return next

@@ -11,20 +11,22 @@ export const vaultKeysCollection = 'vault_keys'
 export type VaultKeyRow = { id: string; record: LocalKeyRecord }
 
 /**
- * Keeps a vault's records in Storage (`vault_keys`, id = lowercase address).
+ * Keeps a vault's records in Storage (`vault_keys` by default, id = lowercase address). A vault with
+ * records of its own shape (a KMS key id, say) names its own collection, so no vault reads another's.
  * @example const vault = localKeyVault({ masterKey, store: storageKeyRecordStore(storage) })
  */
-export const storageKeyRecordStore = (storage: Storage): KeyRecordStore<LocalKeyRecord> => ({
+export const storageKeyRecordStore = <TRecord = LocalKeyRecord>(
+  storage: Storage,
+  collection = vaultKeysCollection,
+): KeyRecordStore<TRecord> => ({
   async get(address: Address) {
-    const row = await storage.get(vaultKeysCollection, address.toLowerCase())
-    return row?.record
+    const row = await storage.get(collection, address.toLowerCase())
+    return row?.record as TRecord | undefined
   },
-  async add(address: Address, record: LocalKeyRecord) {
+  async add(address: Address, record: TRecord) {
     const id = address.toLowerCase()
     try {
-      await storage.transaction([`${vaultKeysCollection}:${id}`], (tx) =>
-        tx.insert(vaultKeysCollection, { id, record }),
-      )
+      await storage.transaction([`${collection}:${id}`], (tx) => tx.insert(collection, { id, record }))
       return true
     } catch (error) {
       if (isAgentWalletError(error, 'storage_conflict')) return false
@@ -32,6 +34,6 @@ export const storageKeyRecordStore = (storage: Storage): KeyRecordStore<LocalKey
     }
   },
   async addIn(tx, address, record) {
-    await tx.insert(vaultKeysCollection, { id: address.toLowerCase(), record })
+    await tx.insert(collection, { id: address.toLowerCase(), record })
   },
 })

@@ -44,6 +44,11 @@ export interface KeyVault {
    * process's memory leaves it out and is always ready.
    */
   probe?(): Promise<void>
+  /**
+   * Optional: counters this vault kept since it was made (e.g. `{ signatures, badSignatures }` of an
+   * HSM whose signatures are checked before use). `/metrics` shows each as `agentwallet_vault_<name>_total`.
+   */
+  stats?(): Readonly<Record<string, number>>
 }
 
 /** A key made by `KeyVault.prepareKey`, stored when `save` runs in a transaction that commits. */

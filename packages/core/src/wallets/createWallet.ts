@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
 import type { z } from 'zod'
+import { appendAudit } from '../audit/appendAudit.js'
 import type { AgentWalletContext } from '../context.js'
 import { ConflictError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
@@ -85,6 +86,16 @@ export async function saveWallet(
       address: record.address,
       chain: record.chain,
       agentName: record.agentName,
+    })
+    appendAudit(ctx, tx, record.tenantId, {
+      kind: record.source === 'imported' ? 'wallet.imported' : 'wallet.created',
+      subjects: { walletId: record.id, keyId: record.address, apiKeyId: principal.id },
+      payload: {
+        address: record.address,
+        chain: record.chain,
+        agentName: record.agentName,
+        by: principal.id,
+      },
     })
   })
   return { wallet: toWallet(record) }

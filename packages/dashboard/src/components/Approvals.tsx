@@ -372,6 +372,12 @@ function ResolvedCard({ row, people }: { row: Row; people: Map<string, KeyName> 
             </dd>
           </>
         )}
+        <dt>Audit</dt>
+        <dd>
+          <a href={`#/audit/${approval.id}`} data-testid="audit-link">
+            Audit entries
+          </a>
+        </dd>
       </dl>
     </li>
   )

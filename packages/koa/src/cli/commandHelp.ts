@@ -23,7 +23,12 @@ ${storageFlags}
   --replace-stuck-after-ms <ms|off>  an underpriced tx is re-signed with higher fees after this, default 120000  env AGENTWALLET_REPLACE_STUCK_AFTER_MS
   --max-fee-bump <x>    replacements pay at most x times the first max fee, default 5  env AGENTWALLET_MAX_FEE_BUMP
   --finality-depth <n>  blocks until a mined tx is final: n, name=n per chain, comma-separated;
-                        default per chain (64 Ethereum, 10 rollups, 3 devnet)  env AGENTWALLET_FINALITY_DEPTH`
+                        default per chain (64 Ethereum, 10 rollups, 3 devnet)  env AGENTWALLET_FINALITY_DEPTH
+  --vault local|pkcs11|aws-kms|gcp-kms  where wallet keys live, default local  env AGENTWALLET_VAULT
+                        pkcs11: env AGENTWALLET_PKCS11_MODULE, _TOKEN_LABEL or _SLOT, _PIN (docs/deploy.md)
+                        aws-kms: AGENTWALLET_AWS_KMS_REGION (else AWS_REGION), AGENTWALLET_AWS_KMS_ENDPOINT
+                        gcp-kms: AGENTWALLET_GCP_KMS_KEY_RING=projects/…/locations/…/keyRings/…,
+                        AGENTWALLET_GCP_KMS_PROTECTION_LEVEL HSM|SOFTWARE, …_TRANSPORT grpc|rest, …_ENDPOINT`
 
 const runningServerNote = `While a server runs on the data dir, this goes through its API as the root admin
 (AGENTWALLET_ADMIN_KEY, else <data-dir>/admin.key).`
@@ -38,7 +43,8 @@ On first start it prints the root admin API key once (also saved to <data-dir>/a
 Flags:
 ${serverFlags}
 Secrets (env only): AGENTWALLET_ADMIN_KEY is the root admin key (a new value revokes the previous one);
-AGENTWALLET_MASTER_KEY the key-encryption key. One process holds a data dir at a time.
+AGENTWALLET_MASTER_KEY the key-encryption key. KMS credentials: the SDK's own (AWS_ACCESS_KEY_ID/
+AWS_SECRET_ACCESS_KEY or a role; GOOGLE_APPLICATION_CREDENTIALS or ADC). One process holds a data dir at a time.
 AGENTWALLET_ALLOW_PRIVATE_WEBHOOKS=127.0.0.0/8,::1/128 lets webhooks target those private/loopback ranges.`,
   keys: `${keysUsage}
 
@@ -71,6 +77,15 @@ Brings the Postgres schema up to date and exits.`,
 Re-seals wallet keys and webhook secrets under a new master key, with every server stopped.
 Old key: AGENTWALLET_MASTER_KEY or <data-dir>/master.key; new: AGENTWALLET_NEW_MASTER_KEY or generated
 (0600 in the data dir). See docs/deploy.md.`,
+  audit: `Usage: agentwallet audit export [--tenant <id>] [--out <file.jsonl>] [--data-dir <dir>] [--storage …]
+       agentwallet audit verify [<file.jsonl>] [--public-key <hex>] [--data-dir <dir>] [--storage …]
+
+export writes a tenant's audit trail (default tenant: default) as JSON lines, from the data dir's
+storage (a running server's: GET /audit/export). verify checks a file, or without one every tenant's
+trail in the storage, offline: each entry's hash, the chain, the checkpoint signatures (against
+--public-key, the key in /health; with a data dir, its audit.key or AGENTWALLET_AUDIT_KEY), and re-runs
+every recorded policy decision with the rules engine. It prints each problem with the entry's position
+and exits non-zero on any. See docs/security.md.`,
   mcp: `Usage: AGENTWALLET_API_KEY=<agent key> agentwallet mcp
 
 The agent tools as an MCP server on stdio. AGENTWALLET_URL points at a running server (else in-process
@@ -87,6 +102,7 @@ Commands:
   devnet   serve the embedded chain as JSON-RPC (default port 8545)
   migrate  bring the Postgres schema up to date and exit
   rotate-master-key  re-seal wallet keys and webhook secrets under a new master key (servers stopped)
+  audit    export [--out file] | verify [file.jsonl]: the tamper-evident audit trail, checked offline
   mcp      the agent tools as an MCP server on stdio
 
 Flags:

@@ -42,7 +42,17 @@ export type ServerConfig = {
    * own, `byChain` per chain name; unset: each chain's default (64 on Ethereum, 10 on rollups, 3 on a devnet).
    */
   finalityDepth: FinalityDepthConfig
+  /** Where wallet keys live (`--vault`, `AGENTWALLET_VAULT`, `vault` in the file); opened by `openVault`. */
+  vault: VaultConfig
 }
+
+export const vaultKinds = ['local', 'pkcs11', 'aws-kms', 'gcp-kms'] as const
+export type VaultKind = (typeof vaultKinds)[number]
+/**
+ * The vault's kind and the config file's object under that kind's name (e.g. `"pkcs11": { "module": … }`);
+ * env settings (`AGENTWALLET_PKCS11_*`, …) override it in `openVault`. Secrets are read from env only.
+ */
+export type VaultConfig = { kind: VaultKind; file: Record<string, unknown> }
 
 export type FinalityDepthConfig = { all: number | undefined; byChain: Record<string, number> }
 
@@ -64,10 +74,14 @@ const options = {
   'replace-stuck-after-ms': { type: 'string' },
   'max-fee-bump': { type: 'string' },
   'finality-depth': { type: 'string' },
+  vault: { type: 'string' },
   // keys subcommand
   name: { type: 'string' },
   role: { type: 'string' },
   tenant: { type: 'string' },
+  // audit subcommand
+  out: { type: 'string' },
+  'public-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -140,7 +154,18 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
     finalityDepth: parseFinalityDepth(
       values['finality-depth'] ?? env.AGENTWALLET_FINALITY_DEPTH ?? file.finalityDepth,
     ),
+    vault: parseVault(values.vault ?? env.AGENTWALLET_VAULT ?? file.vault, file),
   }
+}
+
+function parseVault(value: unknown, file: Record<string, unknown>): VaultConfig {
+  const kind = String(value ?? 'local')
+  if (!(vaultKinds as readonly string[]).includes(kind))
+    throw new CliError(`--vault must be one of ${vaultKinds.join(', ')}, not "${kind}"`)
+  const settings = file[kind] ?? {}
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
+    throw new CliError(`"${kind}" in the config file must be an object of settings`)
+  return { kind: kind as VaultKind, file: settings as Record<string, unknown> }
 }
 
 /**

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { isAgentWalletError } from '@agentwallet/core'
+import { auditCommand } from './auditCommand.js'
 import { CliError } from './cliError.js'
 import { cliVersion, commandHelp, usage } from './commandHelp.js'
 import { devnetCommand } from './devnetCommand.js'
@@ -27,6 +28,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   if (command === 'keys') return keys(rest, values, config, env, print)
   if (command === 'faucet') return faucetCommand(rest, config, env, print)
   if (command === 'migrate') return migrateCommand(config, print)
+  if (command === 'audit') return auditCommand(rest, values, config, env, print)
   if (command === 'rotate-master-key') return rotateMasterKeyCommand(config, env, print)
   const running: { close(): Promise<void>; closed?: Promise<void> } =
     command === 'serve'

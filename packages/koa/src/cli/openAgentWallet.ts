@@ -9,10 +9,12 @@ import {
   zeroExQuoteSource,
 } from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { auditKeyFromEnv } from './auditCommand.js'
 import { CliError } from './cliError.js'
 import { holdDataDirs } from './holdDataDir.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { openStorage } from './openStorage.js'
+import { openVault } from './openVault.js'
 import { resolveChains } from './resolveChains.js'
 
 export type Runtime = { agentWallet: AgentWallet; devnet: Devnet | undefined; close(): Promise<void> }
@@ -49,11 +51,20 @@ export async function openAgentWallet(
     lock.release()
     throw error
   })
+  let closeVault = async () => {}
   try {
+    const opened = await openVault(config, env, storage)
+    closeVault = opened.close
     const masterKey =
       config.storage === 'memory'
         ? masterKeyFromEnv(env)
         : (masterKeyFromEnv(env) ?? (await loadOrCreateMasterKey({ dataDir: config.dataDir })))
+    // Checkpoints are signed with it; replicas should share it (AGENTWALLET_AUDIT_KEY), or each signs with its own.
+    const auditKey =
+      config.storage === 'memory'
+        ? auditKeyFromEnv(env)
+        : (auditKeyFromEnv(env) ??
+          (await loadOrCreateMasterKey({ dataDir: config.dataDir, fileName: 'audit.key' })))
     const devnet =
       named.length === 0
         ? await createDevnet({
@@ -76,7 +87,9 @@ export async function openAgentWallet(
       chains: withFinalityDepths(chains, config.finalityDepth.byChain),
       finalityDepth: config.finalityDepth.all,
       storage,
+      vault: opened.vault,
       masterKey,
+      audit: { key: auditKey },
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
       quoteSources: config.zeroEx ? [zeroExQuoteSource(config.zeroEx)] : [],
       ...config.feeBumping,
@@ -87,11 +100,13 @@ export async function openAgentWallet(
       async close() {
         await agentWallet.close()
         await devnet?.close()
+        await closeVault()
         await storage.close()
         lock.release()
       },
     }
   } catch (error) {
+    await closeVault()
     await storage.close()
     lock.release()
     throw error

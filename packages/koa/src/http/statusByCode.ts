@@ -60,10 +60,11 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   vault_unavailable: 503,
 }
 
-/** 5xx codes about another party (a paid resource server), whose message is ours and safe to show. */
+/** 5xx codes about another party (a paid resource server, an HSM, a KMS), whose message is ours and safe to show. */
 const exposedUpstreamCodes: ReadonlySet<HttpErrorCode> = new Set<HttpErrorCode>([
   'not_implemented',
   'chain_unavailable',
+  'vault_unavailable',
   'payment_requirements_invalid',
   'payment_failed',
   'payment_not_delivered',

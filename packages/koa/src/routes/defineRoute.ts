@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import type { AgentWalletSession, Principal } from '@agentwallet/core'
 import type { z } from 'zod'
 import type { HttpErrorCode } from '../http/statusByCode.js'
@@ -15,8 +16,8 @@ export type RouteInput<TBody, TQuery> = {
   idempotencyKey: string | undefined
 }
 
-/** `body` is JSON, or text for a route that `produces` another content type. */
-export type RouteResult = { status?: number | undefined; body: Record<string, unknown> | string }
+/** `body` is JSON, or text (or a stream of it) for a route that `produces` another content type. */
+export type RouteResult = { status?: number | undefined; body: Record<string, unknown> | string | Readable }
 
 /** One endpoint: its shape (for validation and the OpenAPI document) and its three-step handler. */
 export type RouteSpec = {

@@ -34,6 +34,8 @@ const processFields = {
 const readinessSchema = z.object({
   status: z.enum(['ok', 'unavailable']),
   ...processFields,
+  /** The audit trail's checkpoint key (raw Ed25519, hex), to verify an export against; null: no trail. */
+  auditPublicKey: z.string().nullable(),
   ...healthReportSchema.shape,
 })
 
@@ -56,7 +58,14 @@ export function healthRoutes(options: HealthRouteOptions): RouteSpec[] {
   const uptimeSeconds = () => Math.floor((Date.now() - options.startedAt.getTime()) / 1000)
   const readiness = async () => {
     const { ready, ...parts } = await report()
-    const fields = { version: options.version, uptimeSeconds: uptimeSeconds(), ready, ...parts }
+    const auditPublicKey = options.agentWallet.context.options.audit?.signer.publicKey ?? null
+    const fields = {
+      version: options.version,
+      uptimeSeconds: uptimeSeconds(),
+      auditPublicKey,
+      ready,
+      ...parts,
+    }
     if (ready) return { body: { success: true, status: 'ok', ...fields } }
     const down = [
       ...(parts.storage.reachable ? [] : ['storage']),

@@ -56,8 +56,22 @@ export function metricsRoutes(options: MetricsRouteOptions): RouteSpec[] {
             samples: [{ value: (performance.now() - started) / 1000 }],
           },
         ]
-        return { body: renderExposition([...storage.families, ...scrape, ...options.processFamilies()]) }
+        const vault = vaultFamilies(options.agentWallet)
+        return {
+          body: renderExposition([...storage.families, ...scrape, ...vault, ...options.processFamilies()]),
+        }
       },
     }),
   ]
+}
+
+/** The vault's own counters (`KeyVault.stats`), e.g. an HSM's signatures and the bad ones it retried. */
+function vaultFamilies(agentWallet: AgentWallet): MetricFamily[] {
+  const { vault } = agentWallet.context
+  return Object.entries(vault.stats?.() ?? {}).map(([name, value]) => ({
+    name: `agentwallet_vault_${name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}_total`,
+    help: `Counted by the key vault since this process started (${name}; see the vault's documentation).`,
+    type: 'counter',
+    samples: [{ labels: { vault: vault.name }, value }],
+  }))
 }

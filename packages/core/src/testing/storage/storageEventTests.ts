@@ -101,4 +101,25 @@ export const storageEventTests = ({ runner, withStorage }: StorageSuiteContext) 
       expect(reads).toHaveLength(1)
       expect((await reads[0]!).map((e) => e.id)).toEqual(['e1'])
     }))
+
+  it("hands a listener's throw to its onError, keeps the commit and still tells the other listeners", () =>
+    withStorage(async (storage) => {
+      const failure = new Error('listener failed')
+      const heard: unknown[] = []
+      const seen: string[] = []
+      const unsubscribeFailing = storage.onEvents(
+        () => {
+          throw failure
+        },
+        (error) => heard.push(error),
+      )
+      const unsubscribeOther = storage.onEvents((events) => seen.push(...events.map((e) => e.id)))
+      await storage.transaction([], async (tx) => tx.appendEvent('s', event('e1')))
+      await sleep(20)
+      unsubscribeFailing()
+      unsubscribeOther()
+      expect(heard).toEqual([failure])
+      expect(seen).toEqual(['e1'])
+      expect((await storage.readEvents('s')).map((e) => e.id)).toEqual(['e1'])
+    }))
 }

@@ -1,0 +1,91 @@
+import { parseEther } from 'viem'
+import type { Options, Row } from './benches.js'
+import { type BenchServer, drive, median, startBenchServer } from './benchServer.js'
+
+const round = (value: number, digits = 1) => Number(value.toFixed(digits))
+
+/**
+ * The audit trail's cost: the same server with the trail on (the default; checkpoints every 100
+ * entries) and off, each on its own SQLite and devnet, in alternating rounds of 200 HTTP sends (10
+ * wallets, 20 concurrent; rules in force, so each send records its decision's inputs and the
+ * signature) and 200 wallet creates (8 concurrent). Medians; the goal is on ÷ off ≥ 0.9.
+ */
+export async function auditBench({ budgetMs }: Options): Promise<Row[]> {
+  const rules = [
+    { type: 'max_per_tx', asset: 'native', max: '1' },
+    { type: 'spend_limit', asset: 'native', max: '1000', window: '24h' },
+  ]
+  const on = await startBenchServer({ defaultTenantRules: rules })
+  const off = await startBenchServer({ defaultTenantRules: rules, audit: false })
+  try {
+    const servers = [
+      { name: 'on', s: on, wallets: await fundedWallets(on), sends: [] as number[], creates: [] as number[] },
+      {
+        name: 'off',
+        s: off,
+        wallets: await fundedWallets(off),
+        sends: [] as number[],
+        creates: [] as number[],
+      },
+    ]
+    const deadline = performance.now() + budgetMs
+    for (let round = 0; round < 4 && performance.now() < deadline; round++) {
+      // Alternating which goes first, so neither always runs on the warmer (or busier) half of a round.
+      for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+        const sends = await drive(200, 20, budgetMs / 8, async (i) => {
+          const { status } = await server.s.call('POST', `/wallet/${server.wallets[i % 10]}/send`, {
+            to: server.s.devnet.accounts[9]!.address,
+            value: '0.000001',
+          })
+          if (status !== 200) throw new Error(`send answered ${status}`)
+        })
+        server.sends.push(sends.done / (sends.ms / 1000))
+        const creates = await drive(200, 8, budgetMs / 8, async (i) => {
+          const { status } = await server.s.call('POST', '/wallet/create', {
+            agentName: `audit-${round}-${i}`,
+          })
+          if (status !== 201) throw new Error(`create answered ${status}`)
+        })
+        server.creates.push(creates.done / (creates.ms / 1000))
+      }
+    }
+    const [withTrail, without] = servers as [(typeof servers)[0], (typeof servers)[0]]
+    const note = `${withTrail.sends.length} alternating rounds, medians; trail on: ${withTrail.sends.map((x) => round(x)).join('/')} tx/s, off: ${without.sends.map((x) => round(x)).join('/')}`
+    return [
+      {
+        bench: 'audit trail',
+        metric: 'send (HTTP), trail on ÷ off',
+        value: round(median(withTrail.sends)),
+        unit: 'tx/s',
+        floor: round(median(without.sends)),
+        ratio: round(median(withTrail.sends) / median(without.sends), 2),
+        goal: 0.9,
+        note,
+      },
+      {
+        bench: 'audit trail',
+        metric: 'wallet create (HTTP), trail on ÷ off',
+        value: round(median(withTrail.creates)),
+        unit: 'creates/s',
+        floor: round(median(without.creates)),
+        ratio: round(median(withTrail.creates) / median(without.creates), 2),
+        goal: 0.9,
+        note: `on: ${withTrail.creates.map((x) => round(x)).join('/')}, off: ${without.creates.map((x) => round(x)).join('/')} creates/s`,
+      },
+    ]
+  } finally {
+    await on.close()
+    await off.close()
+  }
+}
+
+async function fundedWallets(s: BenchServer): Promise<string[]> {
+  const wallets = await Promise.all(
+    Array.from(
+      { length: 10 },
+      async (_, i) => (await s.agentWallet.createWallet({ agentName: `audit-${i}` })).wallet,
+    ),
+  )
+  for (const wallet of wallets) await s.devnet.faucet(wallet.address, parseEther('10'))
+  return wallets.map((wallet) => wallet.address)
+}

@@ -1,0 +1,59 @@
+import type { AgentWalletContext } from '../context.js'
+import { tenantOfAuditStream } from './auditStream.js'
+import { type ChainHead, checkpointAudit } from './checkpointAudit.js'
+import type { StoredAuditEntry } from './types.js'
+
+/** The checkpointer's handle: `stop` signs a last checkpoint for every tenant this process saw. */
+export type AuditCheckpoints = { stop(): Promise<void>; settled(): Promise<void> }
+
+/**
+ * Watches committed audit entries and signs a checkpoint for a tenant once `checkpointEvery` entries
+ * follow its last one; one checkpoint at a time per tenant. Errors go to `onError` (the next entry
+ * or `stop` tries again).
+ * @example const checkpoints = startAuditCheckpoints(ctx); …; await checkpoints.stop()
+ */
+export function startAuditCheckpoints(
+  ctx: Pick<AgentWalletContext, 'storage' | 'now' | 'newId' | 'options'>,
+  hooks: { onError?: ((error: unknown) => void) | undefined } = {},
+): AuditCheckpoints {
+  const every = ctx.options.audit?.checkpointEvery ?? 100
+  const heads = new Map<string, ChainHead | undefined>()
+  const newest = new Map<string, number>()
+  const running = new Map<string, Promise<void>>()
+
+  const checkpoint = (tenantId: string): Promise<void> => {
+    const previous = running.get(tenantId) ?? Promise.resolve()
+    const next = previous.then(async () => {
+      try {
+        heads.set(tenantId, await checkpointAudit(ctx, tenantId, heads.get(tenantId)))
+      } catch (error) {
+        hooks.onError?.(error)
+      }
+    })
+    running.set(tenantId, next)
+    return next
+  }
+
+  const unsubscribe = ctx.storage.onEvents((events) => {
+    for (const event of events) {
+      const tenantId = tenantOfAuditStream(event.stream)
+      if (tenantId === undefined || (event.data as StoredAuditEntry).kind === 'audit.checkpoint') continue
+      newest.set(tenantId, Math.max(newest.get(tenantId) ?? 0, event.seq))
+      const since = heads.get(tenantId)?.checkpointed ?? 0
+      if (event.seq - since >= every && !running.has(tenantId)) {
+        void checkpoint(tenantId).finally(() => running.delete(tenantId))
+      }
+    }
+  })
+  const settled = async () => {
+    await Promise.all(running.values())
+  }
+  return {
+    settled,
+    async stop() {
+      unsubscribe()
+      await settled()
+      await Promise.all([...newest.keys()].map(checkpoint))
+    },
+  }
+}

@@ -1,0 +1,182 @@
+import { checkpointMessage, genesisHash, hashAuditBody, nextChainHash } from './auditHashes.js'
+import { fromAuditJson } from './auditJson.js'
+import { verifyAuditSignature } from './auditSigner.js'
+import type { AuditBody, CheckpointPayload, DecisionPayload } from './types.js'
+
+/** The pure engine to re-run decisions with (core's rules engine is one: `rulesPolicyEngine()`). */
+export type DecisionEngine = {
+  name: string
+  evaluate(intent: never, context: never): { decision: string; ruleId?: string | undefined }
+}
+
+export type AuditProblemCode =
+  | 'malformed'
+  | 'hash_mismatch'
+  | 'seq_gap'
+  | 'seq_order'
+  | 'chain_broken'
+  | 'checkpoint_signature'
+  | 'checkpoint_head'
+  | 'checkpoint_key'
+  | 'decision_mismatch'
+  | 'decision_error'
+
+/** One entry that does not verify: its position in the input (from 1), its seq and what is wrong. */
+export type AuditProblem = {
+  position: number
+  seq: number | undefined
+  tenantId: string | undefined
+  code: AuditProblemCode
+  message: string
+}
+
+export type AuditVerification = {
+  ok: boolean
+  entries: number
+  tenants: string[]
+  checkpoints: number
+  /** Decisions re-run with the engine (others were made by another engine, or none was given). */
+  decisionsRerun: number
+  /** Entries after their tenant's last checkpoint: chained, but no signature covers them yet. */
+  unsealed: number
+  /** The audit keys the checkpoints were signed with. */
+  publicKeys: string[]
+  problems: AuditProblem[]
+}
+
+export type VerifyAuditOptions = {
+  engine?: DecisionEngine | undefined
+  /** The audit key the operator publishes (/health): a checkpoint signed by any other is a problem. */
+  publicKey?: string | undefined
+}
+
+type TenantChain = { seq: number; chainHash: string; bySeq: Map<number, string>; sealedUpto: number }
+
+/**
+ * Checks an exported trail with no server, chain or network: each entry's hash, each tenant's seqs
+ * (from 1, none missing, in order) and chain values, each checkpoint's signature and the chain value
+ * it signs, and re-runs each recorded policy decision with `engine` from its recorded inputs.
+ * @example const { ok, problems } = verifyAuditTrail(lines, { engine: rulesPolicyEngine() })
+ */
+export function verifyAuditTrail(
+  lines: readonly unknown[],
+  options: VerifyAuditOptions = {},
+): AuditVerification {
+  const problems: AuditProblem[] = []
+  const chains = new Map<string, TenantChain>()
+  const keys = new Set<string>()
+  let checkpoints = 0
+  let decisionsRerun = 0
+  for (const [index, raw] of lines.entries()) {
+    const position = index + 1
+    const line = raw as Partial<AuditBody & { seq: number; hash: string; prevHash: string }>
+    const problem = (code: AuditProblemCode, message: string): void => {
+      problems.push({
+        position,
+        seq: line.seq,
+        tenantId: line.tenantId,
+        code,
+        message: `entry ${position}: ${message}`,
+      })
+    }
+    if (!isLine(line)) {
+      problem('malformed', 'not an audit entry')
+      continue
+    }
+    const {
+      seq,
+      hash,
+      prevHash: _prev,
+      chainHash: _chain,
+      ...body
+    } = line as AuditBody & {
+      seq: number
+      hash: string
+      prevHash?: string
+      chainHash?: string
+    }
+    const chain = chains.get(body.tenantId) ?? {
+      seq: 0,
+      chainHash: genesisHash,
+      bySeq: new Map<number, string>(),
+      sealedUpto: 0,
+    }
+    chains.set(body.tenantId, chain)
+    if (hashAuditBody(body) !== hash)
+      problem('hash_mismatch', `seq ${seq}: its content does not match its hash (changed)`)
+    if (seq > chain.seq + 1)
+      problem('seq_gap', `seq ${seq} follows ${chain.seq}: ${seq - chain.seq - 1} missing`)
+    if (seq <= chain.seq) problem('seq_order', `seq ${seq} after ${chain.seq}: out of order or repeated`)
+    if (line.prevHash !== undefined && line.prevHash !== chain.chainHash)
+      problem('chain_broken', `seq ${seq}: its prevHash is not the chain value before it`)
+    chain.chainHash = nextChainHash(chain.chainHash, hash)
+    chain.seq = Math.max(chain.seq, seq)
+    chain.bySeq.set(seq, chain.chainHash)
+    if (body.kind === 'audit.checkpoint') {
+      checkpoints += 1
+      const { upto, head, publicKey, signature } = body.payload as CheckpointPayload
+      keys.add(publicKey)
+      if (!verifyAuditSignature(publicKey, checkpointMessage(body.tenantId, upto, head), signature))
+        problem('checkpoint_signature', `checkpoint at seq ${seq}: its signature does not verify`)
+      else if (options.publicKey !== undefined && publicKey !== options.publicKey)
+        problem('checkpoint_key', `checkpoint at seq ${seq}: signed by ${publicKey}, not the audit key given`)
+      if (chain.bySeq.get(upto) !== head)
+        problem(
+          'checkpoint_head',
+          `checkpoint at seq ${seq}: the chain through seq ${upto} is not the one it signed`,
+        )
+      chain.sealedUpto = upto
+    }
+    if (body.kind === 'policy.decision' && options.engine) {
+      const rerun = rerunDecision(options.engine, body.payload as DecisionPayload)
+      if (rerun === undefined) continue
+      decisionsRerun += 1
+      if ('error' in rerun)
+        problem('decision_error', `seq ${seq}: the engine could not re-run it (${rerun.error})`)
+      else if (rerun.mismatch) problem('decision_mismatch', `seq ${seq}: ${rerun.mismatch}`)
+    }
+  }
+  const unsealed = [...chains.values()].reduce((sum, chain) => sum + (chain.seq - chain.sealedUpto), 0)
+  return {
+    ok: problems.length === 0,
+    entries: lines.length,
+    tenants: [...chains.keys()],
+    checkpoints,
+    decisionsRerun,
+    unsealed,
+    publicKeys: [...keys],
+    problems,
+  }
+}
+
+function isLine(line: Partial<AuditBody & { seq: number; hash: string }>): boolean {
+  return (
+    typeof line === 'object' &&
+    line !== null &&
+    Number.isSafeInteger(line.seq) &&
+    typeof line.hash === 'string' &&
+    typeof line.tenantId === 'string' &&
+    typeof line.kind === 'string' &&
+    typeof line.at === 'string'
+  )
+}
+
+function rerunDecision(
+  engine: DecisionEngine,
+  payload: DecisionPayload,
+): { mismatch?: string | undefined } | { error: string } | undefined {
+  if (payload.engine !== engine.name) return undefined
+  try {
+    const context = fromAuditJson(payload.context) as { now: string }
+    const intent = fromAuditJson(payload.intent)
+    const result = engine.evaluate(intent as never, { ...context, now: new Date(context.now) } as never)
+    const recorded = payload.decision
+    if (result.decision !== recorded.decision)
+      return { mismatch: `recorded ${recorded.decision}, rules give ${result.decision}` }
+    if ((result.ruleId ?? null) !== (recorded.ruleId ?? null))
+      return { mismatch: `recorded rule ${recorded.ruleId ?? 'none'}, rules give ${result.ruleId ?? 'none'}` }
+    return {}
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) }
+  }
+}

@@ -1,0 +1,25 @@
+import { createPublicKey } from 'node:crypto'
+import { BaseError } from '@agentwallet/core'
+import { bytesToHex, concat, type Hex } from 'viem'
+
+/**
+ * The uncompressed secp256k1 public key (0x04‖x‖y) of a SubjectPublicKeyInfo, DER (AWS) or PEM (Google).
+ * @example publicKeyFromSpki(getPublicKeyOutput.PublicKey)
+ */
+export function publicKeyFromSpki(spki: Uint8Array | string): Hex {
+  const key =
+    typeof spki === 'string'
+      ? createPublicKey(spki)
+      : createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' })
+  const jwk = key.export({ format: 'jwk' })
+  if (jwk.kty !== 'EC' || jwk.crv !== 'secp256k1' || !jwk.x || !jwk.y) {
+    throw new BaseError('vault_error', 'The KMS key is not a secp256k1 key', {
+      details: { keyType: jwk.kty, curve: jwk.crv },
+    })
+  }
+  return concat([
+    '0x04',
+    bytesToHex(Buffer.from(jwk.x, 'base64url')),
+    bytesToHex(Buffer.from(jwk.y, 'base64url')),
+  ])
+}
