@@ -137,4 +137,25 @@ describe('vault signatures in the audit trail', () => {
       },
     })
   })
+
+  it('records the AgentWalletSet typed data the agent wallet signs when another wallet owns the NFT', async () => {
+    const owner = await fundedWallet(aw, devnet, '1', 'nft-owner')
+    const { wallet: agent } = await aw.createWallet({ agentName: 'worker' })
+    const registered = await aw.registerIdentity({
+      wallet: agent.address,
+      owner: owner.address,
+      agentName: 'worker',
+      agentType: 'executor',
+    })
+    if (registered.status !== 'registered') throw new Error('expected a registered identity')
+    const entry = (await signatures()).find((line) => line.payload.for === 'identity_agent_wallet')
+    expect(entry).toMatchObject({
+      subjects: { keyId: agent.address },
+      payload: {
+        primaryType: 'AgentWalletSet',
+        agentId: registered.identity.agentId,
+        domain: { verifyingContract: devnet.addressBook.erc8004.identityRegistry },
+      },
+    })
+  })
 })
