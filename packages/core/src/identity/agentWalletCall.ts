@@ -31,7 +31,7 @@ export type AgentWalletCallParameters = {
 /**
  * `setAgentWallet` calldata with a fresh EIP-712 `AgentWalletSet` signature by the agent wallet.
  * The deadline counts from the latest block, not the wall clock: chain time may run ahead of it.
- * @example const data = await agentWalletCall(ctx, chain, { registry, agentId, agentWallet, owner })
+ * @example const data = await agentWalletCall(ctx, chain, { registry, agentId, agentWallet, owner, tenantId })
  */
 export async function agentWalletCall(
   ctx: AgentWalletContext,
