@@ -7,7 +7,13 @@ import {
 } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { describe, expect, it } from 'vitest'
-import { freshAddress, fundedWallet, useDevnetAgentWallet } from '../helpers/devnetAgentWallet.js'
+import {
+  approvalOf,
+  approver,
+  freshAddress,
+  fundedWallet,
+  useDevnetAgentWallet,
+} from '../helpers/devnetAgentWallet.js'
 
 // Every policy decision is in the audit trail, re-run by verify: also the speed-up and cancel
 // re-judgement and the ENS registration's check of its rent (docs/security.md).
@@ -90,6 +96,36 @@ describe('decisions in the audit trail', () => {
       decision: { decision: 'deny' },
       intent: { to: devnet.addressBook.ens.controller },
     })
+    expect((await verified()).problems).toEqual([])
+  })
+
+  it('records a decision whose intent the wallet cannot pay, at the send and at its approval', async () => {
+    const wallet = await fundedWallet(aw, devnet, '1', 'short')
+    await expect(aw.send({ wallet: wallet.address, to: freshAddress(), value: '5' })).rejects.toMatchObject({
+      code: 'insufficient_funds',
+    })
+    expect((await decisions(wallet.id)).map((line) => line.payload.decision.decision)).toEqual(['allow'])
+
+    await aw.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ type: 'require_approval', asset: 'native', above: '0.5' }],
+    })
+    const first = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.6' })
+    const second = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.6' })
+    const human = aw.as(approver)
+    const done = await human.approve({ approvalId: approvalOf(first).id })
+    await aw.waitForTransaction({ transaction: done.transaction.id })
+    await expect(human.approve({ approvalId: approvalOf(second).id })).rejects.toMatchObject({
+      code: 'insufficient_funds',
+    })
+    const judged = (await decisions(wallet.id)).filter(
+      (line) => line.subjects.transactionId === second.transaction.id,
+    )
+    // Paused when sent, then judged again at the approval the money was gone for.
+    expect(judged.map((line) => line.payload.decision.decision)).toEqual([
+      'require_approval',
+      'require_approval',
+    ])
     expect((await verified()).problems).toEqual([])
   })
 })
