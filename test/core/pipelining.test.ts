@@ -1,4 +1,10 @@
-import { type AgentWallet, memoryStorage, type TransactionRecord } from '@agentwallet/core'
+import {
+  type AgentWallet,
+  type AuditLine,
+  auditLines,
+  memoryStorage,
+  type TransactionRecord,
+} from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { type Hex, parseEther, parseTransaction } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -138,6 +144,13 @@ describe('one wallet, sends pipelined', () => {
     const records = await storage.query('transactions', { where: { walletId: wallet.id } })
     const filler = records.find((record) => record.meta?.fillsNonceOf === refused.transaction.id)
     expect(filler).toMatchObject({ nonce: 2, to: wallet.address, amount: '0', call: { value: '0' } })
+    // Its signature is in the audit trail, saved with it (docs/security.md).
+    const audited: AuditLine[] = []
+    for await (const line of auditLines(storage, 'default')) audited.push(line)
+    expect(audited.find((line) => line.subjects.transactionId === filler!.id)).toMatchObject({
+      kind: 'vault.signature',
+      payload: { signed: 'nonce_filler', hash: filler!.hash, nonce: 2, fills: refused.transaction.id },
+    })
     const others = sent.filter((answer) => answer.transaction.nonce !== 2)
     const done = await Promise.all(
       [...others.map((answer) => answer.transaction.id), filler!.id].map((id) =>

@@ -8,7 +8,7 @@ export const auditOperations = [
     summary:
       'The tenant’s audit trail, oldest first, by time, wallet, approval and kind (approvers and admins)',
     description:
-      'A page of the tenant’s hash-chained audit trail: policy decisions with what the engine saw, approvals, rule changes, keys, wallets, vault signatures and signed checkpoints. Filter by time (`from`, `to`), `walletId`, `approvalId` and `kind`; pass `nextCursor` as `cursor` for the next page.',
+      'A page of the tenant’s hash-chained audit trail: policy decisions with what the engine saw, approvals, rule changes, keys, wallets, tenants, webhook subscriptions, vault signatures and signed checkpoints. Filter by time (`from`, `to`), `walletId`, `approvalId` and `kind`; pass `nextCursor` as `cursor` for the next page.',
     input: listAuditSchema,
     output: listAuditAnswerSchema,
     roles: ['approver', 'admin'],

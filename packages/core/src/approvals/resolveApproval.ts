@@ -94,7 +94,7 @@ export async function approveApproval(
     if (short) {
       // The money left while the intent waited: the approval is spent and the intent fails
       // unsigned, releasing its reservation. Any other error (chain down) leaves it pending.
-      await markApprovedShort(ctx, approval, queued, principal, reason, short)
+      await markApprovedShort(ctx, approval, queued, principal, reason, short, decision)
       throw new BaseError(short.code, short.shortMessage, {
         details: { ...short.details, transactionId: queued.id, approvalId: approval.id },
         cause: short,

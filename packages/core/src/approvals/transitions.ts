@@ -95,7 +95,7 @@ async function writeResolution(
 /**
  * pending → approved, its intent queued → failed, unsigned, in one commit: the money left while the
  * intent waited, so the approval is spent and the reservation released.
- * @example await markApprovedShort(ctx, approval, queued, principal, reason, error)
+ * @example await markApprovedShort(ctx, approval, queued, principal, reason, error, decision)
  */
 export async function markApprovedShort(
   ctx: AgentWalletContext,
@@ -104,10 +104,11 @@ export async function markApprovedShort(
   principal: Principal,
   reason: string | undefined,
   error: BaseError,
+  decision: IntentDecision,
 ): Promise<DecidedApproval> {
   const resolved = decided(ctx, approval, 'approved', principal, reason)
   await ctx.storage.transaction([], async (tx) => {
-    await writeResolution(tx, ctx, resolved)
+    await writeResolution(tx, ctx, resolved, decision)
     await writeFailed(ctx, tx, queued, error)
   })
   return resolved

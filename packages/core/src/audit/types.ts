@@ -9,6 +9,8 @@ export type AuditKind =
   | 'wallet.imported'
   | 'vault.master_key_rotated'
   | 'vault.signature'
+  | 'tenant.created'
+  | 'webhook.changed'
   | 'audit.checkpoint'
 
 export const auditKinds = [
@@ -21,6 +23,8 @@ export const auditKinds = [
   'wallet.imported',
   'vault.master_key_rotated',
   'vault.signature',
+  'tenant.created',
+  'webhook.changed',
   'audit.checkpoint',
 ] as const satisfies readonly AuditKind[]
 

@@ -10,6 +10,7 @@ import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIde
 import { runOperation } from '../operations/backgroundOperations.js'
 import { failOperation } from '../operations/failOperation.js'
 import { submitStep } from '../operations/submitStep.js'
+import { auditDecision } from '../policy/auditDecision.js'
 import { evaluateIntent } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import { canSee, findWallet } from '../wallets/findWallet.js'
@@ -203,6 +204,9 @@ async function checkEligibility(
     amount: reveal.amount,
     data: reveal.call.data,
   })
+  await ctx.storage.transaction([], async (tx) =>
+    auditDecision(ctx, tx, wallet.tenantId, decision, { walletId: wallet.id }),
+  )
   if (decision.decision === 'deny') {
     throw new PolicyBlockedError(decision.reason, {
       details: {

@@ -1,4 +1,6 @@
 import { type Address, decodeFunctionData, encodeFunctionData, type Hex, toFunctionSelector } from 'viem'
+import { recordAudit } from '../audit/recordAudit.js'
+import { typedDataSigned } from '../audit/typedDataSigned.js'
 import {
   agentWalletSetDomainName,
   agentWalletSetTypes,
@@ -22,12 +24,14 @@ export type AgentWalletCallParameters = {
   agentWallet: Address
   /** The NFT owner, who sends the call. */
   owner: Address
+  /** The tenant whose audit trail records the signature. */
+  tenantId: string
 }
 
 /**
  * `setAgentWallet` calldata with a fresh EIP-712 `AgentWalletSet` signature by the agent wallet.
  * The deadline counts from the latest block, not the wall clock: chain time may run ahead of it.
- * @example const data = await agentWalletCall(ctx, chain, { registry, agentId, agentWallet, owner })
+ * @example const data = await agentWalletCall(ctx, chain, { registry, agentId, agentWallet, owner, tenantId })
  */
 export async function agentWalletCall(
   ctx: AgentWalletContext,
@@ -40,7 +44,7 @@ export async function agentWalletCall(
   })
   const deadline = block.timestamp + deadlineSeconds
   const signer = await ctx.vault.getSigner(agentWallet)
-  const signature = await signer.signTypedData({
+  const typedData = {
     domain: {
       name: agentWalletSetDomainName,
       version: '1',
@@ -50,6 +54,13 @@ export async function agentWalletCall(
     types: agentWalletSetTypes,
     primaryType: 'AgentWalletSet',
     message: { agentId, newWallet: agentWallet, owner, deadline },
+  } as const
+  const signature = await signer.signTypedData(typedData)
+  // Recorded before the call carrying it is judged or sent: none is used unrecorded.
+  await recordAudit(ctx, parameters.tenantId, {
+    kind: 'vault.signature',
+    subjects: { keyId: agentWallet },
+    payload: { ...typedDataSigned(typedData), for: 'identity_agent_wallet', agentId: agentId.toString() },
   })
   return encodeFunctionData({
     abi: identityRegistryAbi,
@@ -74,5 +85,11 @@ export async function resignAgentWalletCall(
   const call = decodeFunctionData({ abi: identityRegistryAbi, data })
   if (call.functionName !== 'setAgentWallet') return undefined
   const [agentId, agentWallet] = call.args
-  return agentWalletCall(ctx, chain, { registry: record.call.to, agentId, agentWallet, owner: record.from })
+  return agentWalletCall(ctx, chain, {
+    registry: record.call.to,
+    agentId,
+    agentWallet,
+    owner: record.from,
+    tenantId: record.tenantId,
+  })
 }

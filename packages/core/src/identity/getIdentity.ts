@@ -1,5 +1,7 @@
 import { type Address, type Hex, hexToString, zeroAddress } from 'viem'
 import type { z } from 'zod'
+import { recordAudit } from '../audit/recordAudit.js'
+import { typedDataSigned } from '../audit/typedDataSigned.js'
 import { identityRegistryAbi } from '../chain/identityRegistryAbi.js'
 import { isRevert, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
@@ -8,7 +10,12 @@ import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import type { Filter } from '../storage/types.js'
 import { canSee } from '../wallets/findWallet.js'
-import { howToVerifyIdentityProof, type IdentityProof, signIdentityProof } from './identityProof.js'
+import {
+  howToVerifyIdentityProof,
+  type IdentityProof,
+  identityProofTypedData,
+  signIdentityProof,
+} from './identityProof.js'
 import type { getIdentitySchema } from './identitySchemas.js'
 import { fromDataUri } from './registrationFile.js'
 import {
@@ -68,11 +75,17 @@ export async function getIdentity(
         ? 'wallet_unbound'
         : 'wallet_changed'
   const signer = await ctx.vault.getSigner(record.walletAddress)
-  const proof = await signIdentityProof(signer, {
-    chainId: record.chainId,
-    registry: record.registry,
-    agentId: id,
-    issuedAt: ctx.now(),
+  const proved = { chainId: record.chainId, registry: record.registry, agentId: id, issuedAt: ctx.now() }
+  const proof = await signIdentityProof(signer, proved)
+  // Recorded before the proof is handed out: none is used unrecorded.
+  await recordAudit(ctx, record.tenantId, {
+    kind: 'vault.signature',
+    subjects: { walletId: record.walletId, keyId: record.walletAddress },
+    payload: {
+      ...typedDataSigned(identityProofTypedData(record.walletAddress, proved)),
+      for: 'identity_proof',
+      agentId: id.toString(),
+    },
   })
   const identity: GetIdentityReturnType = {
     ...toIdentity(record),

@@ -46,38 +46,45 @@ export const howToVerifyIdentityProof = {
  */
 export async function signIdentityProof(
   signer: VaultSigner,
-  parameters: { chainId: number; registry: Address; agentId: bigint; issuedAt: Date },
+  parameters: IdentityProofParameters,
 ): Promise<IdentityProof> {
-  const issuedAt = BigInt(Math.floor(parameters.issuedAt.getTime() / 1000))
-  const domain = { ...identityProofDomain, chainId: parameters.chainId }
-  const message = {
-    chainId: BigInt(parameters.chainId),
-    registry: parameters.registry,
-    agentId: parameters.agentId,
-    agentWallet: signer.address,
-    issuedAt,
-  }
-  const signature = await signer.signTypedData({
-    domain,
-    types: identityProofTypes,
-    primaryType: 'AgentIdentityProof',
-    message,
-  })
+  const typedData = identityProofTypedData(signer.address, parameters)
+  const { message } = typedData
+  const signature = await signer.signTypedData(typedData)
   return {
     scheme: 'eip712',
     signer: signer.address,
     signature,
     typedData: {
-      domain,
-      types: identityProofTypes,
-      primaryType: 'AgentIdentityProof',
+      ...typedData,
       message: {
         chainId: message.chainId.toString(),
         registry: message.registry,
         agentId: message.agentId.toString(),
         agentWallet: message.agentWallet,
-        issuedAt: issuedAt.toString(),
+        issuedAt: message.issuedAt.toString(),
       },
+    },
+  }
+}
+
+type IdentityProofParameters = { chainId: number; registry: Address; agentId: bigint; issuedAt: Date }
+
+/**
+ * The typed data `agentWallet` signs as its proof (what the audit trail records of the signature).
+ * @example const typedData = identityProofTypedData(wallet, { chainId: 1, registry, agentId: 7n, issuedAt })
+ */
+export function identityProofTypedData(agentWallet: Address, parameters: IdentityProofParameters) {
+  return {
+    domain: { ...identityProofDomain, chainId: parameters.chainId },
+    types: identityProofTypes,
+    primaryType: 'AgentIdentityProof' as const,
+    message: {
+      chainId: BigInt(parameters.chainId),
+      registry: parameters.registry,
+      agentId: parameters.agentId,
+      agentWallet,
+      issuedAt: BigInt(Math.floor(parameters.issuedAt.getTime() / 1000)),
     },
   }
 }

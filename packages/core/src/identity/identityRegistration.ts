@@ -147,6 +147,7 @@ async function mintedCall(
     agentId,
     agentWallet: record.walletAddress,
     owner: record.ownerAddress,
+    tenantId: record.tenantId,
   })
 }
 

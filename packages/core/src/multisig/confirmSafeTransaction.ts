@@ -12,6 +12,7 @@ import type { SubmitResult } from '../transactions/submitIntent.js'
 import { waitForFinalStatus } from '../transactions/waitForTransaction.js'
 import { findWallet } from '../wallets/findWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
+import { auditSafeSignature } from './auditSafeSignature.js'
 import { executeIfReady, ownerSignatures, settleProposal } from './executeProposal.js'
 import { locateSafe, proposalLockKey } from './locateSafe.js'
 import type { confirmSafeSchema, safeProposalAnswerSchema } from './multisigSchemas.js'
@@ -73,7 +74,17 @@ async function confirm(
         updatedAt: ctx.now().toISOString(),
       }
       const saved = proposal
-      await ctx.storage.transaction([], (tx) => tx.put('multisig_proposals', saved))
+      await ctx.storage.transaction([], async (tx) => {
+        await tx.put('multisig_proposals', saved)
+        if (entry.source === 'managed')
+          auditSafeSignature(
+            ctx,
+            tx,
+            saved,
+            { walletId: entry.walletId, address: entry.owner },
+            'safe_confirmation',
+          )
+      })
     }
     const executor = managed ?? (await proposerWallet(ctx, proposal))
     return executeIfReady(ctx, principal, chain, proposal, state, executor)

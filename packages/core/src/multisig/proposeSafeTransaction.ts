@@ -7,6 +7,7 @@ import type { Principal } from '../principals/types.js'
 import { withLock } from '../storage/withLock.js'
 import { parseAmount } from '../utils/amounts.js'
 import { findWallet } from '../wallets/findWallet.js'
+import { auditSafeSignature } from './auditSafeSignature.js'
 import { type ConfirmSafeTransactionReturnType, finishExecution } from './confirmSafeTransaction.js'
 import { executeIfReady } from './executeProposal.js'
 import { locateSafe, proposalLockKey } from './locateSafe.js'
@@ -97,6 +98,13 @@ async function propose(
     }
     await ctx.storage.transaction([], async (store) => {
       await store.insert('multisig_proposals', proposal)
+      auditSafeSignature(
+        ctx,
+        store,
+        proposal,
+        { walletId: wallet.id, address: wallet.address },
+        'safe_proposal',
+      )
       appendEvent(ctx, store, principal.tenantId, 'multisig.proposed', {
         proposalId: proposal.id,
         safeAddress: safe,

@@ -1,5 +1,7 @@
 import { encodeFunctionData } from 'viem'
 import { z } from 'zod'
+import { recordAudit } from '../audit/recordAudit.js'
+import { typedDataSigned } from '../audit/typedDataSigned.js'
 import { cancelAuthorizationTypes, eip3009Abi } from '../chain/eip3009Abi.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
@@ -52,11 +54,18 @@ export async function cancelPayment(
   const current = (await resolveAuthorization(ctx, payment.id)) ?? payment
   const authorization = await cancellable(ctx, current)
   const account = await ctx.vault.getSigner(wallet.address)
-  const signature = await account.signTypedData({
+  const typedData = {
     domain: { ...authorization.domain, chainId: current.chainId, verifyingContract: authorization.token },
     types: cancelAuthorizationTypes,
     primaryType: 'CancelAuthorization',
     message: { authorizer: authorization.authorizer, nonce: authorization.nonce },
+  } as const
+  const signature = await account.signTypedData(typedData)
+  // Recorded before the intent carrying it is judged or sent: none is used unrecorded.
+  await recordAudit(ctx, principal.tenantId, {
+    kind: 'vault.signature',
+    subjects: { walletId: wallet.id, transactionId: current.id, keyId: wallet.address },
+    payload: { ...typedDataSigned(typedData), for: 'x402_cancel' },
   })
   const chain = ctx.chains.get(current.chain)
   const data = encodeFunctionData({

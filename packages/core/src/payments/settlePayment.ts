@@ -2,6 +2,7 @@ import { x402Client } from '@x402/core/client'
 import type { PaymentRequirements, SettleResponse } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm'
 import { type Address, getAddress, type Hex } from 'viem'
+import { type TypedDataSigned, typedDataSigned } from '../audit/typedDataSigned.js'
 import { isTransportError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
@@ -40,7 +41,7 @@ export async function settlePayment(
     const signed = await signPayment(ctx, record, stored, fromBlock)
     headers = x402Http.encodePaymentSignatureHeader(signed.payload)
     // Kept before the request leaves: from then on only the chain says when it is spent.
-    await markAuthorized(ctx, record, signed.authorization)
+    await markAuthorized(ctx, record, signed.authorization, signed.typedData)
   } catch (error) {
     const failure = isAgentWalletError(error)
       ? error
@@ -128,6 +129,7 @@ async function signPayment(
   fromBlock: bigint,
 ) {
   let authorization: SignedAuthorization | undefined
+  let typedData: TypedDataSigned | undefined
   const signer = await vaultPaymentSigner(
     ctx,
     {
@@ -137,7 +139,9 @@ async function signPayment(
       amount: BigInt(record.amount),
       chainId: record.chainId,
     },
-    ({ domain, message }) => {
+    (signed) => {
+      const { domain, message } = signed
+      typedData = typedDataSigned(signed)
       authorization = {
         token: getAddress(String(domain.verifyingContract)),
         authorizer: getAddress(String(message.from)),
@@ -160,8 +164,9 @@ async function signPayment(
     spendControls: false,
   })
   const payload = await client.createPaymentPayload(stored.paymentRequired)
-  if (!authorization) throw new BaseError('payment_failed', 'The payment signed no EIP-3009 authorization')
-  return { payload, authorization }
+  if (!authorization || !typedData)
+    throw new BaseError('payment_failed', 'The payment signed no EIP-3009 authorization')
+  return { payload, authorization, typedData }
 }
 
 function sameRequirement(a: PaymentRequirements, b: PaymentRequirements): boolean {

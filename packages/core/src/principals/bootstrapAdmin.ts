@@ -1,3 +1,4 @@
+import { appendAudit } from '../audit/appendAudit.js'
 import { ConflictError } from '../errors/errors.js'
 import { parseInput } from '../schemas/parseInput.js'
 import type { StorageTx } from '../storage/types.js'
@@ -54,6 +55,10 @@ export async function bootstrapAdmin(
         id: defaultTenantId,
         name: defaultTenantId,
         createdAt: ctx.now().toISOString(),
+      })
+      appendAudit(ctx, tx, defaultTenantId, {
+        kind: 'tenant.created',
+        payload: { tenantId: defaultTenantId, name: defaultTenantId, createdBy: null },
       })
     }
     if (provided === undefined) {

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { appendAudit } from '../audit/appendAudit.js'
 import { ConflictError } from '../errors/errors.js'
 import type { createTenantSchema } from './apiKeySchemas.js'
 import { type ApiKeyView, type TenantRecord, tenantsCollection, toApiKeyView } from './apiKeyTypes.js'
@@ -32,6 +33,11 @@ export async function createTenant(
       throw new ConflictError('A tenant with this name exists', { details: { name } })
     }
     await tx.insert(tenantsCollection, tenant)
+    // In the trail of the operator who made it: the new tenant's own begins with its admin key.
+    appendAudit(ctx, tx, principal.tenantId, {
+      kind: 'tenant.created',
+      payload: { tenantId: tenant.id, name, createdBy: principal.id },
+    })
   })
   const key = generateApiKey()
   const record = await insertApiKey(

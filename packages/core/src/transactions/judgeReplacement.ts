@@ -1,6 +1,7 @@
 import type { AgentWalletContext } from '../context.js'
 import { PolicyBlockedError } from '../errors/errors.js'
 import type { PolicyIntent } from '../intents/types.js'
+import { auditDecision } from '../policy/auditDecision.js'
 import { evaluateIntent, intentOf } from '../policy/evaluateIntent.js'
 import type { WalletRecord } from '../wallets/types.js'
 import type { SubmittedTransaction } from './types.js'
@@ -36,6 +37,10 @@ export async function judgeReplacement(
   const decision = await evaluateIntent(ctx, wallet, intent, {
     excludeTransactionId: mode === 'speed_up' ? record.id : undefined,
   })
+  // In a commit of its own, before the new signature is made or the request refused.
+  await ctx.storage.transaction([], async (tx) =>
+    auditDecision(ctx, tx, wallet.tenantId, decision, { walletId: wallet.id, transactionId: record.id }),
+  )
   if (decision.decision === 'allow') return
   if (decision.decision === 'require_approval' && mode === 'speed_up' && record.approvalId) return
   const details = {

@@ -183,7 +183,20 @@ export async function failSigned(
   }
   const failed = await ctx.storage.transaction([], async (tx) => {
     if (stored?.next === nonce + 1) await tx.put('nonces', { id: nonceId, next: nonce })
-    if (filler) await tx.insert('transactions', filler)
+    if (filler) {
+      await tx.insert('transactions', filler)
+      appendAudit(ctx, tx, filler.tenantId, {
+        kind: 'vault.signature',
+        subjects: { walletId: filler.walletId, transactionId: filler.id, keyId: filler.from },
+        payload: {
+          signed: 'nonce_filler',
+          hash: filler.hash,
+          chainId: filler.chainId,
+          nonce: filler.nonce,
+          fills: record.id,
+        },
+      })
+    }
     return writeFailed(ctx, tx, record, error)
   })
   if (filler) await broadcastSigned(ctx, chain, filler, { owedSent: true, filler: true })

@@ -106,7 +106,13 @@ export async function submitIntent(
           estimate,
         },
       )
-      if (short) throw short
+      if (short) {
+        // Refused for want of money, nothing saved: its decision still enters the trail.
+        await ctx.storage.transaction([], async (tx) =>
+          auditDecision(ctx, tx, wallet.tenantId, decision, { walletId: wallet.id }),
+        )
+        throw short
+      }
       const judged = newIntent(ctx, principal, wallet, chain.chainId, draft, decision)
       const { approval } = judged
       const { record: saved, sending } = await commitIntent(ctx, chain, judged.record, gas, {

@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem'
 import type { PendingApproval } from '../approvals/types.js'
 import { appendAudit } from '../audit/appendAudit.js'
+import type { TypedDataSigned } from '../audit/typedDataSigned.js'
 import type { AgentWalletContext } from '../context.js'
 import { effectsDiffer } from '../effects/effectsDiffer.js'
 import type { EffectLog } from '../effects/effectsOfLogs.js'
@@ -431,20 +432,29 @@ export async function markSettled(
 /**
  * queued → queued for an x402 payment whose EIP-3009 authorization the vault signed, before the
  * request carrying it leaves: from here the chain, not the payee's answer, says when it is spent
- * (`meta.authorization`; payments/readAuthorization.ts).
- * @example const authorized = await markAuthorized(ctx, record, authorization)
+ * (`meta.authorization`; payments/readAuthorization.ts). The vault's signature (`signed`: what it
+ * signed) enters the audit trail in the same commit, so none is used unrecorded.
+ * @example const authorized = await markAuthorized(ctx, record, authorization, typedDataSigned(typedData))
  */
 export async function markAuthorized(
   ctx: AgentWalletContext,
   record: UnsignedQueuedTransaction,
   authorization: Record<string, unknown>,
+  signed: TypedDataSigned,
 ): Promise<UnsignedQueuedTransaction> {
   const next: UnsignedQueuedTransaction = {
     ...record,
     meta: { ...record.meta, authorization },
     updatedAt: ctx.now().toISOString(),
   }
-  await ctx.storage.transaction([], (tx) => tx.put('transactions', next))
+  await ctx.storage.transaction([], async (tx) => {
+    await tx.put('transactions', next)
+    appendAudit(ctx, tx, next.tenantId, {
+      kind: 'vault.signature',
+      subjects: { walletId: next.walletId, transactionId: next.id, keyId: next.from },
+      payload: { ...signed, for: 'x402_payment' },
+    })
+  })
   return next
 }
 

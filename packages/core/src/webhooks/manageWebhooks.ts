@@ -1,8 +1,10 @@
 import type { z } from 'zod'
+import { appendAudit } from '../audit/appendAudit.js'
 import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
 import { type EventName, toCanonicalEventName } from '../events/eventNames.js'
 import type { Principal } from '../principals/types.js'
+import type { StorageTx } from '../storage/types.js'
 import { resolveWebhookTarget } from './resolveWebhookTarget.js'
 import { newWebhookSecret } from './signWebhook.js'
 import type { WebhookSubscriptionRecord } from './types.js'
@@ -59,7 +61,10 @@ export async function subscribeWebhook(
     createdAt: now,
     updatedAt: now,
   }
-  await ctx.storage.transaction([], async (tx) => tx.insert('webhook_subscriptions', record))
+  await ctx.storage.transaction([], async (tx) => {
+    await tx.insert('webhook_subscriptions', record)
+    auditWebhookChange(ctx, tx, record, 'subscribed', principal)
+  })
   return { subscription: toWebhookSubscription(record), secret }
 }
 
@@ -97,10 +102,31 @@ export async function deleteWebhook(
         tenantId: record.tenantId,
         batchedDeliveries: record.batchedDeliveries,
       })
+    auditWebhookChange(ctx, tx, record, 'deleted', principal)
     return tx.delete('webhook_subscriptions', id)
   })
   if (!deleted) throw new NotFoundError('Webhook subscription', { details: { id } })
   return { deleted: id }
+}
+
+/** Records a subscription made or deleted, in the commit that does it: what it sends where, never its secret. */
+function auditWebhookChange(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  record: WebhookSubscriptionRecord,
+  change: 'subscribed' | 'deleted',
+  principal: Principal,
+): void {
+  appendAudit(ctx, tx, record.tenantId, {
+    kind: 'webhook.changed',
+    payload: {
+      change,
+      subscriptionId: record.id,
+      url: record.url,
+      events: record.events,
+      by: principal.id,
+    },
+  })
 }
 
 /** The tenant's newest event seq, so a new subscription starts after it (the port has no "last"). */
