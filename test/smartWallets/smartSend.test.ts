@@ -1,4 +1,4 @@
-import { type AgentWallet, relayerAccount } from '@agentwallet/core'
+import { type AgentWallet, type AuditLine, auditLines, relayerAccount } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { type Address, erc20Abi, type PublicClient, parseAbi, parseEther, parseUnits } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -59,6 +59,34 @@ describe('a smart wallet sends through its session key’s user operations', () 
         args: [recipient],
       }),
     ).toBe(parseUnits('12.5', 6))
+  })
+
+  it('records every signature its keys make in the audit trail: the grant, the 7702 authorization, the owner and session ops', async () => {
+    const { wallet } = await aw.createWallet({ agentName: 'smart-audited', kind: 'smart' })
+    await devnet.faucet(wallet.address, parseEther('2'))
+    const sent = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.01' })
+    await aw.waitForTransaction({ transaction: sent.transaction.id })
+    const { transaction } = await aw.getTransaction({ transaction: sent.transaction.id })
+
+    const lines: AuditLine[] = []
+    for await (const line of auditLines(aw.context.storage, 'default')) lines.push(line)
+    const signed = lines.filter((line) => line.kind === 'vault.signature')
+    const by = (key: string | undefined, kind: string) =>
+      signed.filter(
+        (line) =>
+          line.subjects.keyId?.toLowerCase() === key?.toLowerCase() &&
+          (line.payload as { signed: string }).signed === kind,
+      )
+    const smart = wallet.smart!
+    expect(by(smart.owner, 'delegations')[0]?.payload).toMatchObject({
+      delegationHashes: smart.delegationHashes,
+      delegate: smart.sessionKey,
+    })
+    expect(by(smart.sessionKey, 'authorization_7702')).toHaveLength(1)
+    // The wallet's first op (deployment and the session's gas deposit) is the owner's.
+    expect(by(smart.owner, 'user_operation')[0]?.payload).toMatchObject({ sender: wallet.address })
+    const sessionOps = by(smart.sessionKey, 'user_operation')
+    expect(sessionOps.map((line) => line.subjects.transactionId)).toEqual([transaction.id])
   })
 
   it('re-issues the session grant when its rules change, and the owner revokes the old one on chain', async () => {

@@ -1,5 +1,7 @@
 import { type Address, concat, encodeFunctionData, type Hex, parseEther } from 'viem'
-import { entryPoint08Abi } from 'viem/account-abstraction'
+import { entryPoint08Abi, getUserOperationHash } from 'viem/account-abstraction'
+import { recordAudit } from '../audit/recordAudit.js'
+import { userOperationSigned } from '../audit/userOperationSigned.js'
 import type { Bundler } from '../bundler/types.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { AccountAbstractionContracts, ChainHandle } from '../chain/types.js'
@@ -8,8 +10,11 @@ import { buildUserOperation } from '../smartAccounts/sessionUserOperation.js'
 import { signUserOperation } from '../smartAccounts/signUserOperation.js'
 import { smartWalletDeployment } from '../smartAccounts/smartWalletDeployment.js'
 import { walletCalldata } from '../smartAccounts/walletCalls.js'
-import type { SmartWalletFields } from '../wallets/types.js'
+import type { SmartWalletFields, WalletRecord } from '../wallets/types.js'
 import { accountAbstractionOf } from './accountAbstractionOf.js'
+
+/** The wallet an owner op is for: its address, and the records its audit entry names. */
+type WalletRef = Pick<WalletRecord, 'address' | 'id' | 'tenantId'>
 
 /** The least the wallet moves into the session account's EntryPoint deposit at a time. */
 const minimumTopUp = parseEther('0.01')
@@ -30,13 +35,13 @@ const operationGasBudget = 2_000_000n
 export async function fundSession(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  wallet: Address,
+  wallet: WalletRef,
   smart: SmartWalletFields,
   bundler: Bundler,
 ): Promise<'ready' | 'waiting'> {
   const contracts = accountAbstractionOf(chain)
   const [state, fees] = await Promise.all([
-    sessionState(chain, contracts, wallet, smart),
+    sessionState(chain, contracts, wallet.address, smart),
     chain.client.estimateFeesPerGas().catch((error: unknown) => {
       throw toChainError(error, chain.name, { read: true })
     }),
@@ -53,7 +58,7 @@ export async function fundSession(
     },
   ])
   await ownerOperation(ctx, chain, wallet, smart, bundler, callData)
-  const after = await sessionState(chain, contracts, wallet, smart)
+  const after = await sessionState(chain, contracts, wallet.address, smart)
   return after.deployed && after.deposit >= maxCost ? 'ready' : 'waiting'
 }
 
@@ -67,7 +72,7 @@ export async function fundSession(
 export async function ownerOperation(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  wallet: Address,
+  wallet: WalletRef,
   smart: SmartWalletFields,
   bundler: Bundler,
   callData: Hex,
@@ -75,12 +80,12 @@ export async function ownerOperation(
 ): Promise<boolean> {
   const contracts = accountAbstractionOf(chain)
   const [code, nonce, fees] = await Promise.all([
-    chain.client.getCode({ address: wallet }),
+    chain.client.getCode({ address: wallet.address }),
     chain.client.readContract({
       address: contracts.entryPoint,
       abi: entryPoint08Abi,
       functionName: 'getNonce',
-      args: [wallet, 0n],
+      args: [wallet.address, 0n],
     }),
     chain.client.estimateFeesPerGas(),
   ]).catch((error: unknown) => {
@@ -93,7 +98,7 @@ export async function ownerOperation(
       ? await smartWalletDeployment(contracts, { owner: smart.owner })
       : undefined
   const unpriced = buildUserOperation({
-    sender: wallet,
+    sender: wallet.address,
     nonce,
     callData,
     gas: { callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n },
@@ -110,6 +115,21 @@ export async function ownerOperation(
       kind: smart.account === 'hybrid' ? 'HybridDeleGator' : 'EIP7702StatelessDeleGator',
     },
   )
+  const userOpHash = getUserOperationHash({
+    chainId: chain.chainId,
+    entryPointAddress: contracts.entryPoint,
+    entryPointVersion: '0.8',
+    userOperation: op,
+  })
+  // No commit saves the owner's op: its signature is recorded, in a commit of its own, before it is used.
+  await recordAudit(ctx, wallet.tenantId, {
+    kind: 'vault.signature',
+    subjects: { walletId: wallet.id, keyId: smart.owner },
+    payload: userOperationSigned(
+      { hash: userOpHash, entryPoint: contracts.entryPoint, sender: wallet.address },
+      chain.chainId,
+    ),
+  })
   await bundler.sendUserOperation(op, contracts.entryPoint)
   return true
 }

@@ -64,7 +64,7 @@ async function signOperation(
   const wallet = await ctx.storage.get('wallets', record.walletId)
   const smart = wallet?.smart
   if (!wallet || !smart) throw new NotFoundError('Wallet', { details: { walletId: record.walletId } })
-  if ((await fundSession(ctx, chain, wallet.address, smart, bundler)) === 'waiting') return undefined
+  if ((await fundSession(ctx, chain, wallet, smart, bundler)) === 'waiting') return undefined
   const call = { to: record.call.to, value: BigInt(record.call.value), data: record.call.data }
   const { op, entryPoint } = await sessionOperation(ctx, chain, smart, bundler, {
     intentId: record.id,

@@ -1,4 +1,6 @@
 import type { UserOperationReceipt } from 'viem/account-abstraction'
+import { appendAudit } from '../audit/appendAudit.js'
+import { userOperationSigned } from '../audit/userOperationSigned.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
@@ -30,6 +32,11 @@ export async function saveOperation(
     if (current?.status !== 'queued' || isSigned(current) || current.userOperation) return current
     const next: UnsignedQueuedTransaction = { ...current, userOperation, updatedAt: ctx.now().toISOString() }
     await tx.put('transactions', next)
+    appendAudit(ctx, tx, next.tenantId, {
+      kind: 'vault.signature',
+      subjects: { walletId: next.walletId, transactionId: next.id, keyId: userOperation.sender },
+      payload: userOperationSigned(userOperation, next.chainId),
+    })
     return next
   })
 }

@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import { recordAudit } from '../audit/recordAudit.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
@@ -32,6 +33,11 @@ export async function delegateByRelayer(
       chainId: chain.chainId,
       contracts,
       nonce,
+    })
+    await recordAudit(ctx, tenantId, {
+      kind: 'vault.signature',
+      subjects: { keyId: key },
+      payload: { signed: 'authorization_7702', delegateTo: signed.address, chainId: signed.chainId, nonce },
     })
     authorizationList.push({
       address: signed.address,

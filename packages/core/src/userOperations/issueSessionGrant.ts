@@ -1,10 +1,12 @@
 import type { Address } from 'viem'
+import { recordAudit } from '../audit/recordAudit.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { venuesOf } from '../policy/evaluateIntent.js'
 import { scopedRules } from '../policy/policyStore.js'
 import { policyRuleSchema, type RulesEngineRule } from '../policy/ruleSchemas.js'
+import { delegationHash } from '../smartAccounts/delegationHash.js'
 import { type OffChainRule, permissionsFromRules } from '../smartAccounts/permissionsFromRules.js'
 import { sessionDelegations } from '../smartAccounts/sessionDelegations.js'
 import { signDelegation } from '../smartAccounts/signDelegation.js'
@@ -55,18 +57,28 @@ export async function issueSessionGrant(
   })
   const owner = await ctx.vault.getSigner(target.owner)
   const domain = { chainId: chain.chainId, delegationManager: contracts.delegationManager }
-  return {
-    delegations: {
-      calls: unsigned.calls && (await signDelegation(owner, unsigned.calls, domain)),
-      transfers: await Promise.all(
-        unsigned.transfers.map(async ({ token, delegation }) => ({
-          token,
-          delegation: await signDelegation(owner, delegation, domain),
-        })),
-      ),
-    },
-    permissions,
-    offChainOnly: [...offChainOnly, ...unreadable],
-    issuedAt,
+  const delegations = {
+    calls: unsigned.calls && (await signDelegation(owner, unsigned.calls, domain)),
+    transfers: await Promise.all(
+      unsigned.transfers.map(async ({ token, delegation }) => ({
+        token,
+        delegation: await signDelegation(owner, delegation, domain),
+      })),
+    ),
   }
+  // The grant is saved with its wallet later (or never, if that fails): its signatures are recorded
+  // now, in a commit of their own, before the grant can be used.
+  const signed = [...(unsigned.calls ? [unsigned.calls] : []), ...unsigned.transfers.map((t) => t.delegation)]
+  await recordAudit(ctx, target.tenantId, {
+    kind: 'vault.signature',
+    subjects: { walletId: target.walletId, keyId: target.owner },
+    payload: {
+      signed: 'delegations',
+      delegationHashes: signed.map(delegationHash),
+      delegate: target.sessionKey,
+      delegationManager: contracts.delegationManager,
+      chainId: chain.chainId,
+    },
+  })
+  return { delegations, permissions, offChainOnly: [...offChainOnly, ...unreadable], issuedAt }
 }

@@ -33,7 +33,7 @@ export async function reissueSession(ctx: AgentWalletContext, wallet: WalletReco
     const bundler = ctx.bundlerOf?.(wallet.tenantId, chain.name)
     if (bundler) {
       const calls = revokeSessionCalls(sessionDelegationsOf(before))
-      revoked = await ownerOperation(ctx, chain, wallet.address, smart, bundler, walletCalldata(calls), {
+      revoked = await ownerOperation(ctx, chain, wallet, smart, bundler, walletCalldata(calls), {
         deployedOnly: true,
       })
     }
