@@ -23,6 +23,7 @@ export const paymentOperations = [
     movesValue: true,
     http: { method: 'post', path: '/x402/fetch', status: 200, whenPaused: 202 },
     errors: [
+      'wallet_kind_unsupported',
       'not_found',
       'payment_not_payable',
       'payment_requirements_invalid',

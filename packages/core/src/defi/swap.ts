@@ -15,6 +15,7 @@ import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js
 import type { MinedTransaction, TransactionRecord } from '../transactions/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
+import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import type { SwapParameters, swapAnswerSchema, swapSchema } from './defiSchemas.js'
 import {
@@ -104,7 +105,7 @@ export async function swap(
   options: IdempotencyOptions = {},
 ): Promise<SwapReturnType> {
   return withIdempotency(ctx, principal, 'defi.swap', input, options, async () => {
-    const wallet = await actingWallet(ctx, principal, input.wallet)
+    const wallet = requireEoaWallet(await actingWallet(ctx, principal, input.wallet), 'swap')
     const chain = ctx.chains.get(input.chain ?? wallet.chain)
     const result = await runSwap(ctx, principal, wallet, chain, input)
     if (result.status === 'confirmed') return confirmedAnswer(ctx, result)

@@ -14,6 +14,7 @@ import { auditDecision } from '../policy/auditDecision.js'
 import { evaluateIntent } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import { canSee, findWallet } from '../wallets/findWallet.js'
+import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { ensContractsOf, requireEnsContract } from './ensContractsOf.js'
 import { commitDraft, registerDraft, valueWithBuffer } from './ensDrafts.js'
@@ -59,9 +60,10 @@ async function startRegistration(
   input: z.output<typeof registerEnsSchema>,
 ): Promise<EnsRegistration> {
   const parsed = parseEthName(input.name)
-  const wallet = input.wallet
-    ? await findWallet(ctx, principal, input.wallet)
-    : await onlyWallet(ctx, principal)
+  const wallet = requireEoaWallet(
+    input.wallet ? await findWallet(ctx, principal, input.wallet) : await onlyWallet(ctx, principal),
+    'register an ENS name',
+  )
   const chain = ctx.chains.get(input.chain ?? wallet.chain)
   const controller = requireEnsContract(chain, 'controller')
   const resolver = requireEnsContract(chain, 'publicResolver')

@@ -30,6 +30,7 @@ export const errorCodes = [
   'approval_expired',
   'transaction_not_pending',
   'effects_changed',
+  'wallet_kind_unsupported',
   'key_decryption_failed',
   'master_key_mismatch',
   'vault_error',

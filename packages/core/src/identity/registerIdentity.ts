@@ -6,6 +6,7 @@ import { runOperationUntil } from '../operations/backgroundOperations.js'
 import type { Principal } from '../principals/types.js'
 import { toApprovalSummary } from '../transactions/approvalSummary.js'
 import { findWallet } from '../wallets/findWallet.js'
+import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
 import { identityRegistration } from './identityRegistration.js'
 import { identityRegistryOf } from './identityRegistryOf.js'
 import type { registerIdentityAnswerSchema, registerIdentitySchema } from './identitySchemas.js'
@@ -42,8 +43,10 @@ async function startRegistration(
   principal: Principal,
   input: z.output<typeof registerIdentitySchema>,
 ): Promise<RegisterIdentityReturnType> {
-  const wallet = await findWallet(ctx, principal, input.wallet)
-  const owner = input.owner ? await findWallet(ctx, principal, input.owner) : wallet
+  const wallet = requireEoaWallet(await findWallet(ctx, principal, input.wallet), 'register an identity')
+  const owner = input.owner
+    ? requireEoaWallet(await findWallet(ctx, principal, input.owner), 'own an identity')
+    : wallet
   const chain = ctx.chains.get(input.chain ?? wallet.chain)
   const registry = identityRegistryOf(chain)
   const now = ctx.now().toISOString()

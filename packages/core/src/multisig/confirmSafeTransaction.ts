@@ -11,6 +11,7 @@ import { viewOf } from '../transactions/sendAnswer.js'
 import type { SubmitResult } from '../transactions/submitIntent.js'
 import { waitForFinalStatus } from '../transactions/waitForTransaction.js'
 import { findWallet } from '../wallets/findWallet.js'
+import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { auditSafeSignature } from './auditSafeSignature.js'
 import { executeIfReady, ownerSignatures, settleProposal } from './executeProposal.js'
@@ -48,7 +49,9 @@ async function confirm(
   principal: Principal,
   input: z.output<typeof confirmSafeSchema>,
 ): Promise<ConfirmSafeTransactionReturnType> {
-  const managed = input.wallet ? await findWallet(ctx, principal, input.wallet) : undefined
+  const managed = input.wallet
+    ? requireEoaWallet(await findWallet(ctx, principal, input.wallet), 'sign for a Safe')
+    : undefined
   const { safe, chain } = await locateSafe(ctx, principal, input.safe, input.chain, managed?.chain)
   const outcome = await withLock(ctx.storage, [proposalLockKey(safe, input.safeTxHash)], async () => {
     let proposal = await findProposal(ctx, principal, safe, input.safeTxHash)

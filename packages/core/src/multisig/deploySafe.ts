@@ -11,6 +11,7 @@ import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import { submitIntent } from '../transactions/submitIntent.js'
 import { actingWallet } from '../wallets/actingWallet.js'
+import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
 import type { deploySafeAnswerSchema, deploySafeSchema } from './multisigSchemas.js'
 import type { MultisigWalletRecord } from './multisigTypes.js'
 import { readSafe } from './readSafe.js'
@@ -43,7 +44,7 @@ async function deploy(
   principal: Principal,
   input: z.output<typeof deploySafeSchema>,
 ): Promise<DeploySafeReturnType> {
-  const wallet = await actingWallet(ctx, principal, input.wallet)
+  const wallet = requireEoaWallet(await actingWallet(ctx, principal, input.wallet), 'own a Safe')
   const chain = ctx.chains.get(input.chain ?? wallet.chain)
   const safe = safeContracts(chain)
   const singleton = l1ChainIds.has(chain.chainId) ? safe.singleton : safe.singletonL2

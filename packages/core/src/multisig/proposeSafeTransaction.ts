@@ -7,6 +7,7 @@ import type { Principal } from '../principals/types.js'
 import { withLock } from '../storage/withLock.js'
 import { parseAmount } from '../utils/amounts.js'
 import { findWallet } from '../wallets/findWallet.js'
+import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
 import { auditSafeSignature } from './auditSafeSignature.js'
 import { type ConfirmSafeTransactionReturnType, finishExecution } from './confirmSafeTransaction.js'
 import { executeIfReady } from './executeProposal.js'
@@ -40,7 +41,7 @@ async function propose(
   principal: Principal,
   input: z.output<typeof proposeSafeSchema>,
 ): Promise<ConfirmSafeTransactionReturnType> {
-  const wallet = await findWallet(ctx, principal, input.wallet)
+  const wallet = requireEoaWallet(await findWallet(ctx, principal, input.wallet), 'sign for a Safe')
   const { safe, chain } = await locateSafe(ctx, principal, input.safe, input.chain, wallet.chain)
   const state = await readSafe(chain, safe)
   if (!isOwner(state.owners, wallet.address)) {

@@ -12,6 +12,7 @@ import {
 } from '../transactions/submitIntent.js'
 import { isSigned, type TransactionRecord } from '../transactions/types.js'
 import { findWallet } from '../wallets/findWallet.js'
+import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
 import { type ChosenRequirement, chooseRequirement } from './chooseRequirement.js'
 import { fetchResource } from './fetchResource.js'
 import type { PayAndFetchAnswer, PayAndFetchInput, Payment } from './payAndFetchSchema.js'
@@ -33,7 +34,7 @@ export async function payAndFetch(
   options: Pick<SubmitOptions, 'idempotencyKey'> = {},
 ): Promise<PayAndFetchAnswer> {
   const { wallet: address, maxAmount, chain: chainName, ...request } = input
-  const wallet = await findWallet(ctx, principal, address)
+  const wallet = requireEoaWallet(await findWallet(ctx, principal, address), 'pay by x402')
   const chain = ctx.chains.get(chainName ?? wallet.chain)
   const submitted = { address: wallet.address, ...input }
   // A retry under the same key answers what the first call paid for, without asking the resource again.
