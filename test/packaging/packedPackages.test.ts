@@ -9,8 +9,9 @@ import { readmeLibrarySnippet, repoRoot, snippetOutput } from '../helpers/readme
 const run = promisify(execFile)
 
 /**
- * The packages a user installs (core, devnet, sqlite, koa, client) and the workspace packages koa
- * depends on (postgres, vault-kms, dashboard, mcp): packed too, or npm would ask the registry for them.
+ * The packages a user installs (core, devnet, sqlite, koa, client), the workspace packages koa
+ * depends on (postgres, dashboard, mcp) and the optional KMS vault (vault-kms): packed too, or npm
+ * would ask the registry for them.
  */
 const packed = ['core', 'devnet', 'sqlite', 'postgres', 'vault-kms', 'dashboard', 'mcp', 'client', 'koa']
 

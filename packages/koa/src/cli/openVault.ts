@@ -51,7 +51,10 @@ async function openAwsKmsVault(file: Record<string, unknown>, env: Env, storage:
     'AGENTWALLET_AWS_KMS_ENDPOINT',
     setting(env.AGENTWALLET_AWS_KMS_ENDPOINT, file.endpoint),
   )
-  const { awsKmsKeyVault, kmsKeyRecordStore } = await import('@agentwallet/vault-kms/aws')
+  const { awsKmsKeyVault, kmsKeyRecordStore } = await importKmsPackage(
+    'aws-kms',
+    () => import('@agentwallet/vault-kms/aws'),
+  )
   const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = env
   return awsKmsKeyVault({
     region: setting(env.AGENTWALLET_AWS_KMS_REGION, file.region) ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION,
@@ -88,7 +91,10 @@ async function openGcpKmsVault(file: Record<string, unknown>, env: Env, storage:
     'AGENTWALLET_GCP_KMS_ENDPOINT',
     setting(env.AGENTWALLET_GCP_KMS_ENDPOINT, file.endpoint),
   )
-  const { gcpKmsKeyVault, kmsKeyRecordStore } = await import('@agentwallet/vault-kms/gcp')
+  const { gcpKmsKeyVault, kmsKeyRecordStore } = await importKmsPackage(
+    'gcp-kms',
+    () => import('@agentwallet/vault-kms/gcp'),
+  )
   const at = endpoint ? new URL(endpoint) : undefined
   return gcpKmsKeyVault({
     keyRing,
@@ -145,6 +151,17 @@ async function openPkcs11Vault(file: Record<string, unknown>, env: Env): Promise
     throw new CliError(`--vault pkcs11: the token cannot be used (${describe(error)})`)
   })
   return { vault, close: () => vault.close() }
+}
+
+/** The KMS SDKs are an optional install (tens of MB): a server that does not use them does not carry them. */
+async function importKmsPackage<T>(kind: 'aws-kms' | 'gcp-kms', load: () => Promise<T>): Promise<T> {
+  try {
+    return await load()
+  } catch (error) {
+    throw new CliError(
+      `--vault ${kind} needs the package @agentwallet/vault-kms (npm install @agentwallet/vault-kms): ${describe(error)}`,
+    )
+  }
 }
 
 async function importPkcs11Package(): Promise<typeof import('@agentwallet/vault-pkcs11')> {
