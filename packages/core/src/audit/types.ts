@@ -1,18 +1,4 @@
 /** What an audit entry records (docs/security.md, "The audit trail"). */
-export type AuditKind =
-  | 'policy.decision'
-  | 'approval.resolved'
-  | 'policy.rules_changed'
-  | 'api_key.created'
-  | 'api_key.revoked'
-  | 'wallet.created'
-  | 'wallet.imported'
-  | 'vault.master_key_rotated'
-  | 'vault.signature'
-  | 'tenant.created'
-  | 'webhook.changed'
-  | 'audit.checkpoint'
-
 export const auditKinds = [
   'policy.decision',
   'approval.resolved',
@@ -26,7 +12,9 @@ export const auditKinds = [
   'tenant.created',
   'webhook.changed',
   'audit.checkpoint',
-] as const satisfies readonly AuditKind[]
+] as const
+
+export type AuditKind = (typeof auditKinds)[number]
 
 /** The records an entry is about, to filter by. */
 export type AuditSubjects = {

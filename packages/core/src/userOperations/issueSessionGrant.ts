@@ -11,7 +11,7 @@ import { type OffChainRule, permissionsFromRules } from '../smartAccounts/permis
 import { sessionDelegations } from '../smartAccounts/sessionDelegations.js'
 import { signDelegation } from '../smartAccounts/signDelegation.js'
 import { accountAbstractionOf } from '../smartWallets/accountAbstractionOf.js'
-import type { SessionGrant } from '../smartWallets/storedSession.js'
+import { delegationsOf, type SessionGrant } from '../smartWallets/storedSession.js'
 
 /** How long a session key's delegations stay redeemable; re-issued before (any rules change re-issues). */
 export const sessionLifetimeMs = 30 * 24 * 60 * 60 * 1000
@@ -68,13 +68,12 @@ export async function issueSessionGrant(
   }
   // The grant is saved with its wallet later (or never, if that fails): its signatures are recorded
   // now, in a commit of their own, before the grant can be used.
-  const signed = [...(unsigned.calls ? [unsigned.calls] : []), ...unsigned.transfers.map((t) => t.delegation)]
   await recordAudit(ctx, target.tenantId, {
     kind: 'vault.signature',
     subjects: { walletId: target.walletId, keyId: target.owner },
     payload: {
       signed: 'delegations',
-      delegationHashes: signed.map(delegationHash),
+      delegationHashes: delegationsOf(delegations).map(delegationHash),
       delegate: target.sessionKey,
       delegationManager: contracts.delegationManager,
       chainId: chain.chainId,
