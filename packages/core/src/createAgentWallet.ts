@@ -3,6 +3,7 @@ import { expireApprovals } from './approvals/resolveApproval.js'
 import type { AuditOptions } from './audit/auditOptions.js'
 import { auditSigner } from './audit/auditSigner.js'
 import { tenantOfAuditStream } from './audit/auditStream.js'
+import { recordedSpendsMemory } from './audit/recordedSpends.js'
 import { startAuditCheckpoints } from './audit/startAuditCheckpoints.js'
 import type { Bundler } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
@@ -141,7 +142,11 @@ export type AgentWallet = AgentWalletSession & {
 function resolveAuditOptions(audit: AgentWalletConfig['audit']): AuditOptions | undefined {
   if (audit === false) return undefined
   const key = audit?.key === undefined ? randomBytes(32) : parseMasterKey(audit.key)
-  return { signer: auditSigner(key), checkpointEvery: audit?.checkpointEvery ?? 100 }
+  return {
+    signer: auditSigner(key),
+    checkpointEvery: audit?.checkpointEvery ?? 100,
+    spends: recordedSpendsMemory(),
+  }
 }
 
 export async function createAgentWallet(config: AgentWalletConfig): Promise<AgentWallet> {
@@ -198,6 +203,8 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
   const checkpoints = ctx.options.audit
     ? startAuditCheckpoints(ctx, { onError: config.onBackgroundError })
     : undefined
+  // A decision records its counted spends as changes from an entry this process has seen committed.
+  const unwatchSpends = ctx.options.audit ? storage.onEvents(ctx.options.audit.spends.committed) : undefined
   const reconcile = async () => {
     await sealLegacyWebhookSecrets(ctx)
     await trackTransactions(ctx, { all: true })
@@ -229,6 +236,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       await webhookWorker?.stop()
       // Last: every entry the steps above wrote is covered by a signed checkpoint.
       await checkpoints?.stop()
+      unwatchSpends?.()
       unsubscribe()
       await chains.close?.()
     },
