@@ -77,16 +77,32 @@ async function confirmed(id: string) {
   return waited.body.transaction
 }
 
-describe.each(['eoa', 'smart'] as const)('a %s wallet over HTTP', (kind) => {
+/** A wallet of `kind`: created as one, or (`upgraded`) created as an EOA and upgraded by EIP-7702. */
+async function walletOfKind(kind: 'eoa' | 'smart' | 'upgraded') {
+  const created = await call('POST', '/wallet/create', {
+    agentName: `flow-${kind}`,
+    kind: kind === 'upgraded' ? 'eoa' : kind,
+  })
+  expect(created.status).toBe(201)
+  if (kind !== 'upgraded') return created.body.wallet
+  const upgraded = await call('POST', '/wallet/upgrade', { wallet: created.body.wallet.address })
+  expect(upgraded.status).toBe(200)
+  expect(upgraded.body.wallet).toMatchObject({
+    address: created.body.wallet.address,
+    kind: 'smart',
+    smart: { account: 'eip7702', owner: created.body.wallet.address },
+  })
+  return upgraded.body.wallet
+}
+
+describe.each(['eoa', 'smart', 'upgraded'] as const)('a %s wallet over HTTP', (kind) => {
   it('create, list, balance, fund, send, token send, contract call, wait, history, webhook, stream', async () => {
     const receiver = await startReceiver()
     const ws = await stream()
     try {
-      const created = await call('POST', '/wallet/create', { agentName: `flow-${kind}`, kind })
-      expect(created.status).toBe(201)
-      const { wallet } = created.body
-      expect(wallet.kind).toBe(kind)
-      expect(wallet.smart !== undefined).toBe(kind === 'smart')
+      const wallet = await walletOfKind(kind)
+      expect(wallet.kind).toBe(kind === 'eoa' ? 'eoa' : 'smart')
+      expect(wallet.smart !== undefined).toBe(kind !== 'eoa')
       const hook = await call('POST', '/webhooks/subscribe', { url: receiver.url, events: ['tx_confirmed'] })
       expect(hook.status).toBe(201)
 
@@ -154,5 +170,22 @@ describe.each(['eoa', 'smart'] as const)('a %s wallet over HTTP', (kind) => {
       ws.close()
       await receiver.close()
     }
+  })
+})
+
+describe('POST /wallet/upgrade', () => {
+  it('answers 422 wallet_kind_unsupported for a smart wallet, 403 to an agent, 404 for an unknown wallet', async () => {
+    const smart = await walletOfKind('smart')
+    const again = await call('POST', '/wallet/upgrade', { wallet: smart.address })
+    expect(again.status).toBe(422)
+    expect(again.body.error.code).toBe('wallet_kind_unsupported')
+    const { key } = (await call('POST', '/api-keys', { name: 'upgrade-agent', role: 'agent' })).body
+    const eoa = (await call('POST', '/wallet/create', { agentName: 'agent-eoa' }, key)).body.wallet
+    const byAgent = await call('POST', '/wallet/upgrade', { wallet: eoa.address }, key)
+    expect(byAgent.status).toBe(403)
+    expect(byAgent.body.error.code).toBe('forbidden')
+    const unknown = await call('POST', '/wallet/upgrade', { wallet: fresh() })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.error.code).toBe('not_found')
   })
 })

@@ -23,6 +23,11 @@ export const createWalletSchema = z.strictObject({
 })
 export type CreateWalletParameters = z.input<typeof createWalletSchema>
 
+export const upgradeWalletSchema = z.strictObject({
+  wallet: walletField.describe('Address of the EOA wallet to upgrade in place by EIP-7702'),
+})
+export type UpgradeWalletParameters = z.input<typeof upgradeWalletSchema>
+
 export const importWalletSchema = z.strictObject({
   privateKey: hexDataSchema.refine((key) => key.length === 66, 'privateKey must be 32 bytes of hex'),
   agentName,
