@@ -25,10 +25,14 @@ let usdc: Address
 let chain: PublicClient
 const fresh = () => privateKeyToAccount(generatePrivateKey()).address
 
-async function call(method: string, path: string, body?: unknown, key = adminKey) {
+async function call(method: string, path: string, body?: unknown, key = adminKey, headers = {}) {
   const response = await fetch(`${server.url}${path}`, {
     method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      'x-api-key': key,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   return { status: response.status, body: (await response.json()) as any }
@@ -170,6 +174,47 @@ describe.each(['eoa', 'smart', 'upgraded'] as const)('a %s wallet over HTTP', (k
       ws.close()
       await receiver.close()
     }
+  })
+
+  it('swap (approve and swap: one op for a smart wallet), its idempotent replay, stake', async () => {
+    const created = await call('POST', '/wallet/create', { agentName: `defi-${kind}`, kind })
+    const { wallet } = created.body
+    await devnet.faucet(wallet.address, parseEther('3'))
+    await devnet.mintToken('DAI', wallet.address, parseUnits('100', 18))
+    const dai = devnet.addressBook.tokens.find((token) => token.symbol === 'DAI')!.address
+    const daiOf = () =>
+      chain.readContract({ address: dai, abi: erc20Abi, functionName: 'balanceOf', args: [wallet.address] })
+
+    const request = { wallet: wallet.address, fromToken: 'DAI', toToken: 'ETH', amount: '40' }
+    const key = { 'idempotency-key': `swap-${kind}` }
+    const swapped = await call('POST', '/defi/swap', request, adminKey, key)
+    expect(swapped.status).toBe(200)
+    expect(swapped.body).toMatchObject({ status: 'confirmed', wallet: wallet.address })
+    expect(BigInt(swapped.body.amountOutRaw)).toBeGreaterThan(0n)
+    expect(await daiOf()).toBe(parseUnits('60', 18))
+    // An EOA approves first, by a tx of its own; a smart wallet's approve rides in the swap's op.
+    expect(swapped.body.allowanceTransaction === null).toBe(kind === 'smart')
+    const replayed = await call('POST', '/defi/swap', request, adminKey, key)
+    expect(replayed.status).toBe(200)
+    expect(replayed.body.transaction.id).toBe(swapped.body.transaction.id)
+    expect(await daiOf()).toBe(parseUnits('60', 18))
+
+    const staked = await call('POST', '/defi/stake', {
+      wallet: wallet.address,
+      protocol: 'lido',
+      amount: '1',
+    })
+    expect(staked.status).toBe(200)
+    expect(staked.body).toMatchObject({
+      status: 'confirmed',
+      transaction: { kind: 'stake', status: 'confirmed' },
+    })
+    expect(BigInt(staked.body.received.amountRaw)).toBeGreaterThan(0n)
+
+    const history = await call('GET', `/wallet/${wallet.address}/history`)
+    expect(history.body.transactions.map((tx: { kind: string }) => tx.kind).sort()).toEqual(
+      kind === 'smart' ? ['stake', 'swap'] : ['contract_call', 'stake', 'swap'],
+    )
   })
 })
 

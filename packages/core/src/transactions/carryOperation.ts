@@ -17,7 +17,8 @@ import {
 } from './types.js'
 
 /**
- * Carries a smart wallet's accepted intent (`isCarried`) as a user operation: the session account
+ * Carries a smart wallet's accepted intent (`isCarried`) as a user operation (its `calls`, a batch, in
+ * one op: all or none): the session account
  * readied (`fundSession`), the op built and signed by the session key (`sessionOperation`), saved on
  * the record (durable) and only then handed to the bundler → `submitted`. An op already saved is
  * handed on as saved: a crash anywhere leaves at most one op for the intent (its own nonce key), and
@@ -65,10 +66,14 @@ async function signOperation(
   const smart = wallet?.smart
   if (!wallet || !smart) throw new NotFoundError('Wallet', { details: { walletId: record.walletId } })
   if ((await fundSession(ctx, chain, wallet, smart, bundler)) === 'waiting') return undefined
-  const call = { to: record.call.to, value: BigInt(record.call.value), data: record.call.data }
+  const calls = (record.calls ?? [record.call]).map(({ to, value, data }) => ({
+    to,
+    value: BigInt(value),
+    data,
+  }))
   const { op, entryPoint } = await sessionOperation(ctx, chain, smart, bundler, {
     intentId: record.id,
-    calls: [call],
+    calls,
   })
   const hash = getUserOperationHash({
     chainId: chain.chainId,

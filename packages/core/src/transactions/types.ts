@@ -61,6 +61,11 @@ type TransactionBase = {
     authorizationList?: StoredAuthorization[] | undefined
   }
   /**
+   * A batch's calls, in order, `call` among them (`IntentDraft.calls`): carried by one user operation
+   * of a smart wallet, all or none. Absent: `call` alone.
+   */
+  calls?: { to: Address; value: string; data?: Hex | undefined }[] | undefined
+  /**
    * What the intent was judged to do to the paying account (`from`, or `via`), each outflow with its
    * USD value when a USD rule valued it: window totals count later intents by these. Absent on a
    * record made before effects were judged.
@@ -292,6 +297,23 @@ export function isSubmittedTransaction(record: TransactionRecord): record is Sub
  */
 export function isMined(record: TransactionRecord): record is MinedTransaction {
   return record.status === 'confirmed' && record.blockNumber !== undefined
+}
+
+/**
+ * On chain and succeeded, with the hash of the tx that included it: the wallet's own mined tx, or the
+ * relayer's tx that carried a smart wallet's user operation (no nonce or block fields of its own).
+ */
+export type IncludedTransaction =
+  | MinedTransaction
+  | (SettledOffchainTransaction & { hash: Hex; carriedBy: 'user_operation' })
+
+/**
+ * Whether the record was included on chain and succeeded: mined (`isMined`), or carried by a user
+ * operation whose receipt confirmed it.
+ * @example if (!isIncluded(done)) throw stepFailed('swap', record.step, done)
+ */
+export function isIncluded(record: TransactionRecord): record is IncludedTransaction {
+  return isMined(record) || (record.status === 'confirmed' && isCarried(record) && record.hash !== undefined)
 }
 
 /**
