@@ -177,8 +177,7 @@ describe.each(['eoa', 'smart', 'upgraded'] as const)('a %s wallet over HTTP', (k
   })
 
   it('swap (approve and swap: one op for a smart wallet), its idempotent replay, stake', async () => {
-    const created = await call('POST', '/wallet/create', { agentName: `defi-${kind}`, kind })
-    const { wallet } = created.body
+    const wallet = await walletOfKind(kind)
     await devnet.faucet(wallet.address, parseEther('3'))
     await devnet.mintToken('DAI', wallet.address, parseUnits('100', 18))
     const dai = devnet.addressBook.tokens.find((token) => token.symbol === 'DAI')!.address
@@ -193,7 +192,7 @@ describe.each(['eoa', 'smart', 'upgraded'] as const)('a %s wallet over HTTP', (k
     expect(BigInt(swapped.body.amountOutRaw)).toBeGreaterThan(0n)
     expect(await daiOf()).toBe(parseUnits('60', 18))
     // An EOA approves first, by a tx of its own; a smart wallet's approve rides in the swap's op.
-    expect(swapped.body.allowanceTransaction === null).toBe(kind === 'smart')
+    expect(swapped.body.allowanceTransaction === null).toBe(kind !== 'eoa')
     const replayed = await call('POST', '/defi/swap', request, adminKey, key)
     expect(replayed.status).toBe(200)
     expect(replayed.body.transaction.id).toBe(swapped.body.transaction.id)
@@ -213,7 +212,7 @@ describe.each(['eoa', 'smart', 'upgraded'] as const)('a %s wallet over HTTP', (k
 
     const history = await call('GET', `/wallet/${wallet.address}/history`)
     expect(history.body.transactions.map((tx: { kind: string }) => tx.kind).sort()).toEqual(
-      kind === 'smart' ? ['stake', 'swap'] : ['contract_call', 'stake', 'swap'],
+      kind !== 'eoa' ? ['stake', 'swap'] : ['contract_call', 'stake', 'swap'],
     )
   })
 })
