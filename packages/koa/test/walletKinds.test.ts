@@ -15,6 +15,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { verifyTrail } from '../../../test/helpers/devnetAgentWallet.js'
 import { startReceiver } from '../../../test/helpers/webhookReceiver.js'
 
 const adminKey = 'aw_test_wallet_kinds_admin_key_0123456789'
@@ -60,6 +61,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close()
   await agentWallet?.close()
+  // Every decision and signature the three kinds made is in a trail that verifies offline.
+  if (agentWallet) expect((await verifyTrail(agentWallet)).problems).toEqual([])
   await devnet?.close()
 })
 
