@@ -5,7 +5,7 @@ import { auditSigner } from './audit/auditSigner.js'
 import { tenantOfAuditStream } from './audit/auditStream.js'
 import { recordedSpendsMemory } from './audit/recordedSpends.js'
 import { startAuditCheckpoints } from './audit/startAuditCheckpoints.js'
-import type { Bundler } from './bundler/types.js'
+import type { Bundler, TenantPaymaster } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
 import type { AgentWalletContext, CoreOptions } from './context.js'
@@ -116,6 +116,12 @@ export type AgentWalletConfig = {
    * undefined: the tenant's relayer account submits them (`relayerBundler`).
    */
   bundler?: ((target: { tenantId: string; chain: string }) => Bundler | undefined) | undefined
+  /**
+   * A tenant's verifying paymaster on a chain: its address and the vault key that is its
+   * `verifyingSigner` (docs/smart-accounts.md, "Sponsored gas"). Its smart wallets' ops are sponsored
+   * while the tenant's `sponsor_gas` rules leave room; undefined: every wallet pays its own gas.
+   */
+  paymaster?: ((target: { tenantId: string; chain: string }) => TenantPaymaster | undefined) | undefined
 }
 
 export type AgentWallet = AgentWalletSession & {
@@ -189,6 +195,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     newId: (prefix) => `${prefix}_${randomUUID().replaceAll('-', '')}`,
     bundlerOf: (tenantId, chain) =>
       config.bundler?.({ tenantId, chain }) ?? relayerBundler(ctx, { tenantId, chain }),
+    paymasterOf: (tenantId, chain) => config.paymaster?.({ tenantId, chain }),
   }
   // The multi-step operations: resumed at start, stopped at close, their steps' call refreshers
   // asked by `refreshCall` (a late approval, a stuck-tx replacement).
