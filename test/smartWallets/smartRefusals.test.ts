@@ -23,8 +23,6 @@ describe('a smart wallet in a flow it cannot take yet', () => {
   const flows: [string, () => Promise<unknown>][] = [
     ['swap', () => aw.swap({ fromToken: 'ETH', toToken: 'DAI', amount: '0.1', wallet: smart })],
     ['stake', () => aw.stake({ protocol: 'lido', amount: '0.1', wallet: smart })],
-    ['register an ENS name', () => aw.registerEnsName({ name: 'smartrefused.eth', wallet: smart })],
-    ['register an identity', () => aw.registerIdentity({ wallet: smart, agentName: 'a', agentType: 'x' })],
     ['own a Safe', () => aw.deploySafe({ owners: [smart, freshAddress()], threshold: 1, wallet: smart })],
     ['pay by x402', () => aw.payAndFetch({ wallet: smart, url: 'http://127.0.0.1:9/paid' })],
   ]
@@ -34,5 +32,28 @@ describe('a smart wallet in a flow it cannot take yet', () => {
       details: { wallet: smart, kind: 'smart', flow },
     })
     expect((await aw.listHistory({ wallet: smart })).count).toBe(0)
+  })
+})
+
+describe('the relayer account in a flow a smart wallet takes', () => {
+  // Identity and ENS take smart wallets (smartIdentity.test.ts, smartEns.test.ts); the relayer acts for no agent.
+  const flows: [string, (relayer: `0x${string}`) => Promise<unknown>][] = [
+    [
+      'register an ENS name',
+      (relayer) => aw.registerEnsName({ name: 'relayerrefused.eth', wallet: relayer }),
+    ],
+    [
+      'register an identity',
+      (relayer) => aw.registerIdentity({ wallet: relayer, agentName: 'a', agentType: 'x' }),
+    ],
+  ]
+  it.each(flows)('%s: 422 wallet_kind_unsupported, nothing signed or saved', async (flow, call) => {
+    const relayer = (await relayerAccount(aw.context, 'default')).address
+    await expect(call(relayer)).rejects.toMatchObject({
+      code: 'wallet_kind_unsupported',
+      details: { wallet: relayer, kind: 'relayer', flow },
+    })
+    expect(await aw.context.storage.query('identities', { where: { walletAddress: relayer } })).toEqual([])
+    expect(await aw.context.storage.query('ens_names', { where: { owner: relayer } })).toEqual([])
   })
 })
