@@ -179,6 +179,50 @@ describe('a smart wallet’s ERC-8004 identity', () => {
     expect(history.count).toBe(3)
   })
 
+  it('a step a smart owner’s rule pauses waits for its approval, then goes on; setAgentWallet is signed afresh', async () => {
+    const owner = await smartWallet('smart-hitl-owner', '1')
+    const agent = await smartWallet('smart-hitl-agent')
+    await aw.updatePolicyRules({ wallet: owner.address, rules: [{ type: 'require_approval', always: true }] })
+    const human = aw.as({ tenantId: 'default', id: 'human', role: 'approver' })
+    const result = await aw.registerIdentity({
+      wallet: agent.address,
+      owner: owner.address,
+      agentName: 'smart-hitl',
+      agentType: 'ops',
+    })
+    if (result.status !== 'pending_approval') throw new Error(`expected a pause, got ${result.status}`)
+    const registration = () => aw.context.storage.get('identities', result.identity.id)
+    let approvalId = result.approval.id
+    for (const next of ['setAgentURI', 'setAgentWallet', undefined] as const) {
+      await human.approve({ approvalId })
+      await expect
+        .poll(
+          async () => {
+            const record = await registration()
+            return next
+              ? record?.step === next &&
+                  record.status === 'awaiting_approval' &&
+                  record.approvalId !== approvalId
+              : record?.status
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(next ? true : 'registered')
+      approvalId = (await registration())?.approvalId ?? ''
+    }
+    const agentId = (await registration())?.agentId
+    if (!agentId) throw new Error('no agentId')
+    expect(await onChain(agentId)).toEqual({ owner: owner.address, agentWallet: agent.address })
+    const bound = (await signatures()).filter(
+      (line) =>
+        (line.payload as { for?: string; agentId?: string }).for === 'identity_agent_wallet' &&
+        (line.payload as { agentId?: string }).agentId === agentId,
+    )
+    // Signed when the step was first judged, and again when its approval released it.
+    expect(bound.length).toBeGreaterThanOrEqual(2)
+    expect(bound.every((line) => line.subjects.keyId === agent.smart?.owner)).toBe(true)
+  })
+
   it('the policy still judges each step of a smart wallet’s registration', async () => {
     const wallet = await smartWallet('smart-denied', '1')
     await aw.updatePolicyRules({
