@@ -24,8 +24,6 @@ beforeAll(async () => {
 
 describe('a smart wallet in a flow it cannot take yet', () => {
   const flows: [string, () => Promise<unknown>][] = [
-    ['register an ENS name', () => aw.registerEnsName({ name: 'smartrefused.eth', wallet: smart })],
-    ['register an identity', () => aw.registerIdentity({ wallet: smart, agentName: 'a', agentType: 'x' })],
     ['own a Safe', () => aw.deploySafe({ owners: [smart, freshAddress()], threshold: 1, wallet: smart })],
     ['pay by x402', () => aw.payAndFetch({ wallet: smart, url: 'http://127.0.0.1:9/paid' })],
   ]
@@ -39,15 +37,21 @@ describe('a smart wallet in a flow it cannot take yet', () => {
 })
 
 describe('the tenant’s relayer account', () => {
+  // Swaps, staking, identity and ENS take smart wallets (smartSwap, smartIdentity, smartEns); the
+  // relayer acts for no agent.
   const flows: [string, () => Promise<unknown>][] = [
     ['swap', () => aw.swap({ fromToken: 'ETH', toToken: 'DAI', amount: '0.1', wallet: relayer })],
     ['stake', () => aw.stake({ protocol: 'lido', amount: '0.1', wallet: relayer })],
+    ['register an ENS name', () => aw.registerEnsName({ name: 'relayerrefused.eth', wallet: relayer })],
+    ['register an identity', () => aw.registerIdentity({ wallet: relayer, agentName: 'a', agentType: 'x' })],
   ]
-  it.each(flows)('cannot %s: 422 wallet_kind_unsupported, nothing sent', async (flow, call) => {
+  it.each(flows)('cannot %s: 422 wallet_kind_unsupported, nothing signed or saved', async (flow, call) => {
     await expect(call()).rejects.toMatchObject({
       code: 'wallet_kind_unsupported',
       details: { wallet: relayer, kind: 'relayer', flow },
     })
     expect((await aw.listHistory({ wallet: relayer })).transactions.map((tx) => tx.kind)).not.toContain(flow)
+    expect(await aw.context.storage.query('identities', { where: { walletAddress: relayer } })).toEqual([])
+    expect(await aw.context.storage.query('ens_names', { where: { owner: relayer } })).toEqual([])
   })
 })

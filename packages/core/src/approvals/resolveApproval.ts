@@ -20,6 +20,7 @@ import { refreshCall } from '../transactions/refreshCall.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import { transactionViewSchema } from '../transactions/toTransactionView.js'
 import {
+  isCarried,
   isSettledOffchain,
   type PendingApprovalTransaction,
   type TransactionRecord,
@@ -101,8 +102,9 @@ export async function approveApproval(
       })
     }
     const resolved = await markApproved(ctx, approval, queued, principal, reason, decision)
-    // An x402 payment is settled by its payee, after the lock: the request is sent again, paid.
-    if (!gas) return { approval: resolved, offchain: queued }
+    // An x402 payment is settled by its payee, after the lock: the request is sent again, paid. A smart
+    // wallet's intent has no gas of its own either, but its user operation carries it (`commitIntent`).
+    if (!gas && !isCarried(queued)) return { approval: resolved, offchain: queued }
     // Signed and durable, so the lock goes: the broadcast waits in the wallet's lane.
     const { sending } = await commitIntent(ctx, chain, queued, gas, { write: 'put', allocated })
     return sending ? { approval: resolved, sending } : { approval: resolved, offchain: queued }

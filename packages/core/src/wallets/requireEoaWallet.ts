@@ -2,9 +2,9 @@ import { BaseError } from '../errors/baseError.js'
 import type { WalletKind, WalletRecord } from './types.js'
 
 /**
- * The flows a smart (or relayer) wallet cannot take yet — they sign with the wallet's own key (x402,
- * Safe owners, identity proofs), or go out as several user operations where one batch is owed (ENS):
- * refused with 422 `wallet_kind_unsupported` before anything is signed or saved.
+ * The flows a smart (or relayer) wallet cannot take yet, those signing with the wallet's own key where
+ * no contract signature is taken: refused with 422 `wallet_kind_unsupported` before anything is
+ * signed or saved.
  * @example const wallet = requireEoaWallet(await actingWallet(ctx, principal, input.wallet), 'deploy a Safe')
  */
 export function requireEoaWallet(wallet: WalletRecord, flow: string): WalletRecord {
