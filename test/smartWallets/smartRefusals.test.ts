@@ -25,7 +25,6 @@ describe('a smart wallet in a flow it cannot take yet', () => {
     ['stake', () => aw.stake({ protocol: 'lido', amount: '0.1', wallet: smart })],
     ['register an ENS name', () => aw.registerEnsName({ name: 'smartrefused.eth', wallet: smart })],
     ['register an identity', () => aw.registerIdentity({ wallet: smart, agentName: 'a', agentType: 'x' })],
-    ['own a Safe', () => aw.deploySafe({ owners: [smart, freshAddress()], threshold: 1, wallet: smart })],
     ['pay by x402', () => aw.payAndFetch({ wallet: smart, url: 'http://127.0.0.1:9/paid' })],
   ]
   it.each(flows)('%s: 422 wallet_kind_unsupported, nothing signed or saved', async (flow, call) => {
@@ -34,5 +33,19 @@ describe('a smart wallet in a flow it cannot take yet', () => {
       details: { wallet: smart, kind: 'smart', flow },
     })
     expect((await aw.listHistory({ wallet: smart })).count).toBe(0)
+  })
+})
+
+describe('a relayer wallet, which only carries user operations', () => {
+  it('cannot own a Safe: 422 wallet_kind_unsupported, nothing signed or saved', async () => {
+    const relayer = (await relayerAccount(aw.context, 'default')).address
+    const before = (await aw.listHistory({ wallet: relayer })).count
+    await expect(
+      aw.deploySafe({ owners: [relayer, freshAddress()], threshold: 1, wallet: relayer }),
+    ).rejects.toMatchObject({
+      code: 'wallet_kind_unsupported',
+      details: { kind: 'relayer', flow: 'own a Safe' },
+    })
+    expect((await aw.listHistory({ wallet: relayer })).count).toBe(before)
   })
 })
