@@ -25,7 +25,6 @@ describe('a smart wallet in a flow it cannot take yet', () => {
     ['stake', () => aw.stake({ protocol: 'lido', amount: '0.1', wallet: smart })],
     ['register an ENS name', () => aw.registerEnsName({ name: 'smartrefused.eth', wallet: smart })],
     ['register an identity', () => aw.registerIdentity({ wallet: smart, agentName: 'a', agentType: 'x' })],
-    ['pay by x402', () => aw.payAndFetch({ wallet: smart, url: 'http://127.0.0.1:9/paid' })],
   ]
   it.each(flows)('%s: 422 wallet_kind_unsupported, nothing signed or saved', async (flow, call) => {
     await expect(call()).rejects.toMatchObject({

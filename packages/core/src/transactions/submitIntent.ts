@@ -25,6 +25,8 @@ import { recordGrants } from './recordGrants.js'
 import { appendHitl, txPayload } from './transitions.js'
 import {
   type ClosedTransaction,
+  carriedByOf,
+  isCarried,
   isSettledOffchain,
   type PendingApprovalTransaction,
   type QueuedTransaction,
@@ -81,7 +83,7 @@ export async function submitIntent(
   const idempotency = idempotencyOf(principal, draft, options)
   const chain = ctx.chains.get(draft.chain)
   // The gas estimate and the effects' prediction need no lock: they run while this send waits for the wallet's.
-  const carried = wallet.kind === 'smart'
+  const carried = isCarried(carriedByOf(wallet, draft.kind))
   const estimate =
     isSettledOffchain(draft) || carried ? undefined : estimateAhead(chain, wallet.address, callOf(draft))
   const effects = effectsAhead(chain, wallet.address, draft)
@@ -241,7 +243,7 @@ function newIntent(
     ...(decision.usd ? { usd: decision.usd } : {}),
     ...(decision.effects ? { effects: toStoredEffects(decision.effects) } : {}),
     call: callOf(draft),
-    ...(wallet.kind === 'smart' ? { carriedBy: 'user_operation' as const } : {}),
+    ...carriedByOf(wallet, draft.kind),
     policy: recordedDecision(decision),
     meta: decision.payeeAgent ? { ...draft.meta, payeeAgent: decision.payeeAgent } : draft.meta,
     createdAt: now,
