@@ -40,7 +40,10 @@ beforeAll(async () => {
   usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
   const dai = devnet.addressBook.tokens.find((token) => token.symbol === 'DAI')!.address
   payee = freshAddress()
-  resources = await startX402ResourceServer(devnet, usdc, [{ path: '/paid', amount: price, payTo: payee }])
+  resources = await startX402ResourceServer(devnet, usdc, [
+    { path: '/paid', amount: price, payTo: payee },
+    { path: '/broken', amount: price, payTo: payee, status: 500 },
+  ])
   daiResources = await startX402ResourceServer(devnet, dai, [
     { path: '/dai', amount: parseEther('0.01'), payTo: payee },
   ])
@@ -118,5 +121,42 @@ describe('a smart wallet pays by x402', () => {
       signaturesBefore,
     )
     expect(await client.getCode({ address: wallet.address })).toBeUndefined()
+  })
+
+  it('cancels an authorization its payee did not use: CancelAuthorization signed as EIP-1271, sent in its op', async () => {
+    const { wallet } = await aw.createWallet({ agentName: 'smart-x402-cancel', kind: 'smart' })
+    await devnet.mintToken(usdc, wallet.address, parseUnits('1', 6))
+    await devnet.faucet(wallet.address, parseEther('1'))
+    const refused = await aw
+      .fetch(`${resources.url}/broken`, {}, { wallet: wallet.address, maxAmount: '0.05' })
+      .then(
+        () => undefined,
+        (error: { code: string; details: Record<string, unknown> }) => error,
+      )
+    expect(refused).toMatchObject({
+      code: 'payment_failed',
+      details: { status: 500, transactionStatus: 'queued' },
+    })
+    const id = refused!.details.transactionId as string
+
+    const cancelled = await aw.cancelPayment({ payment: id })
+    expect(cancelled.transaction).toMatchObject({ kind: 'contract_call', to: usdc, from: wallet.address })
+    const mined = await aw.waitForTransaction({ transaction: cancelled.transaction.id })
+
+    expect(mined.transaction.status).toBe('confirmed')
+    const record = await aw.context.storage.get('transactions', id)
+    const { nonce } = record!.meta!.authorization as { nonce: Hex }
+    expect(
+      await client.readContract({
+        address: usdc,
+        abi: fiatTokenAbi,
+        functionName: 'authorizationState',
+        args: [wallet.address, nonce],
+      }),
+    ).toBe(true)
+    const signed = (await auditOf(wallet.id)).filter(
+      (line) => line.kind === 'vault.signature' && (line.payload as { for?: string }).for === 'x402_cancel',
+    )
+    expect(signed.map((line) => line.subjects.keyId)).toEqual([wallet.smart!.owner])
   })
 })
