@@ -27,6 +27,8 @@ import { recordGrants } from './recordGrants.js'
 import { appendHitl, txPayload } from './transitions.js'
 import {
   type ClosedTransaction,
+  carriedByOf,
+  isCarried,
   isSettledOffchain,
   type PendingApprovalTransaction,
   type QueuedTransaction,
@@ -83,7 +85,7 @@ export async function submitIntent(
   const idempotency = idempotencyOf(principal, draft, options)
   const chain = ctx.chains.get(draft.chain)
   // The gas estimate and the effects' prediction need no lock: they run while this send waits for the wallet's.
-  const carried = wallet.kind === 'smart'
+  const carried = isCarried(carriedByOf(wallet, draft.kind))
   const estimate =
     isSettledOffchain(draft) || carried ? undefined : estimateAhead(chain, wallet.address, callOf(draft))
   // A batch is simulated through the wallet's own code: a smart wallet never used is deployed first, as
@@ -263,7 +265,7 @@ function newIntent(
     ...(decision.effects ? { effects: toStoredEffects(decision.effects) } : {}),
     call: callOf(draft),
     ...(draft.calls ? { calls: callsOf(draft) } : {}),
-    ...(wallet.kind === 'smart' ? { carriedBy: 'user_operation' as const } : {}),
+    ...carriedByOf(wallet, draft.kind),
     policy: recordedDecision(decision),
     meta: decision.payeeAgent ? { ...draft.meta, payeeAgent: decision.payeeAgent } : draft.meta,
     createdAt: now,

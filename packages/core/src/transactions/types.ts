@@ -25,6 +25,18 @@ export function isCarried(record: Pick<TransactionRecord, 'carriedBy'>): boolean
   return record.carriedBy === 'user_operation'
 }
 
+/**
+ * How a wallet's intent of `kind` goes out: a smart wallet's is carried by a user operation, but for an
+ * x402 payment, which its payee settles from the wallet's EIP-1271 authorization (`isSettledOffchain`).
+ * @example const record = { ...base, ...carriedByOf(wallet, draft.kind) }
+ */
+export function carriedByOf(
+  wallet: { kind?: string | undefined },
+  kind: TransactionRecord['kind'],
+): Pick<TransactionRecord, 'carriedBy'> {
+  return wallet.kind === 'smart' && kind !== 'x402_payment' ? { carriedBy: 'user_operation' } : {}
+}
+
 export const finalStatuses: readonly TransactionStatus[] = [
   'rejected',
   'expired',
