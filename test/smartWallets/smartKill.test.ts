@@ -117,7 +117,7 @@ describe('agentwallet serve killed (SIGKILL) during a smart wallet’s sends', (
       call(url, 'POST', `/wallet/${wallet}/send`, { to, value }, key)
     const recipients = { a: freshAddress(), b: freshAddress(), c: freshAddress(), d: freshAddress() }
     const values = { a: '0.11', b: '0.22', c: '0.33', d: '0.44' } as const
-    const ids: Record<string, string> = {}
+    const ids = {} as Record<'a' | 'b' | 'c' | 'd', string>
 
     // A: an ordinary send, confirmed (it also deploys the wallet and funds the session's deposit).
     const a = await send(recipients.a, values.a, 'kill-a')
