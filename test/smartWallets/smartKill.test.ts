@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { dummySignature } from '@agentwallet/core'
 import { type Devnet, withAddressBook } from '@agentwallet/devnet'
 import {
   type Address,
@@ -60,13 +61,17 @@ async function call(url: string, method: string, path: string, body?: unknown, i
   return { status: response.status, body: (await response.json()) as Record<string, any> }
 }
 
-/** The sender of the single op a `handleOps` calldata carries, if it is one. */
+/**
+ * The sender of the single signed op a `handleOps` calldata carries, if it is one (not the gas
+ * estimate's simulation, whose op carries the stub signature).
+ */
 function opSenderOf(data: unknown): Address | undefined {
   if (typeof data !== 'string' || !data.startsWith('0x')) return undefined
   try {
     const decoded = decodeFunctionData({ abi: entryPoint08Abi, data: data as Hex })
     if (decoded.functionName !== 'handleOps') return undefined
-    return decoded.args[0][0]?.sender
+    const [op] = decoded.args[0]
+    return op && op.signature !== dummySignature ? op.sender : undefined
   } catch {
     return undefined
   }

@@ -349,7 +349,7 @@ export {
   waitForTransactionAnswerSchema,
   waitForTransactionSchema,
 } from './transactions/waitForTransaction.js'
-export { estimateOperationGas } from './userOperations/estimateOperationGas.js'
+export { estimateOperationGas, simulatedVerificationGas } from './userOperations/estimateOperationGas.js'
 export { relayerAccount } from './userOperations/relayerAccount.js'
 export { relayerBundler } from './userOperations/relayerBundler.js'
 export { handleOpsData, simulateHandleOps } from './userOperations/simulateHandleOps.js'

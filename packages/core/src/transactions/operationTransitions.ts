@@ -6,7 +6,7 @@ import { toStoredEffects } from '../effects/toStoredEffects.js'
 import { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
-import { actualEffectsOf, noteDifference, txPayload, writeFailed } from './transitions.js'
+import { actualEffectsOf, noteDifference, txPayload, writeFailed, writeLeftBlock } from './transitions.js'
 import {
   isSigned,
   type MinedOperation,
@@ -126,11 +126,6 @@ export async function writeOperationReorged(
   } = record
   const now = ctx.now().toISOString()
   const next: SubmittedOperation = { ...rest, status: 'submitted', submittedAt: now, updatedAt: now }
-  await tx.put('transactions', next)
-  appendEvent(ctx, tx, next.tenantId, 'tx.reorged', {
-    ...txPayload(next),
-    blockNumber,
-    ...(blockHash ? { blockHash } : {}),
-  })
+  await writeLeftBlock(ctx, tx, next, { blockNumber, blockHash })
   return next
 }

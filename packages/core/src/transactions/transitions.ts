@@ -265,13 +265,26 @@ export async function writeReorged(
   } = record
   const now = ctx.now().toISOString()
   const next: SubmittedTransaction = { ...rest, status: 'submitted', submittedAt: now, updatedAt: now }
+  await writeLeftBlock(ctx, tx, next, { blockNumber, blockHash })
+  return next
+}
+
+/**
+ * Writes a record moved back to `submitted` by a reorg, with `tx.reorged` naming the block it left.
+ * @example await writeLeftBlock(ctx, tx, next, { blockNumber, blockHash })
+ */
+export async function writeLeftBlock(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  next: TransactionRecord,
+  { blockNumber, blockHash }: { blockNumber: number; blockHash?: Hex | undefined },
+): Promise<void> {
   await tx.put('transactions', next)
   appendEvent(ctx, tx, next.tenantId, 'tx.reorged', {
     ...txPayload(next),
     blockNumber,
     ...(blockHash ? { blockHash } : {}),
   })
-  return next
 }
 
 /**
