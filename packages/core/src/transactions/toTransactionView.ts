@@ -2,7 +2,7 @@ import { formatUnits } from 'viem'
 import { z } from 'zod'
 import { storedEffectsSchema } from '../effects/storedEffectsSchema.js'
 import { out } from '../schemas/out.js'
-import type { TransactionRecord } from './types.js'
+import { isMinedOperation, type TransactionRecord } from './types.js'
 
 /** Every status a transaction passes through (see docs/money-path.md). */
 export const transactionStatuses = [
@@ -77,6 +77,22 @@ export const transactionViewSchema = z.object({
    */
   finality: z.enum(['pending', 'finalized']).optional(),
   explorer: z.string().nullable(),
+  /**
+   * A smart wallet's send: the user operation that carries it (`hash`: the userOpHash; `nonce`: the
+   * op's EntryPoint nonce, its key derived from the intent) and, once included, what the op itself
+   * used and paid from its `UserOperationEvent` (`gasCost` in wei). `hash` and `blockNumber` above
+   * are those of the transaction that carried it.
+   */
+  userOperation: z
+    .object({
+      hash: out.hash,
+      sender: out.address,
+      entryPoint: out.address,
+      nonce: out.baseUnits,
+      gasUsed: out.baseUnits.optional(),
+      gasCost: out.baseUnits.optional(),
+    })
+    .optional(),
   approvalId: z.string().nullable(),
   policy: z.object({ decision: z.string(), ruleId: z.string().nullable(), reason: z.string() }),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
@@ -112,6 +128,7 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     blockNumber: record.blockNumber ?? null,
     ...(record.blockNumber === undefined ? {} : { finality: record.finality ?? 'pending' }),
     explorer: explorerLink(explorerUrl, record.hash),
+    ...(record.userOperation ? { userOperation: operationView(record) } : {}),
     approvalId: record.approvalId ?? null,
     policy: {
       decision: record.policy.decision,
@@ -122,6 +139,19 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     ...(record.meta ? { meta: record.meta } : {}),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
+  }
+}
+
+/** The op carrying a smart wallet's intent, with its own gas once included. */
+function operationView(record: TransactionRecord): TransactionView['userOperation'] {
+  const stored = record.userOperation
+  if (!stored) return undefined
+  return {
+    hash: stored.hash,
+    sender: stored.sender,
+    entryPoint: stored.entryPoint,
+    nonce: stored.op.nonce ?? '0',
+    ...(isMinedOperation(record) ? { gasUsed: record.gasUsed, gasCost: record.gasCost } : {}),
   }
 }
 
