@@ -11,6 +11,7 @@ import {
 } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
+  approver,
   publicClientOf,
   storedTransaction,
   useDevnetAgentWallet,
@@ -196,6 +197,42 @@ describe('a smart wallet swaps: approve and swap in one user operation', () => {
 function swappedSpender(record: { meta?: Record<string, unknown> | undefined }): Address {
   return record.meta?.spender as Address
 }
+
+describe('a smart wallet’s swap under approval', () => {
+  it('pauses once for the whole batch; approved, its one op runs and the tracked swap confirms', async () => {
+    const wallet = await smartWallet('smart-approved', { daiAmount: '200' })
+    await aw.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ type: 'require_approval', asset: dai, always: true }],
+    })
+    const started = withStatus(
+      await aw.swap({ fromToken: 'DAI', toToken: 'ETH', amount: '120', wallet: wallet.address }),
+      'pending_approval',
+    )
+    // Not an approve waiting alone: the batch (approve and swap) is the one intent a human approves.
+    expect(started.allowanceTransaction).toBeNull()
+    expect(started.transaction?.kind).toBe('swap')
+    const { swap: paused } = await aw.getSwap({ swapId: started.swapId })
+    expect(paused).toMatchObject({ status: 'awaiting_approval', step: 'swap' })
+
+    await aw.as(approver).approve({ approvalId: started.approval.id })
+    let done = paused
+    await expect
+      .poll(
+        async () => {
+          done = (await aw.getSwap({ swapId: started.swapId })).swap
+          return done.status
+        },
+        { timeout: 20_000 },
+      )
+      .toBe('confirmed')
+    expect(await daiOf(wallet.address)).toBe(parseUnits('80', 18))
+    expect(BigInt(done.amountOutRaw!)).toBeGreaterThanOrEqual(BigInt(done.minAmountOutRaw!))
+    expect(await operationsOf(wallet.smart!.sessionKey as Address)).toHaveLength(1)
+    const history = await aw.listHistory({ wallet: wallet.address })
+    expect(history.transactions.map((tx) => [tx.kind, tx.status])).toEqual([['swap', 'confirmed']])
+  })
+})
 
 describe('a smart wallet and its on-chain caps', () => {
   it('a token its rules meter on chain (transfer only) is refused for a swap before anything is saved', async () => {
