@@ -7,7 +7,7 @@ import { NotFoundError, NotImplementedError } from '../errors/errors.js'
 import { fundSession } from '../smartWallets/fundSession.js'
 import { sessionOperation } from '../smartWallets/sessionOperation.js'
 import { fromStoredOperation, toStoredOperation } from '../smartWallets/storedOperation.js'
-import { withLock } from '../storage/withLock.js'
+import { operationLockKey, withLock } from '../storage/withLock.js'
 import { carriedCalls } from './carriedCalls.js'
 import { markOperationSubmitted, saveOperation } from './operationTransitions.js'
 import { sponsorOperation } from './sponsorOperation.js'
@@ -41,7 +41,7 @@ export async function carryOperation(
     const bundler = bundlerOf(ctx, candidate)
     if (!candidate.userOperation) {
       // One carrier at a time per wallet (the request and a tracker pass): one owner op, one signature.
-      const saved = await withLock(ctx.storage, [`operation:${candidate.walletId}`], () =>
+      const saved = await withLock(ctx.storage, [operationLockKey(candidate.walletId)], () =>
         signOperation(ctx, chain, bundler, candidate),
       )
       if (!saved) return candidate
