@@ -294,7 +294,7 @@ export async function writeLeftBlock(
  */
 export async function writeBlockChecked(
   tx: StorageTx,
-  record: MinedRecord,
+  record: MinedRecord | MinedOperation,
   checked: { blockHash: Hex; finalizedAt: string | undefined },
 ): Promise<void> {
   await tx.put('transactions', {

@@ -6,8 +6,12 @@ import { walletLockKey, withLock } from '../storage/withLock.js'
 import { nonceIdOf } from './allocateNonce.js'
 import { finalityDepthOf } from './finalityDepthOf.js'
 import { nextNonceFromNode } from './nextNonceFromNode.js'
+import { writeOperationReorged } from './operationTransitions.js'
 import { type MinedRecord, writeBlockChecked, writeReorged } from './transitions.js'
-import { isSigned, type TransactionRecord } from './types.js'
+import { isMinedOperation, isSigned, type MinedOperation, type TransactionRecord } from './types.js'
+
+/** What the watch follows to finality: a wallet's mined tx, or a smart wallet's included op. */
+type Watched = MinedRecord | MinedOperation
 
 /**
  * The tracker's watch over mined txs until they are final: each pass reads the head and, once per
@@ -15,7 +19,9 @@ import { isSigned, type TransactionRecord } from './types.js'
  * and `finalityDepth` deep becomes `finalized`; one whose block left the chain (a reorg) goes back
  * to `submitted` with `tx.reorged`, its same signed bytes are broadcast again, and the wallet's next
  * nonce is re-derived from the node; the receipt pass then confirms it again in its new block. With
- * `all` (start-up), records mined before block hashes were kept are checked once too. With `memo`
+ * `all` (start-up), records mined before block hashes were kept are checked once too. A smart
+ * wallet's included op is watched the same way, by its carrier's block; reorged, it goes back to
+ * `submitted` (`writeOperationReorged`) and the relayer's own watch broadcasts the carrier again. With `memo`
  * (the tracker loop's), txs found canonical below a head still on the chain are not read again.
  * @example await watchMined(ctx, { chains: ['devnet'] })
  */
@@ -39,23 +45,24 @@ export async function watchMined(
         })
       : [],
   ])
-  const byChain = new Map<string, MinedRecord[]>()
-  for (const record of [...watched, ...unchecked].filter(isMinedRecord))
+  const byChain = new Map<string, Watched[]>()
+  for (const record of [...watched, ...unchecked].filter(isWatched))
     byChain.set(record.chain, [...(byChain.get(record.chain) ?? []), record])
   await Promise.all(
     [...byChain].map(([name, records]) => watchChain(ctx, ctx.chains.get(name), records, options.memo)),
   )
 }
 
-const isMinedRecord = (record: TransactionRecord): record is MinedRecord =>
-  (record.status === 'confirmed' || record.status === 'failed') &&
-  record.blockNumber !== undefined &&
-  isSigned(record)
+const isWatched = (record: TransactionRecord): record is Watched =>
+  isMinedOperation(record) ||
+  ((record.status === 'confirmed' || record.status === 'failed') &&
+    record.blockNumber !== undefined &&
+    isSigned(record))
 
 /** What a pass learnt of one record's block. */
 type Verdict =
-  | { record: MinedRecord; kind: 'canonical'; blockHash: Hex; final: boolean }
-  | { record: MinedRecord; kind: 'reorged' }
+  | { record: Watched; kind: 'canonical'; blockHash: Hex; final: boolean }
+  | { record: Watched; kind: 'reorged' }
 
 /**
  * What the tracker remembers between passes, per chain: the head it last saw and the txs it found
@@ -72,7 +79,7 @@ export const watchMemo = (): WatchMemo => new Map()
 async function watchChain(
   ctx: AgentWalletContext,
   chain: ChainHandle,
-  records: MinedRecord[],
+  records: Watched[],
   memo: WatchMemo | undefined,
 ): Promise<void> {
   const latest = await chain.client.getBlock({ blockTag: 'latest' }).then(
@@ -85,7 +92,7 @@ async function watchChain(
   const isFinal = (blockNumber: number) => head - blockNumber + 1 >= depth
   const seen = memo?.get(chain.name)
   const grown = seen !== undefined && (await onChain(chain, seen.head, latest))
-  const known = (record: MinedRecord) =>
+  const known = (record: Watched) =>
     grown &&
     record.blockNumber <= seen.head.number &&
     record.blockHash !== undefined &&
@@ -133,9 +140,16 @@ async function watchChain(
     })
   }
   const reorged = verdicts.filter((verdict) => verdict.kind === 'reorged').map(({ record }) => record)
+  const operations = reorged.filter(isMinedOperation)
+  if (operations.length > 0)
+    await ctx.storage.transaction([], async (tx) => {
+      for (const record of operations)
+        if (await unchanged(tx, record)) await writeOperationReorged(ctx, tx, record)
+    })
   const byWallet = new Map<string, MinedRecord[]>()
   for (const record of reorged)
-    byWallet.set(record.walletId, [...(byWallet.get(record.walletId) ?? []), record])
+    if (!isMinedOperation(record))
+      byWallet.set(record.walletId, [...(byWallet.get(record.walletId) ?? []), record])
   await Promise.all([...byWallet.values()].map((mined) => sendAgain(ctx, chain, mined)))
 }
 
@@ -154,7 +168,7 @@ async function onChain(
 /** The canonical block hash at each height the records were mined at (undefined: no such block now). */
 async function canonicalHashes(
   chain: ChainHandle,
-  records: readonly MinedRecord[],
+  records: readonly Watched[],
 ): Promise<Map<number, Hex | undefined | 'unknown'>> {
   const heights = [...new Set(records.map((record) => record.blockNumber))]
   const hashes = await Promise.all(
@@ -176,7 +190,7 @@ async function canonicalHashes(
  */
 async function judge(
   chain: ChainHandle,
-  record: MinedRecord,
+  record: Watched,
   canonical: Map<number, Hex | undefined | 'unknown'>,
   final: boolean,
 ): Promise<Verdict | undefined> {
@@ -195,10 +209,7 @@ async function judge(
   return { record, kind: 'canonical', blockHash: hash, final }
 }
 
-async function unchanged(
-  tx: Pick<AgentWalletContext['storage'], 'get'>,
-  record: MinedRecord,
-): Promise<boolean> {
+async function unchanged(tx: Pick<AgentWalletContext['storage'], 'get'>, record: Watched): Promise<boolean> {
   const current = await tx.get('transactions', record.id)
   return (
     current?.status === record.status &&

@@ -92,10 +92,19 @@ export async function simulatedVerificationGas(
 ): Promise<bigint | undefined> {
   const completes = (limit: bigint) =>
     validationCompletes(chain, { ...op, verificationGasLimit: limit }, entryPoint)
-  let high =
-    op.factory !== undefined && op.factory !== zeroAddress ? verificationGas + deploymentGas : verificationGas
+  const deploys = op.factory !== undefined && op.factory !== zeroAddress
+  const sponsored = op.paymaster !== undefined && op.paymaster !== zeroAddress
+  const shape = `${chain.chainId}:${op.sender.toLowerCase()}:${deploys}:${sponsored}`
   let low = 0n
-  if (!(await completes(high))) {
+  let high = deploys ? verificationGas + deploymentGas : verificationGas
+  // The last least found for an op of this shape, checked again on the chain as it is now: when it
+  // still completes and 10% less does not, it is the least (two calls, not a search).
+  const last = leastFound.get(shape)
+  if (last !== undefined && (await completes(last))) {
+    const below = (last * 9n) / 10n
+    if (!(await completes(below))) return last
+    high = below
+  } else if (!(await completes(high))) {
     low = high
     high = verificationCeiling
     if (!(await completes(high))) return undefined
@@ -105,8 +114,17 @@ export async function simulatedVerificationGas(
     if (await completes(middle)) high = middle
     else low = middle
   }
+  if (leastFound.size >= 10_000) leastFound.clear()
+  leastFound.set(shape, high)
   return high
 }
+
+/**
+ * The least verification gas last found per op shape (chain, sender, deployment, paymaster): an
+ * account's validation costs the same from op to op, so the next search starts there. Only a hint:
+ * it is checked on the chain each time, so a stale one costs calls, never a wrong limit.
+ */
+const leastFound = new Map<string, bigint>()
 
 /** Whether the EntryPoint's validation of the (stub-signed) op runs to its end with the op's limits. */
 async function validationCompletes(
