@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** What an audit entry records (docs/security.md, "The audit trail"). */
 export const auditKinds = [

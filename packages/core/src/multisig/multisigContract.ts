@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { chainErrors, defineContracts, intentErrors } from '../schemas/defineContract.js'
 import {
   confirmSafeSchema,

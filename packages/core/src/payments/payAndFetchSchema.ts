@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { out } from '../schemas/out.js'
 import { decimalAmountSchema } from '../schemas/primitives.js'
 import { approvalSummarySchema, transactionViewSchema } from '../transactions/transactionSchemas.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { out } from '../schemas/out.js'
 import { decimalAmountSchema, displayTextSchema } from '../schemas/primitives.js'
 import { sendAnswerSchema, transactionViewSchema } from '../transactions/transactionSchemas.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { amountIssueMessage, describeAmountIssue } from './amountIssues.js'
 import { toChecksumAddress } from './checksumAddress.js'
 import type { Address, Hex } from './hexTypes.js'

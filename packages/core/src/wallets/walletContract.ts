@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { chainErrors, defineContracts } from '../schemas/defineContract.js'
 import {
   balanceQuerySchema,

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { toCanonicalEventName } from '../schemas/eventNames.js'
 import { out } from '../schemas/out.js'
 import { displayTextSchema, pageFields } from '../schemas/primitives.js'
