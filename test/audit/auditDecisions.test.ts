@@ -128,4 +128,56 @@ describe('decisions in the audit trail', () => {
     ])
     expect((await verified()).problems).toEqual([])
   })
+
+  it('records each counted spend once: a decision names the wallet’s last one and adds what changed', async () => {
+    const wallet = await fundedWallet(aw, devnet, '10', 'windowed')
+    await aw.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ type: 'spend_limit', asset: 'native', max: '0.5', window: '24h', id: 'day' }],
+    })
+    // Three at once, then one at a time: each send is counted by every later decision of the day.
+    await Promise.all(
+      [1, 2, 3].map(() => aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.01' })),
+    )
+    for (let index = 0; index < 12; index++)
+      await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.01' })
+    // Over the day's limit: denied, with the whole window counted.
+    await expect(aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.4' })).rejects.toMatchObject(
+      {
+        code: 'policy_blocked',
+      },
+    )
+    type Recorded = { recent: { after?: string; drop?: number[]; add: [number, unknown][] } }
+    const judged = (await decisions(wallet.id)) as unknown as (AuditLine & { payload: Recorded })[]
+    expect(judged).toHaveLength(16)
+    const hashes = new Set<string>()
+    for (const [index, line] of judged.entries()) {
+      const { after, add } = line.payload.recent
+      // Sequential sends after the first name an earlier decision of the trail and add one spend.
+      if (index >= 4) {
+        expect(hashes.has(after!)).toBe(true)
+        expect(add).toHaveLength(1)
+      }
+      hashes.add(line.hash)
+    }
+    const sizes = judged.slice(4, 15).map((line) => JSON.stringify(line.payload).length)
+    // The 15th send's entry is no bigger than the 5th's but for the digits of its one spend's position.
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThan(40)
+    const { problems, decisionsRerun } = await verified()
+    expect(problems).toEqual([])
+    expect(decisionsRerun).toBeGreaterThanOrEqual(16)
+
+    // The last decision, re-run on a trail missing the one it names, cannot be rebuilt: reported.
+    const lines: AuditLine[] = []
+    for await (const line of auditLines(aw.context.storage, 'default')) lines.push(line)
+    const last = judged.at(-1)!
+    const named = lines.findIndex((line) => line.hash === last.payload.recent.after)
+    const report = verifyAuditTrail(lines.toSpliced(named, 1), { engine: rulesPolicyEngine() })
+    expect(report.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'seq_gap' }),
+        expect.objectContaining({ code: 'decision_error', seq: last.seq }),
+      ]),
+    )
+  })
 })

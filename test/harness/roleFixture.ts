@@ -4,6 +4,7 @@ import {
   type OperationName,
   operations,
   type Principal,
+  relayerAccount,
 } from '@agentwallet/core'
 import type { Address } from 'viem'
 import { parseEther, parseUnits } from 'viem'
@@ -71,7 +72,9 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
   const w1 = wallet.address
   const { wallet: proposerWallet } = await root.createWallet({ agentName: 'role-safe-proposer' })
   const { wallet: w2 } = await h.agentWallet.as(a2.principal).createWallet({ agentName: 'role-wallet-a2' })
-  for (const address of [w1, proposerWallet.address, w2.address])
+  // The tenant's relayer pays the EIP-7702 upgrades' type-4 transactions (the operator funds it).
+  const relayer = await relayerAccount(h.agentWallet.context, root.principal.tenantId)
+  for (const address of [w1, proposerWallet.address, w2.address, relayer.address])
     await h.devnet.faucet(address, parseEther('1000'))
   // Sends above 5 ETH from A1's wallet wait for a human: the approvals, paused swaps and safes below.
   const w1Rules = [{ type: 'require_approval', asset: 'native', above: '5' }]
@@ -164,6 +167,10 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
     listWallets: none(async () => ({})),
     createWallet: none(async () => ({ agentName: unique('role-created-') })),
     importWallet: none(async () => ({ privateKey: generatePrivateKey(), agentName: 'role-imported' })),
+    // A fresh EOA wallet of A1's each time: an upgraded one cannot be upgraded again.
+    upgradeWallet: resource(async () => ({
+      wallet: (await agent1.createWallet({ agentName: unique('role-upgrade-') })).wallet.address,
+    })),
     getWallet: resource(async () => ({ wallet: w1 })),
     getBalance: resource(async () => ({ wallet: w1 })),
     send: resource(async () => ({ wallet: w1, to: dead, value: '0.001' })),

@@ -1,4 +1,4 @@
-import type { AgentWallet } from '@agentwallet/core'
+import { type AgentWallet, type AuditLine, auditLines } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
@@ -139,6 +139,21 @@ describe('webhooks', () => {
       await expect.poll(() => disabled, { timeout: 15_000 }).toContain(subscription.id)
       const [listed] = (await aw.listWebhooks()).subscriptions.filter((entry) => entry.id === subscription.id)
       expect(listed?.status).toBe('disabled')
+      // The service's own change is in the audit trail, with its reason, as a key's would be.
+      const changes: AuditLine[] = []
+      for await (const line of auditLines(aw.context.storage, 'default'))
+        if (line.kind === 'webhook.changed') changes.push(line)
+      const ofThis = changes.filter(
+        (line) => (line.payload as { subscriptionId: string }).subscriptionId === subscription.id,
+      )
+      expect(ofThis.map((line) => line.payload)).toEqual([
+        expect.objectContaining({ change: 'subscribed' }),
+        expect.objectContaining({
+          change: 'disabled',
+          by: 'service',
+          reason: expect.stringMatching(/3 deliveries/),
+        }),
+      ])
     } finally {
       await receiver.close()
     }

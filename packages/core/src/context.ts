@@ -1,5 +1,5 @@
 import type { AuditOptions } from './audit/auditOptions.js'
-import type { Bundler } from './bundler/types.js'
+import type { Bundler, TenantPaymaster } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import type { QuoteSource } from './defi/quoteSource.js'
 import type { EventBus } from './events/eventBus.js'
@@ -74,4 +74,6 @@ export type AgentWalletContext = {
    * composition root (default: the tenant's relayer, `relayerBundler`).
    */
   bundlerOf?: ((tenantId: string, chain: string) => Bundler) | undefined
+  /** The tenant's verifying paymaster on a chain, when the operator configured one (sponsored gas). */
+  paymasterOf?: ((tenantId: string, chain: string) => TenantPaymaster | undefined) | undefined
 }

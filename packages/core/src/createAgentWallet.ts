@@ -3,8 +3,9 @@ import { expireApprovals } from './approvals/resolveApproval.js'
 import type { AuditOptions } from './audit/auditOptions.js'
 import { auditSigner } from './audit/auditSigner.js'
 import { tenantOfAuditStream } from './audit/auditStream.js'
+import { recordedSpendsMemory } from './audit/recordedSpends.js'
 import { startAuditCheckpoints } from './audit/startAuditCheckpoints.js'
-import type { Bundler } from './bundler/types.js'
+import type { Bundler, TenantPaymaster } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
 import type { AgentWalletContext, CoreOptions } from './context.js'
@@ -115,6 +116,12 @@ export type AgentWalletConfig = {
    * undefined: the tenant's relayer account submits them (`relayerBundler`).
    */
   bundler?: ((target: { tenantId: string; chain: string }) => Bundler | undefined) | undefined
+  /**
+   * A tenant's verifying paymaster on a chain: its address and the vault key that is its
+   * `verifyingSigner` (docs/smart-accounts.md, "Sponsored gas"). Its smart wallets' ops are sponsored
+   * while the tenant's `sponsor_gas` rules leave room; undefined: every wallet pays its own gas.
+   */
+  paymaster?: ((target: { tenantId: string; chain: string }) => TenantPaymaster | undefined) | undefined
 }
 
 export type AgentWallet = AgentWalletSession & {
@@ -141,7 +148,11 @@ export type AgentWallet = AgentWalletSession & {
 function resolveAuditOptions(audit: AgentWalletConfig['audit']): AuditOptions | undefined {
   if (audit === false) return undefined
   const key = audit?.key === undefined ? randomBytes(32) : parseMasterKey(audit.key)
-  return { signer: auditSigner(key), checkpointEvery: audit?.checkpointEvery ?? 100 }
+  return {
+    signer: auditSigner(key),
+    checkpointEvery: audit?.checkpointEvery ?? 100,
+    spends: recordedSpendsMemory(),
+  }
 }
 
 export async function createAgentWallet(config: AgentWalletConfig): Promise<AgentWallet> {
@@ -184,6 +195,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     newId: (prefix) => `${prefix}_${randomUUID().replaceAll('-', '')}`,
     bundlerOf: (tenantId, chain) =>
       config.bundler?.({ tenantId, chain }) ?? relayerBundler(ctx, { tenantId, chain }),
+    paymasterOf: (tenantId, chain) => config.paymaster?.({ tenantId, chain }),
   }
   // The multi-step operations: resumed at start, stopped at close, their steps' call refreshers
   // asked by `refreshCall` (a late approval, a stuck-tx replacement).
@@ -198,6 +210,8 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
   const checkpoints = ctx.options.audit
     ? startAuditCheckpoints(ctx, { onError: config.onBackgroundError })
     : undefined
+  // A decision records its counted spends as changes from an entry this process has seen committed.
+  const unwatchSpends = ctx.options.audit ? storage.onEvents(ctx.options.audit.spends.committed) : undefined
   const reconcile = async () => {
     await sealLegacyWebhookSecrets(ctx)
     await trackTransactions(ctx, { all: true })
@@ -229,6 +243,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       await webhookWorker?.stop()
       // Last: every entry the steps above wrote is covered by a signed checkpoint.
       await checkpoints?.stop()
+      unwatchSpends?.()
       unsubscribe()
       await chains.close?.()
     },

@@ -301,6 +301,14 @@ export { simpleFactoryAbi } from './smartAccounts/simpleFactoryAbi.js'
 export type { SmartAccountCall } from './smartAccounts/smartAccountCall.js'
 export { type SmartWalletDeployment, smartWalletDeployment } from './smartAccounts/smartWalletDeployment.js'
 export { revokeCall, revokeSessionCalls, walletCalldata } from './smartAccounts/walletCalls.js'
+export {
+  erc1271Abi,
+  erc1271MagicValue,
+  signAsWallet,
+  signedDigest,
+  type WalletSignatureScheme,
+  type WalletSigner,
+} from './smartWallets/signAsWallet.js'
 export { startTracker, type Tracker } from './startTracker.js'
 export { type EventListenerSet, eventListeners } from './storage/eventListeners.js'
 export { type KeyedMutex, keyedMutex, type Release } from './storage/keyedMutex.js'
@@ -349,6 +357,7 @@ export {
 } from './transactions/transactionSchemas.js'
 export * from './transactions/types.js'
 export { waitForFinalStatus } from './transactions/waitForTransaction.js'
+export { deployByRelayer } from './userOperations/deployByRelayer.js'
 export { estimateOperationGas } from './userOperations/estimateOperationGas.js'
 export { relayerAccount } from './userOperations/relayerAccount.js'
 export { relayerBundler } from './userOperations/relayerBundler.js'

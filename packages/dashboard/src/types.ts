@@ -26,6 +26,8 @@ export type SmartWallet = {
     tokens?: { token: string; allowance: Allowance }[]
   }
   offChainOnly: { ruleId?: string; type: string; reason: string }[]
+  /** Wei the tenant's paymaster paid for this wallet since `since` (GET /wallet/:wallet; absent without one). */
+  sponsoredGas?: { paymaster: string; spent: string; since: string }
 }
 
 export type Approval = {

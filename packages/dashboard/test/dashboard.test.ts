@@ -14,7 +14,7 @@ import {
   type RunningServer,
 } from '@agentwallet/koa'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
-import { numberToHex, parseEther, parseUnits } from 'viem'
+import { formatEther, numberToHex, parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startX402ResourceServer } from '../../../test/helpers/x402ResourceServer.js'
@@ -38,6 +38,7 @@ let approverKey: string
 let agentKey: string
 let wallet: { address: string }
 let subscriptionId: string
+let sponsor: { address: `0x${string}`; signer: `0x${string}` } | undefined
 
 async function call(method: string, path: string, body?: unknown, key = adminKey) {
   const response = await fetch(`${server.url}${path}`, {
@@ -110,6 +111,8 @@ beforeAll(async () => {
     defaultTenantRules: [],
     trackerIntervalMs: 20,
     webhooks: { allowPrivateTargets: ['127.0.0.0/8'], intervalMs: 20, backoffBaseMs: 20, backoffMaxMs: 100 },
+    // Set by the sponsored-gas test: until then no tenant has a paymaster.
+    paymaster: () => sponsor,
   })
   await agentWallet.bootstrapAdmin({ adminKey })
   const destination = new Writable({
@@ -600,6 +603,38 @@ describe('the dashboard in headless Chromium', () => {
     expect(text).toContain(sessionKey.slice(0, 6))
     expect(text).toContain('at most 0.25 ETH a call')
     expect(text).toContain(new Date(expiresAt).getFullYear().toString())
+  })
+
+  it('shows the gas the tenant’s paymaster sponsored for a smart wallet', async () => {
+    await devnet.faucet((await relayerAccount(agentWallet.context, 'default')).address, parseEther('5'))
+    const signer = await agentWallet.context.vault.createKey()
+    sponsor = { address: await devnet.deployVerifyingPaymaster({ signer, deposit: parseEther('1') }), signer }
+    const eoa = (await call('POST', '/wallet/create', { agentName: 'sponsored-agent' }, agentKey)).body.wallet
+    await devnet.faucet(eoa.address, parseEther('1'))
+    const rules = [{ type: 'sponsor_gas', max: '1', over: 'wallet' }]
+    expect((await call('POST', '/policy/update', { wallet: eoa.address, rules })).status).toBe(200)
+    expect((await call('POST', '/wallet/upgrade', { wallet: eoa.address })).status).toBe(200)
+    const sent = await call(
+      'POST',
+      `/wallet/${eoa.address}/send`,
+      { to: eoa.address, value: '0.01' },
+      agentKey,
+    )
+    expect(sent.status).toBe(200)
+    const waited = await call('GET', `/wallet/tx/${sent.body.transaction.id}/wait?timeoutMs=20000`)
+    expect(waited.body.transaction.status).toBe('confirmed')
+    const { sponsoredGas } = (await call('GET', `/wallet/${eoa.address}`)).body.wallet.smart
+    expect(BigInt(sponsoredGas.spent)).toBeGreaterThan(0n)
+
+    await page.goto(`${server.url}/dashboard/#/wallets`)
+    const card = page.locator(`article[data-wallet="${eoa.address}"]`)
+    await card.waitFor(wait)
+    const session = card.getByRole('region', { name: 'Session key' })
+    await session.locator('.sponsored-gas').waitFor(wait)
+    const text = await session.locator('.sponsored-gas').innerText()
+    expect(text).toContain('Sponsored gas in the last 24 h')
+    expect(text).toContain(formatEther(BigInt(sponsoredGas.spent)))
+    await shot('07-sponsored-gas')
   })
 
   it('fits a phone-width screen', async () => {

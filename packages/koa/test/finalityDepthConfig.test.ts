@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -41,5 +41,39 @@ describe('serve --finality-depth', () => {
     await expect(
       openAgentWallet(configOf(['--storage', 'memory', '--finality-depth', 'mainnet=64']), {}, 'serve'),
     ).rejects.toBeInstanceOf(CliError)
+  })
+})
+
+describe('paymasters in the config file', () => {
+  const signer = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+  const address = '0x9024202d5ea00324EB1a366286eE2eD888baE022'
+  const withFile = (paymasters: unknown) => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentwallet-paymasters-'))
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ paymasters }))
+    return loadConfig(parseCli(['serve', '--data-dir', dir, '--storage', 'memory']).values, {})
+  }
+
+  it('gives each tenant its paymaster per chain, and the server asks it by tenant and chain', async () => {
+    expect(configOf([]).paymasters).toEqual({})
+    const config = withFile({ default: { devnet: { address, signer } } })
+    expect(config.paymasters).toEqual({ default: { devnet: { address, signer } } })
+    const runtime = await openAgentWallet(config, {}, 'serve')
+    try {
+      expect(runtime.agentWallet.context.paymasterOf?.('default', 'devnet')).toEqual({ address, signer })
+      expect(runtime.agentWallet.context.paymasterOf?.('other', 'devnet')).toBeUndefined()
+    } finally {
+      await runtime.close()
+    }
+  })
+
+  it('refuses anything but tenant → chain → address and signer', () => {
+    for (const bad of [
+      [],
+      'x',
+      { default: [] },
+      { default: { devnet: { address } } },
+      { t: { c: { address: '0x1', signer } } },
+    ])
+      expect(() => withFile(bad)).toThrow(CliError)
   })
 })

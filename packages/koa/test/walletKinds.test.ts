@@ -15,6 +15,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { verifyTrail } from '../../../test/helpers/devnetAgentWallet.js'
 import { startReceiver } from '../../../test/helpers/webhookReceiver.js'
 
 const adminKey = 'aw_test_wallet_kinds_admin_key_0123456789'
@@ -25,10 +26,14 @@ let usdc: Address
 let chain: PublicClient
 const fresh = () => privateKeyToAccount(generatePrivateKey()).address
 
-async function call(method: string, path: string, body?: unknown, key = adminKey) {
+async function call(method: string, path: string, body?: unknown, key = adminKey, headers = {}) {
   const response = await fetch(`${server.url}${path}`, {
     method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      'x-api-key': key,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   return { status: response.status, body: (await response.json()) as any }
@@ -56,6 +61,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close()
   await agentWallet?.close()
+  // Every decision and signature the three kinds made is in a trail that verifies offline.
+  if (agentWallet) expect((await verifyTrail(agentWallet)).problems).toEqual([])
   await devnet?.close()
 })
 
@@ -77,16 +84,32 @@ async function confirmed(id: string) {
   return waited.body.transaction
 }
 
-describe.each(['eoa', 'smart'] as const)('a %s wallet over HTTP', (kind) => {
+/** A wallet of `kind`: created as one, or (`upgraded`) created as an EOA and upgraded by EIP-7702. */
+async function walletOfKind(kind: 'eoa' | 'smart' | 'upgraded') {
+  const created = await call('POST', '/wallet/create', {
+    agentName: `flow-${kind}`,
+    kind: kind === 'upgraded' ? 'eoa' : kind,
+  })
+  expect(created.status).toBe(201)
+  if (kind !== 'upgraded') return created.body.wallet
+  const upgraded = await call('POST', '/wallet/upgrade', { wallet: created.body.wallet.address })
+  expect(upgraded.status).toBe(200)
+  expect(upgraded.body.wallet).toMatchObject({
+    address: created.body.wallet.address,
+    kind: 'smart',
+    smart: { account: 'eip7702', owner: created.body.wallet.address },
+  })
+  return upgraded.body.wallet
+}
+
+describe.each(['eoa', 'smart', 'upgraded'] as const)('a %s wallet over HTTP', (kind) => {
   it('create, list, balance, fund, send, token send, contract call, wait, history, webhook, stream', async () => {
     const receiver = await startReceiver()
     const ws = await stream()
     try {
-      const created = await call('POST', '/wallet/create', { agentName: `flow-${kind}`, kind })
-      expect(created.status).toBe(201)
-      const { wallet } = created.body
-      expect(wallet.kind).toBe(kind)
-      expect(wallet.smart !== undefined).toBe(kind === 'smart')
+      const wallet = await walletOfKind(kind)
+      expect(wallet.kind).toBe(kind === 'eoa' ? 'eoa' : 'smart')
+      expect(wallet.smart !== undefined).toBe(kind !== 'eoa')
       const hook = await call('POST', '/webhooks/subscribe', { url: receiver.url, events: ['tx_confirmed'] })
       expect(hook.status).toBe(201)
 
@@ -154,5 +177,62 @@ describe.each(['eoa', 'smart'] as const)('a %s wallet over HTTP', (kind) => {
       ws.close()
       await receiver.close()
     }
+  })
+
+  it('swap (approve and swap: one op for a smart wallet), its idempotent replay, stake', async () => {
+    const wallet = await walletOfKind(kind)
+    await devnet.faucet(wallet.address, parseEther('3'))
+    await devnet.mintToken('DAI', wallet.address, parseUnits('100', 18))
+    const dai = devnet.addressBook.tokens.find((token) => token.symbol === 'DAI')!.address
+    const daiOf = () =>
+      chain.readContract({ address: dai, abi: erc20Abi, functionName: 'balanceOf', args: [wallet.address] })
+
+    const request = { wallet: wallet.address, fromToken: 'DAI', toToken: 'ETH', amount: '40' }
+    const key = { 'idempotency-key': `swap-${kind}` }
+    const swapped = await call('POST', '/defi/swap', request, adminKey, key)
+    expect(swapped.status).toBe(200)
+    expect(swapped.body).toMatchObject({ status: 'confirmed', wallet: wallet.address })
+    expect(BigInt(swapped.body.amountOutRaw)).toBeGreaterThan(0n)
+    expect(await daiOf()).toBe(parseUnits('60', 18))
+    // An EOA approves first, by a tx of its own; a smart wallet's approve rides in the swap's op.
+    expect(swapped.body.allowanceTransaction === null).toBe(kind !== 'eoa')
+    const replayed = await call('POST', '/defi/swap', request, adminKey, key)
+    expect(replayed.status).toBe(200)
+    expect(replayed.body.transaction.id).toBe(swapped.body.transaction.id)
+    expect(await daiOf()).toBe(parseUnits('60', 18))
+
+    const staked = await call('POST', '/defi/stake', {
+      wallet: wallet.address,
+      protocol: 'lido',
+      amount: '1',
+    })
+    expect(staked.status).toBe(200)
+    expect(staked.body).toMatchObject({
+      status: 'confirmed',
+      transaction: { kind: 'stake', status: 'confirmed' },
+    })
+    expect(BigInt(staked.body.received.amountRaw)).toBeGreaterThan(0n)
+
+    const history = await call('GET', `/wallet/${wallet.address}/history`)
+    expect(history.body.transactions.map((tx: { kind: string }) => tx.kind).sort()).toEqual(
+      kind !== 'eoa' ? ['stake', 'swap'] : ['contract_call', 'stake', 'swap'],
+    )
+  })
+})
+
+describe('POST /wallet/upgrade', () => {
+  it('answers 422 wallet_kind_unsupported for a smart wallet, 403 to an agent, 404 for an unknown wallet', async () => {
+    const smart = await walletOfKind('smart')
+    const again = await call('POST', '/wallet/upgrade', { wallet: smart.address })
+    expect(again.status).toBe(422)
+    expect(again.body.error.code).toBe('wallet_kind_unsupported')
+    const { key } = (await call('POST', '/api-keys', { name: 'upgrade-agent', role: 'agent' })).body
+    const eoa = (await call('POST', '/wallet/create', { agentName: 'agent-eoa' }, key)).body.wallet
+    const byAgent = await call('POST', '/wallet/upgrade', { wallet: eoa.address }, key)
+    expect(byAgent.status).toBe(403)
+    expect(byAgent.body.error.code).toBe('forbidden')
+    const unknown = await call('POST', '/wallet/upgrade', { wallet: fresh() })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.error.code).toBe('not_found')
   })
 })

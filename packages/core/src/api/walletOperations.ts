@@ -1,4 +1,5 @@
 import { createWalletOfKind } from '../userOperations/createWalletOfKind.js'
+import { upgradeWallet } from '../userOperations/upgradeWallet.js'
 import { importWallet } from '../wallets/createWallet.js'
 import { getBalance } from '../wallets/getBalance.js'
 import { getWallet } from '../wallets/getWallet.js'
@@ -6,11 +7,12 @@ import { listWallets } from '../wallets/listWallets.js'
 import { walletContract } from '../wallets/walletContract.js'
 import { bindOperation } from './defineOperation.js'
 
-/** Wallets: list, create, import, read, balances. */
+/** Wallets: list, create, import, upgrade, read, balances. */
 export const walletOperations = [
   bindOperation(walletContract.listWallets, listWallets),
   bindOperation(walletContract.createWallet, createWalletOfKind),
   bindOperation(walletContract.importWallet, importWallet),
+  bindOperation(walletContract.upgradeWallet, upgradeWallet),
   bindOperation(walletContract.getWallet, getWallet),
   bindOperation(walletContract.getBalance, getBalance),
 ] as const

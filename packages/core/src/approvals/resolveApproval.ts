@@ -19,6 +19,7 @@ import { judgeIntent } from '../transactions/judgeIntent.js'
 import { refreshCall } from '../transactions/refreshCall.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import {
+  isCarried,
   isSettledOffchain,
   type PendingApprovalTransaction,
   type TransactionRecord,
@@ -93,8 +94,9 @@ export async function approveApproval(
       })
     }
     const resolved = await markApproved(ctx, approval, queued, principal, reason, decision)
-    // An x402 payment is settled by its payee, after the lock: the request is sent again, paid.
-    if (!gas) return { approval: resolved, offchain: queued }
+    // An x402 payment is settled by its payee, after the lock: the request is sent again, paid. A smart
+    // wallet's intent has no gas of its own either, but its user operation carries it (`commitIntent`).
+    if (!gas && !isCarried(queued)) return { approval: resolved, offchain: queued }
     // Signed and durable, so the lock goes: the broadcast waits in the wallet's lane.
     const { sending } = await commitIntent(ctx, chain, queued, gas, { write: 'put', allocated })
     return sending ? { approval: resolved, sending } : { approval: resolved, offchain: queued }

@@ -8,7 +8,8 @@ import type { AuditBody, AuditInput, StoredAuditEntry } from './types.js'
 /**
  * Appends an entry to the tenant's audit trail inside the transaction that saves what it records,
  * so both commit or neither does. Its position (seq) and chain link are fixed at commit, in commit
- * order (see `auditStream`). A no-op when the trail is off.
+ * order (see `auditStream`). A no-op when the trail is off (answers undefined), else answers the
+ * entry's id and hash.
  * @example appendAudit(ctx, tx, wallet.tenantId, { kind: 'wallet.created', subjects: { walletId }, payload })
  */
 export function appendAudit(
@@ -18,9 +19,9 @@ export function appendAudit(
   tx: StorageTx,
   tenantId: string,
   input: AuditInput,
-): void {
-  if (!ctx.options?.audit) return
-  writeAuditEntry(tx, tenantId, input, { at: ctx.now(), id: ctx.newId('aud') })
+): { id: string; hash: string } | undefined {
+  if (!ctx.options?.audit) return undefined
+  return writeAuditEntry(tx, tenantId, input, { at: ctx.now(), id: ctx.newId('aud') })
 }
 
 /**
@@ -33,7 +34,7 @@ export function writeAuditEntry(
   tenantId: string,
   input: AuditInput,
   { at, id }: { at: Date; id: string },
-): void {
+): { id: string; hash: string } {
   const body: AuditBody = {
     v: 1,
     tenantId,
@@ -49,4 +50,5 @@ export function writeAuditEntry(
     timestamp: body.at,
     data: entry,
   })
+  return { id, hash: entry.hash }
 }

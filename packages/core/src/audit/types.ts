@@ -1,4 +1,5 @@
 import type { AuditKind } from './auditSchemas.js'
+import type { RecordedSpends } from './recordedSpends.js'
 
 /** The records an entry is about, to filter by. */
 export type AuditSubjects = {
@@ -35,12 +36,17 @@ export type AuditLine = StoredAuditEntry & { seq: number; prevHash: string; chai
 /** The payload of a checkpoint: the chain value through entry `upto`, signed with the audit key. */
 export type CheckpointPayload = { upto: number; head: string; publicKey: string; signature: string }
 
-/** The payload of a policy decision: enough to re-run the pure engine offline. */
+/**
+ * The payload of a policy decision: enough to re-run the pure engine offline. The counted spends
+ * (`recent` of the engine's context) are in `recent`, as changes from an earlier decision's list
+ * (`RecordedSpends`); an entry written before that form holds them whole in `context.recent`.
+ */
 export type DecisionPayload = {
   engine: string
   /** The intent as the engine saw it, in audit JSON (bigints tagged). */
   intent: unknown
-  /** The engine's context: `now` as ISO, rules, counted spends, isNewRecipient, venues (audit JSON). */
+  /** The engine's context but its counted spends: `now` as ISO, rules, isNewRecipient, venues (audit JSON). */
   context: unknown
+  recent?: RecordedSpends | undefined
   decision: { decision: string; ruleId?: string | undefined; reason: string }
 }

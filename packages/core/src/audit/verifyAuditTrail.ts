@@ -1,6 +1,7 @@
 import { checkpointMessage, genesisHash, hashAuditBody, nextChainHash } from './auditHashes.js'
 import { fromAuditJson } from './auditJson.js'
 import { verifyAuditSignature } from './auditSigner.js'
+import { resolveRecordedSpends } from './recordedSpends.js'
 import type { AuditBody, CheckpointPayload, DecisionPayload } from './types.js'
 
 /** The pure engine to re-run decisions with (core's rules engine is one: `rulesPolicyEngine()`). */
@@ -50,7 +51,14 @@ export type VerifyAuditOptions = {
   publicKey?: string | undefined
 }
 
-type TenantChain = { seq: number; chainHash: string; bySeq: Map<number, string>; sealedUpto: number }
+type TenantChain = {
+  seq: number
+  chainHash: string
+  bySeq: Map<number, string>
+  sealedUpto: number
+  /** Each decision's counted spends, by its entry's hash: what a later decision's `after` names. */
+  spends: Map<string, unknown[]>
+}
 
 /**
  * Checks an exported trail with no server, chain or network: each entry's hash, each tenant's seqs
@@ -100,6 +108,7 @@ export function verifyAuditTrail(
       chainHash: genesisHash,
       bySeq: new Map<number, string>(),
       sealedUpto: 0,
+      spends: new Map<string, unknown[]>(),
     }
     chains.set(body.tenantId, chain)
     if (hashAuditBody(body) !== hash)
@@ -127,8 +136,16 @@ export function verifyAuditTrail(
         )
       chain.sealedUpto = upto
     }
-    if (body.kind === 'policy.decision' && options.engine) {
-      const rerun = rerunDecision(options.engine, body.payload as DecisionPayload)
+    if (body.kind === 'policy.decision') {
+      const payload = body.payload as DecisionPayload
+      const recent = countedSpends(payload, chain.spends)
+      if ('error' in recent) {
+        problem('decision_error', `seq ${seq}: its counted spends ${recent.error}`)
+        continue
+      }
+      chain.spends.set(hash, recent.spends)
+      if (!options.engine) continue
+      const rerun = rerunDecision(options.engine, payload, recent.spends)
       if (rerun === undefined) continue
       decisionsRerun += 1
       if ('error' in rerun)
@@ -161,13 +178,38 @@ function isLine(line: Partial<AuditBody & { seq: number; hash: string }>): boole
   )
 }
 
+/**
+ * The spends a decision counted (audit JSON): rebuilt from the earlier decision its `recent` names,
+ * or, in an entry written before that form, its `context.recent` as is.
+ */
+function countedSpends(
+  payload: DecisionPayload,
+  earlier: ReadonlyMap<string, unknown[]>,
+): { spends: unknown[] } | { error: string } {
+  const recorded = payload?.recent
+  if (recorded === undefined) {
+    const recent = (payload?.context as { recent?: unknown } | undefined)?.recent
+    return { spends: Array.isArray(recent) ? recent : [] }
+  }
+  if (!Array.isArray(recorded.add)) return { error: 'are malformed' }
+  const base = recorded.after === undefined ? [] : earlier.get(recorded.after)
+  if (base === undefined)
+    return { error: `name entry ${recorded.after}, which is not an earlier decision of this tenant` }
+  try {
+    return { spends: resolveRecordedSpends(recorded, base) }
+  } catch (error) {
+    return { error: `do not apply to the list they name (${(error as Error).message})` }
+  }
+}
+
 function rerunDecision(
   engine: DecisionEngine,
   payload: DecisionPayload,
+  recent: unknown[],
 ): { mismatch?: string | undefined } | { error: string } | undefined {
   if (payload.engine !== engine.name) return undefined
   try {
-    const context = fromAuditJson(payload.context) as { now: string }
+    const context = fromAuditJson({ ...(payload.context as object), recent }) as { now: string }
     const intent = fromAuditJson(payload.intent)
     const result = engine.evaluate(intent as never, { ...context, now: new Date(context.now) } as never)
     const recorded = payload.decision

@@ -1,4 +1,4 @@
-import type { Address, Client } from 'viem'
+import type { Address, Client, Hex } from 'viem'
 import { entryPoint08Abi } from 'viem/account-abstraction'
 import { getBlock, getBlockNumber, getContractEvents } from 'viem/actions'
 
@@ -8,17 +8,29 @@ import { getBlock, getBlockNumber, getContractEvents } from 'viem/actions'
  * that account's operations count (a `sponsor_gas` rule `over: "wallet"`), else every account's.
  * @example const spent = await sponsoredGasSince(client, { entryPoint, paymaster, since })
  */
-export async function sponsoredGasSince(
+export async function sponsoredGasSince(client: Client, query: SponsoredQuery): Promise<bigint> {
+  const operations = await sponsoredOperationsSince(client, query)
+  return operations.reduce((sum, operation) => sum + operation.actualGasCost, 0n)
+}
+
+export type SponsoredQuery = {
+  entryPoint: Address
+  paymaster: Address
+  sender?: Address | undefined
+  since: Date
+}
+
+/**
+ * Each op `paymaster` has paid for since `since`: its userOpHash and `actualGasCost` (wei), from the
+ * EntryPoint's `UserOperationEvent` logs (what {@link sponsoredGasSince} sums).
+ * @example const included = await sponsoredOperationsSince(client, { entryPoint, paymaster, since })
+ */
+export async function sponsoredOperationsSince(
   client: Client,
-  {
-    entryPoint,
-    paymaster,
-    sender,
-    since,
-  }: { entryPoint: Address; paymaster: Address; sender?: Address | undefined; since: Date },
-): Promise<bigint> {
+  { entryPoint, paymaster, sender, since }: SponsoredQuery,
+): Promise<{ userOpHash: Hex; actualGasCost: bigint }[]> {
   const fromBlock = await firstBlockAt(client, BigInt(Math.floor(since.getTime() / 1000)))
-  if (fromBlock === undefined) return 0n
+  if (fromBlock === undefined) return []
   const events = await getContractEvents(client, {
     address: entryPoint,
     abi: entryPoint08Abi,
@@ -27,7 +39,10 @@ export async function sponsoredGasSince(
     fromBlock,
     toBlock: 'latest',
   })
-  return events.reduce((sum, event) => sum + event.args.actualGasCost!, 0n)
+  return events.map((event) => ({
+    userOpHash: event.args.userOpHash!,
+    actualGasCost: event.args.actualGasCost!,
+  }))
 }
 
 /** The first block stamped at or after `timestamp` (binary search; undefined when none is yet). */

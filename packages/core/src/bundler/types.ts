@@ -33,3 +33,10 @@ export interface Bundler {
   /** Gas limits for an op (its signature may be a placeholder of the right length). */
   estimateUserOperationGas(op: SignedUserOperation, entryPoint: Address): Promise<UserOperationGas>
 }
+
+/**
+ * A tenant's verifying paymaster on a chain (`createAgentWallet({ paymaster })`): the contract
+ * (packages/devnet/contracts/VerifyingPaymaster.sol, its EntryPoint deposit pays), and the vault key
+ * that is its `verifyingSigner` — the service, never the agent, signs what it sponsors.
+ */
+export type TenantPaymaster = { address: Address; signer: Address }

@@ -12,10 +12,10 @@ import { toApprovalSummary } from '../transactions/approvalSummary.js'
 import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
-import type { MinedTransaction, TransactionRecord } from '../transactions/types.js'
+import { type IncludedTransaction, isCarried, type TransactionRecord } from '../transactions/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
-import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
+import { requireWalletKind } from '../wallets/requireEoaWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import type { SwapParameters, swapAnswerSchema, swapSchema } from './defiSchemas.js'
 import {
@@ -65,7 +65,7 @@ export type ConfirmedSwapPass = SwapPassBase & {
   status: 'confirmed'
   /** The ERC-20 approve sent first, when the allowance was short. */
   allowanceTransaction?: TransactionRecord | undefined
-  transaction: MinedTransaction
+  transaction: IncludedTransaction
   approval?: undefined
   amountOut: string
   amountOutRaw: string
@@ -89,7 +89,9 @@ export function swapSent(pass: SwapPass): pass is SwapPausedSwapPass | Confirmed
  * Swaps exactly `amount` of `fromToken` for `toToken` at the best venue, through the money path:
  * policy sees kind 'swap' spending `amount` of `fromToken`. A short ERC-20 allowance is raised first
  * by an approve of exactly `amount` (kind 'contract_call', amount 0), which the swap then spends: no
- * allowance to the venue is left standing (an existing one smaller than `amount` ends at 0).
+ * allowance to the venue is left standing (an existing one smaller than `amount` ends at 0). From a
+ * smart wallet the approve and the swap are one intent (`calls`): one user operation, all or none,
+ * its effects judged as one; no `allowanceTransaction` then.
  * The swap carries a deadline and `amountOutMin` (from `minAmountOut`, else the best quote less
  * `slippageBps`, default 50), so the router reverts if the price moved; a best quote already below
  * `minAmountOut` is refused before anything is sent (`slippage_exceeded`). Resolves once mined.
@@ -105,7 +107,7 @@ export async function swap(
   options: IdempotencyOptions = {},
 ): Promise<SwapReturnType> {
   return withIdempotency(ctx, principal, 'defi.swap', input, options, async () => {
-    const wallet = requireEoaWallet(await actingWallet(ctx, principal, input.wallet), 'swap')
+    const wallet = requireWalletKind(await actingWallet(ctx, principal, input.wallet), 'swap', swapKinds)
     const chain = ctx.chains.get(input.chain ?? wallet.chain)
     const result = await runSwap(ctx, principal, wallet, chain, input)
     if (result.status === 'confirmed') return confirmedAnswer(ctx, result)
@@ -115,6 +117,9 @@ export async function swap(
 }
 
 export type SwapReturnType = z.infer<typeof swapAnswerSchema>
+
+/** The wallets that swap: an EOA, and a smart wallet (approve and swap in one user operation). */
+const swapKinds = ['eoa', 'smart'] as const
 
 /** The answer of a mined swap. */
 function confirmedAnswer(ctx: AgentWalletContext, pass: ConfirmedSwapPass): SwapReturnType {
@@ -204,7 +209,10 @@ export async function runSwap(
     deadline: new Date(Number(deadline) * 1000).toISOString(),
   }
 
-  const allowance = await ensureAllowance(ctx, principal, wallet, chain, plan, swapId)
+  // A smart wallet sends the approve a short allowance needs and the swap in one batch (one user
+  // operation, judged as one); an EOA sends the approve first, as its own intent.
+  const batched = wallet.kind === 'smart'
+  const allowance = batched ? undefined : await ensureAllowance(ctx, principal, wallet, chain, plan, swapId)
   if (allowance?.status === 'pending_approval') {
     return {
       ...base,
@@ -213,6 +221,7 @@ export async function runSwap(
       approval: allowance.approval,
     }
   }
+  const approve = batched ? await allowanceCall(chain, wallet.address, plan) : undefined
   const call = await best.buildCall({ recipient: wallet.address, amountOutMin: minAmountOut, deadline })
   const submitted = await submitIntent(
     ctx,
@@ -225,6 +234,7 @@ export async function runSwap(
       asset: { address: plan.tokenIn.address, symbol: plan.tokenIn.symbol, decimals: plan.tokenIn.decimals },
       amount: plan.amountIn,
       call,
+      ...(approve ? { calls: [approve.call, call] } : {}),
       meta: {
         venue: best.venue,
         source: best.source,
@@ -233,6 +243,7 @@ export async function runSwap(
         toDecimals: tokenOut.decimals,
         expectedAmountOut: best.amountOut.toString(),
         minAmountOut: minAmountOut.toString(),
+        ...(approve ? { spender: best.spender, allowance: approve.allowance.toString() } : {}),
       },
     },
     replaySafe(swapId, 'swap'),
@@ -260,9 +271,7 @@ export async function runSwap(
 }
 
 /**
- * Sends (and waits for) an approve of exactly the amount when the spender's allowance is below it;
- * none for native sells. Never more: an unlimited allowance would outlive the swap, letting the
- * venue (or whoever controls it later) pull the wallet's tokens without another intent.
+ * Sends (and waits for) the approve `allowanceCall` finds needed, as an intent of its own (an EOA's).
  */
 async function ensureAllowance(
   ctx: AgentWalletContext,
@@ -272,25 +281,9 @@ async function ensureAllowance(
   plan: SwapPlan,
   swapId: string | undefined,
 ): Promise<SubmitResult | undefined> {
-  const { tokenIn, amountIn, best } = plan
-  if (tokenIn.address === 'native') return undefined
-  const current = await chain.client
-    .readContract({
-      address: tokenIn.address,
-      abi: erc20Abi,
-      functionName: 'allowance',
-      args: [wallet.address, best.spender],
-    })
-    .catch((error: unknown) => {
-      throw toChainError(error, chain.name)
-    })
-  if (current >= amountIn) return undefined
-  const allowance = amountIn
-  const data: Hex = encodeFunctionData({
-    abi: erc20Abi,
-    functionName: 'approve',
-    args: [best.spender, allowance],
-  })
+  const approve = await allowanceCall(chain, wallet.address, plan)
+  if (!approve) return undefined
+  const { tokenIn, best } = plan
   const submitted = await submitIntent(
     ctx,
     principal,
@@ -298,21 +291,47 @@ async function ensureAllowance(
     {
       kind: 'contract_call',
       chain: chain.name,
-      to: tokenIn.address,
+      to: tokenIn.address as Address,
       asset: { address: tokenIn.address, symbol: tokenIn.symbol, decimals: tokenIn.decimals },
       amount: 0n,
-      call: { to: tokenIn.address, value: 0n, data },
+      call: approve.call,
       meta: {
         purpose: 'swap_allowance',
         spender: best.spender,
         venue: best.venue,
-        allowance: allowance.toString(),
+        allowance: approve.allowance.toString(),
       },
     },
     replaySafe(swapId, 'allowance'),
   )
   if (submitted.status === 'pending_approval') return submitted
   return { status: 'confirmed', transaction: await awaitConfirmed(ctx, submitted, 'approve') }
+}
+
+/**
+ * The approve of exactly the amount to the venue's spender, when its allowance is below it; none
+ * for native sells. Never more: an unlimited allowance would outlive the swap, letting the venue
+ * (or whoever controls it later) pull the wallet's tokens without another intent.
+ */
+async function allowanceCall(
+  chain: ChainHandle,
+  owner: Address,
+  { tokenIn, amountIn, best }: SwapPlan,
+): Promise<{ call: { to: Address; value: bigint; data: Hex }; allowance: bigint } | undefined> {
+  if (tokenIn.address === 'native') return undefined
+  const current = await chain.client
+    .readContract({
+      address: tokenIn.address,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [owner, best.spender],
+    })
+    .catch((error: unknown) => {
+      throw toChainError(error, chain.name)
+    })
+  if (current >= amountIn) return undefined
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [best.spender, amountIn] })
+  return { call: { to: tokenIn.address, value: 0n, data }, allowance: amountIn }
 }
 
 /** The plan with its best quote among those `spender` pulls for, when it has one. */
@@ -326,12 +345,12 @@ function replaySafe(swapId: string | undefined, step: SwapStep) {
   return swapId === undefined ? {} : stepIdempotency(swapSteps, swapId, step)
 }
 
-/** What the swap paid the wallet: token Transfer logs, or the native balance change net of gas. */
+/** What the swap paid the wallet: token Transfer logs, or the native balance change net of gas (the including tx's). */
 export async function receivedAmount(
   chain: ChainHandle,
   tokenOut: { address: string },
   recipient: Address,
-  mined: MinedTransaction,
+  mined: IncludedTransaction,
 ): Promise<bigint> {
   const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash })
   if (tokenOut.address !== 'native') {
@@ -348,5 +367,7 @@ export async function receivedAmount(
     chain.client.getBalance({ address: recipient, blockNumber: receipt.blockNumber - 1n }),
     chain.client.getBalance({ address: recipient, blockNumber: receipt.blockNumber }),
   ])
-  return after - before + receipt.gasUsed * receipt.effectiveGasPrice
+  // An EOA paid the tx's gas from that balance; a smart wallet's op was paid from its session's deposit.
+  const gas = isCarried(mined) ? 0n : receipt.gasUsed * receipt.effectiveGasPrice
+  return after - before + gas
 }

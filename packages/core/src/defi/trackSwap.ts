@@ -6,7 +6,7 @@ import { resumeOperations, runOperation } from '../operations/backgroundOperatio
 import { stepFailed, waitFinal } from '../operations/operationSteps.js'
 import type { StepMachine, StepRun } from '../operations/stepMachine.js'
 import type { Principal } from '../principals/types.js'
-import { isMined } from '../transactions/types.js'
+import { isIncluded } from '../transactions/types.js'
 import { canSee } from '../wallets/findWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { receivedAmount, runSwap, type SwapInput, type SwapPass, swapSent } from './swap.js'
@@ -116,7 +116,7 @@ async function advanceSwap(
 ): Promise<SwapRecord | undefined> {
   const done = await waitFinal(ctx, stepTransactionOf(record), signal)
   if (!done) return undefined
-  if (!isMined(done)) throw stepFailed('swap', record.step, done)
+  if (!isIncluded(done)) throw stepFailed('swap', record.step, done)
   const chain = ctx.chains.get(record.chain)
   if (record.step === 'swap') {
     const received = await receivedAmount(chain, record.toToken, record.walletAddress, done)

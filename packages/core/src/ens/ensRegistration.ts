@@ -7,10 +7,10 @@ import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import { sleep } from '../operations/backgroundOperations.js'
 import { operationError } from '../operations/failOperation.js'
-import { stepFailed, waitFinal } from '../operations/operationSteps.js'
+import { type IncludedTransaction, isIncluded, stepFailed, waitFinal } from '../operations/operationSteps.js'
 import { chainUnavailable, type StepMachine } from '../operations/stepMachine.js'
 import { submitStep } from '../operations/submitStep.js'
-import { isMined, type MinedTransaction } from '../transactions/types.js'
+import { isMined } from '../transactions/types.js'
 import { commitDraft, registerDraft, reverseDraft } from './ensDrafts.js'
 import { readRentPrice } from './readRentPrice.js'
 import {
@@ -89,12 +89,8 @@ async function confirmCommit(
     (await submitStep(ctx, ensRegistration, record, 'commit', commitDraft(chain, record))).transaction.id
   const done = await waitFinal(ctx, transactionId, signal)
   if (!done) return undefined
-  if (!isMined(done)) throw stepFailed('ENS', 'commit', done)
-  const block = await chain.client
-    .getBlock({ blockNumber: BigInt(done.blockNumber) })
-    .catch((error: unknown) => {
-      throw toChainError(error, chain.name)
-    })
+  if (!isIncluded(done)) throw stepFailed('ENS', 'commit', done)
+  const block = await blockOf(chain, done)
   return save(ctx, {
     ...record,
     status: 'committed',
@@ -161,7 +157,7 @@ async function register(
   const record = await submitRegister(ctx, chain, initial)
   const done = await waitFinal(ctx, record.registerTransactionId, signal)
   if (!done) return undefined
-  if (!isMined(done)) throw stepFailed('ENS', 'register', done)
+  if (!isIncluded(done)) throw stepFailed('ENS', 'register', done)
   let registered: Registered = { ...record, registerHash: done.hash, expires: await expiresOf(chain, done) }
   if (registered.setReverse && !registered.reverseHash && !registered.reverseError) {
     registered = await setReverse(ctx, chain, registered, signal)
@@ -221,7 +217,19 @@ async function setReverse(
   }
 }
 
-async function expiresOf(chain: ChainHandle, done: MinedTransaction): Promise<number | undefined> {
+/** The block the step's transaction is in (a smart wallet's record names none: its carrier's receipt does). */
+async function blockOf(chain: ChainHandle, done: IncludedTransaction) {
+  try {
+    const blockNumber = isMined(done)
+      ? BigInt(done.blockNumber)
+      : (await chain.client.getTransactionReceipt({ hash: done.hash })).blockNumber
+    return await chain.client.getBlock({ blockNumber })
+  } catch (error) {
+    throw toChainError(error, chain.name)
+  }
+}
+
+async function expiresOf(chain: ChainHandle, done: IncludedTransaction): Promise<number | undefined> {
   const receipt = await chain.client.getTransactionReceipt({ hash: done.hash }).catch((error: unknown) => {
     throw toChainError(error, chain.name)
   })

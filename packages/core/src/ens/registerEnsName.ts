@@ -14,7 +14,7 @@ import { auditDecision } from '../policy/auditDecision.js'
 import { evaluateIntent } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import { canSee, findWallet } from '../wallets/findWallet.js'
-import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
+import { requireAccountWallet } from '../wallets/requireAccountWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { ensContractsOf, requireEnsContract } from './ensContractsOf.js'
 import { commitDraft, registerDraft, valueWithBuffer } from './ensDrafts.js'
@@ -60,7 +60,7 @@ async function startRegistration(
   input: z.output<typeof registerEnsSchema>,
 ): Promise<EnsRegistration> {
   const parsed = parseEthName(input.name)
-  const wallet = requireEoaWallet(
+  const wallet = requireAccountWallet(
     input.wallet ? await findWallet(ctx, principal, input.wallet) : await onlyWallet(ctx, principal),
     'register an ENS name',
   )

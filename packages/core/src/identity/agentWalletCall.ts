@@ -9,7 +9,11 @@ import {
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { NotFoundError } from '../errors/errors.js'
+import { signAsWallet } from '../smartWallets/signAsWallet.js'
 import type { TransactionRecord } from '../transactions/types.js'
+import { deployByRelayer } from '../userOperations/deployByRelayer.js'
+import type { WalletRecord } from '../wallets/types.js'
 
 /** The registry accepts deadlines up to 5 minutes past block time; 4 leaves room for inclusion. */
 const deadlineSeconds = 240n
@@ -20,7 +24,7 @@ const setAgentWalletSelector = toFunctionSelector(
 export type AgentWalletCallParameters = {
   registry: Address
   agentId: bigint
-  /** The wallet to bind; its vault key signs `AgentWalletSet`. */
+  /** The wallet to bind; it signs `AgentWalletSet` (`signAsWallet`: its key, or a smart wallet's EIP-1271 owner signature). */
   agentWallet: Address
   /** The NFT owner, who sends the call. */
   owner: Address
@@ -31,6 +35,8 @@ export type AgentWalletCallParameters = {
 /**
  * `setAgentWallet` calldata with a fresh EIP-712 `AgentWalletSet` signature by the agent wallet.
  * The deadline counts from the latest block, not the wall clock: chain time may run ahead of it.
+ * The registry checks it with OpenZeppelin's `SignatureChecker`: ECDSA for an EOA, ERC-1271 for a
+ * contract — so a smart wallet's contract is deployed first when it is not yet (`deployByRelayer`).
  * @example const data = await agentWalletCall(ctx, chain, { registry, agentId, agentWallet, owner, tenantId })
  */
 export async function agentWalletCall(
@@ -39,11 +45,13 @@ export async function agentWalletCall(
   parameters: AgentWalletCallParameters,
 ): Promise<Hex> {
   const { registry, agentId, agentWallet, owner } = parameters
+  const wallet = await walletAt(ctx, parameters.tenantId, agentWallet)
+  await deployByRelayer(ctx, chain, wallet)
   const block = await chain.client.getBlock({ blockTag: 'latest' }).catch((error: unknown) => {
     throw toChainError(error, chain.name)
   })
   const deadline = block.timestamp + deadlineSeconds
-  const signer = await ctx.vault.getSigner(agentWallet)
+  const signer = await signAsWallet(ctx, wallet)
   const typedData = {
     domain: {
       name: agentWalletSetDomainName,
@@ -59,8 +67,13 @@ export async function agentWalletCall(
   // Recorded before the call carrying it is judged or sent: none is used unrecorded.
   await recordAudit(ctx, parameters.tenantId, {
     kind: 'vault.signature',
-    subjects: { keyId: agentWallet },
-    payload: { ...typedDataSigned(typedData), for: 'identity_agent_wallet', agentId: agentId.toString() },
+    subjects: { walletId: wallet.id, keyId: signer.keyId },
+    payload: {
+      ...typedDataSigned(typedData),
+      for: 'identity_agent_wallet',
+      agentId: agentId.toString(),
+      scheme: signer.scheme,
+    },
   })
   return encodeFunctionData({
     abi: identityRegistryAbi,
@@ -92,4 +105,11 @@ export async function resignAgentWalletCall(
     owner: record.from,
     tenantId: record.tenantId,
   })
+}
+
+/** The tenant's wallet record at `address` (the agent wallet a registration binds). */
+async function walletAt(ctx: AgentWalletContext, tenantId: string, address: Address): Promise<WalletRecord> {
+  const [wallet] = await ctx.storage.query('wallets', { where: { tenantId, address }, limit: 1 })
+  if (!wallet) throw new NotFoundError('Wallet', { details: { address } })
+  return wallet
 }

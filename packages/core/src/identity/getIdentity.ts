@@ -8,6 +8,7 @@ import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
+import { signAsWallet } from '../smartWallets/signAsWallet.js'
 import type { Filter } from '../storage/types.js'
 import { canSee } from '../wallets/findWallet.js'
 import {
@@ -74,17 +75,20 @@ export async function getIdentity(
       : !onChain.agentWallet || onChain.agentWallet === zeroAddress
         ? 'wallet_unbound'
         : 'wallet_changed'
-  const signer = await ctx.vault.getSigner(record.walletAddress)
+  const wallet = await ctx.storage.get('wallets', record.walletId)
+  if (!wallet) throw new NotFoundError('Wallet', { details: { walletId: record.walletId } })
+  const signer = await signAsWallet(ctx, wallet)
   const proved = { chainId: record.chainId, registry: record.registry, agentId: id, issuedAt: ctx.now() }
   const proof = await signIdentityProof(signer, proved)
   // Recorded before the proof is handed out: none is used unrecorded.
   await recordAudit(ctx, record.tenantId, {
     kind: 'vault.signature',
-    subjects: { walletId: record.walletId, keyId: record.walletAddress },
+    subjects: { walletId: record.walletId, keyId: signer.keyId },
     payload: {
       ...typedDataSigned(identityProofTypedData(record.walletAddress, proved)),
       for: 'identity_proof',
       agentId: id.toString(),
+      scheme: signer.scheme,
     },
   })
   const identity: GetIdentityReturnType = {

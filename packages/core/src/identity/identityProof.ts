@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import type { VaultSigner } from '../vault/types.js'
+import type { WalletSigner } from '../smartWallets/signAsWallet.js'
 
 /** EIP-712 types of the proof of ownership: the agent wallet vouches for (chainId, registry, agentId). */
 export const identityProofTypes = {
@@ -29,23 +29,26 @@ export type IdentityProof = {
 
 export const howToVerifyIdentityProof = {
   summary:
-    'Recover the EIP-712 signer of proof.typedData and compare it with proof.signer, then check on chain that ' +
-    'getAgentWallet(agentId) on the registry returns that address.',
+    'Verify the EIP-712 signature of proof.typedData for proof.signer — by ECDSA recovery for an EOA wallet, by ' +
+    "the wallet contract's ERC-1271 isValidSignature for a smart wallet (a public client's verifyTypedData does " +
+    'both) — then check on chain that getAgentWallet(agentId) on the registry returns that address.',
   viem:
-    "import { verifyTypedData } from 'viem'\n" +
+    "import { createPublicClient, http } from 'viem'\n" +
+    'const client = createPublicClient({ transport: http(rpcUrl) })\n' +
     'const { domain, types, primaryType, message } = proof.typedData\n' +
-    'const valid = await verifyTypedData({ address: proof.signer, domain, types, primaryType, signature: proof.signature,\n' +
+    'const valid = await client.verifyTypedData({ address: proof.signer, domain, types, primaryType, signature: proof.signature,\n' +
     '  message: { ...message, chainId: BigInt(message.chainId), agentId: BigInt(message.agentId), issuedAt: BigInt(message.issuedAt) } })',
   onChain:
     'registry.getAgentWallet(agentId) must equal proof.signer (the standard clears it when the NFT changes hands).',
 } as const
 
 /**
- * Signs the proof with the agent wallet's vault signer.
- * @example const proof = await signIdentityProof(signer, { chainId: 1, registry, agentId: 7n, issuedAt })
+ * Signs the proof as the agent wallet (`signAsWallet`: its key for an EOA, its owner key's EIP-1271
+ * signature for a smart wallet; `signer` is the wallet's address either way).
+ * @example const proof = await signIdentityProof(await signAsWallet(ctx, wallet), { chainId: 1, registry, agentId: 7n, issuedAt })
  */
 export async function signIdentityProof(
-  signer: VaultSigner,
+  signer: Pick<WalletSigner, 'address' | 'signTypedData'>,
   parameters: IdentityProofParameters,
 ): Promise<IdentityProof> {
   const typedData = identityProofTypedData(signer.address, parameters)

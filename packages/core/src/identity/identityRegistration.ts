@@ -6,10 +6,9 @@ import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { IntentDraft } from '../intents/types.js'
-import { stepFailed, waitFinal } from '../operations/operationSteps.js'
+import { type IncludedTransaction, isIncluded, stepFailed, waitFinal } from '../operations/operationSteps.js'
 import type { StepMachine } from '../operations/stepMachine.js'
 import { submitStep } from '../operations/submitStep.js'
-import { isMined, type MinedTransaction } from '../transactions/types.js'
 import { waitForFinalStatus } from '../transactions/waitForTransaction.js'
 import { agentWalletCall, resignAgentWalletCall } from './agentWalletCall.js'
 import { buildRegistrationFile, toDataUri } from './registrationFile.js'
@@ -60,7 +59,7 @@ export const identityRegistration: StepMachine<IdentityRecord, IdentityStep> = {
       ? await waitForFinalStatus(ctx, transactionId, { timeoutMs: 120_000 })
       : await waitFinal(ctx, transactionId, signal)
     if (!done) return undefined
-    if (!isMined(done)) throw stepFailed('identity', step, done)
+    if (!isIncluded(done)) throw stepFailed('identity', step, done)
     return completeStep(ctx, record, done)
   },
   failed: (record, error) => ({ ...record, status: 'failed', error }),
@@ -155,7 +154,7 @@ async function mintedCall(
 async function completeStep(
   ctx: AgentWalletContext,
   record: ActiveIdentity,
-  done: MinedTransaction,
+  done: IncludedTransaction,
 ): Promise<IdentityRecord> {
   const hashes = { ...record.hashes, [record.step ?? 'register']: done.hash }
   if (!isMinted(record)) {

@@ -6,7 +6,7 @@ import { runOperationUntil } from '../operations/backgroundOperations.js'
 import type { Principal } from '../principals/types.js'
 import { toApprovalSummary } from '../transactions/approvalSummary.js'
 import { findWallet } from '../wallets/findWallet.js'
-import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
+import { requireAccountWallet } from '../wallets/requireAccountWallet.js'
 import { identityRegistration } from './identityRegistration.js'
 import { identityRegistryOf } from './identityRegistryOf.js'
 import type { registerIdentityAnswerSchema, registerIdentitySchema } from './identitySchemas.js'
@@ -43,9 +43,9 @@ async function startRegistration(
   principal: Principal,
   input: z.output<typeof registerIdentitySchema>,
 ): Promise<RegisterIdentityReturnType> {
-  const wallet = requireEoaWallet(await findWallet(ctx, principal, input.wallet), 'register an identity')
+  const wallet = requireAccountWallet(await findWallet(ctx, principal, input.wallet), 'register an identity')
   const owner = input.owner
-    ? requireEoaWallet(await findWallet(ctx, principal, input.owner), 'own an identity')
+    ? requireAccountWallet(await findWallet(ctx, principal, input.owner), 'own an identity')
     : wallet
   const chain = ctx.chains.get(input.chain ?? wallet.chain)
   const registry = identityRegistryOf(chain)

@@ -11,6 +11,11 @@ export type IntentDraft = {
   /** The contract account the value is paid out of, when not the wallet (a Safe it executes for). */
   via?: Address | undefined
   call: { to: Address; value: bigint; data?: Hex | undefined }
+  /**
+   * Every call of a batch, in order, `call` among them (a smart wallet's approve and swap): one user
+   * operation carries them all or none, and the policy judges their effects as one. Absent: `call` alone.
+   */
+  calls?: readonly { to: Address; value: bigint; data?: Hex | undefined }[] | undefined
   meta?: Record<string, unknown> | undefined
   /**
    * What the call does to the paying account, when its caller knows it exactly (a token send is an

@@ -11,7 +11,7 @@ import { viewOf } from '../transactions/sendAnswer.js'
 import type { SubmitResult } from '../transactions/submitIntent.js'
 import { waitForFinalStatus } from '../transactions/waitForTransaction.js'
 import { findWallet } from '../wallets/findWallet.js'
-import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
+import { requireAccountWallet } from '../wallets/requireAccountWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { auditSafeSignature } from './auditSafeSignature.js'
 import { executeIfReady, ownerSignatures, settleProposal } from './executeProposal.js'
@@ -21,7 +21,7 @@ import type { SafeProposalRecord, SafeSignature } from './multisigTypes.js'
 import { toProposalView } from './proposalView.js'
 import { isOwner, readSafe } from './readSafe.js'
 import { recoverSafeSigner } from './recoverSafeSigner.js'
-import { safeTxTypedData } from './safeTransaction.js'
+import { signSafeTx, signsSafeTxWithKey } from './signSafeTx.js'
 
 export type ConfirmSafeTransactionReturnType = z.infer<typeof safeProposalAnswerSchema>
 
@@ -50,7 +50,7 @@ async function confirm(
   input: z.output<typeof confirmSafeSchema>,
 ): Promise<ConfirmSafeTransactionReturnType> {
   const managed = input.wallet
-    ? requireEoaWallet(await findWallet(ctx, principal, input.wallet), 'sign for a Safe')
+    ? requireAccountWallet(await findWallet(ctx, principal, input.wallet), 'sign for a Safe')
     : undefined
   const { safe, chain } = await locateSafe(ctx, principal, input.safe, input.chain, managed?.chain)
   const outcome = await withLock(ctx.storage, [proposalLockKey(safe, input.safeTxHash)], async () => {
@@ -79,7 +79,7 @@ async function confirm(
       const saved = proposal
       await ctx.storage.transaction([], async (tx) => {
         await tx.put('multisig_proposals', saved)
-        if (entry.source === 'managed')
+        if (entry.source === 'managed' && managed && signsSafeTxWithKey(managed))
           auditSafeSignature(
             ctx,
             tx,
@@ -153,10 +153,7 @@ async function managedSignature(
     (entry) => entry.owner.toLowerCase() === wallet.address.toLowerCase(),
   )
   if (existing) return existing
-  const signer = await ctx.vault.getSigner(wallet.address)
-  const signature = await signer.signTypedData(
-    safeTxTypedData(chain.chainId, proposal.safeAddress, proposal.tx),
-  )
+  const signature = await signSafeTx(ctx, principal, chain, proposal.safeAddress, proposal.tx, wallet)
   return {
     owner: wallet.address,
     signature,

@@ -7,11 +7,12 @@ import { BaseError } from '../errors/baseError.js'
 import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import type { Principal } from '../principals/types.js'
 import { toApprovalSummary } from '../transactions/approvalSummary.js'
-import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { viewOf } from '../transactions/sendAnswer.js'
+import type { SubmitResult } from '../transactions/submitIntent.js'
 import { submitIntent } from '../transactions/submitIntent.js'
+import { waitForFinalStatus } from '../transactions/waitForTransaction.js'
 import { actingWallet } from '../wallets/actingWallet.js'
-import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
+import { requireAccountWallet } from '../wallets/requireAccountWallet.js'
 import type { deploySafeAnswerSchema, deploySafeSchema } from './multisigSchemas.js'
 import type { MultisigWalletRecord } from './multisigTypes.js'
 import { readSafe } from './readSafe.js'
@@ -44,7 +45,7 @@ async function deploy(
   principal: Principal,
   input: z.output<typeof deploySafeSchema>,
 ): Promise<DeploySafeReturnType> {
-  const wallet = requireEoaWallet(await actingWallet(ctx, principal, input.wallet), 'own a Safe')
+  const wallet = requireAccountWallet(await actingWallet(ctx, principal, input.wallet), 'own a Safe')
   const chain = ctx.chains.get(input.chain ?? wallet.chain)
   const safe = safeContracts(chain)
   const singleton = l1ChainIds.has(chain.chainId) ? safe.singleton : safe.singletonL2
@@ -93,7 +94,7 @@ async function deploy(
       approval: toApprovalSummary(submitted.approval),
     }
   }
-  const mined = await awaitConfirmed(ctx, submitted, 'Safe deployment')
+  const mined = await awaitDeployment(ctx, submitted)
   const receipt = await chain.client.getTransactionReceipt({ hash: mined.hash })
   const [creation] = parseEventLogs({
     abi: safeProxyFactoryAbi,
@@ -133,6 +134,24 @@ async function deploy(
     hash: mined.hash,
     transaction: viewOf(ctx, mined),
   }
+}
+
+/**
+ * The deployment once confirmed, with the hash of the transaction that mined it: the wallet's own, or
+ * for a smart wallet the one that included its user operation (which has no block of its own on the record).
+ */
+async function awaitDeployment(ctx: AgentWalletContext, submitted: SubmitResult) {
+  const done = await waitForFinalStatus(ctx, submitted.transaction.id)
+  if (done.status === 'confirmed' && done.hash) return { ...done, hash: done.hash }
+  throw new BaseError('transaction_failed', 'The Safe deployment transaction did not succeed on chain', {
+    details: {
+      step: 'Safe deployment',
+      transactionId: done.id,
+      hash: done.hash,
+      status: done.status,
+      error: done.error,
+    },
+  })
 }
 
 function safeContracts(chain: ChainHandle) {

@@ -7,7 +7,7 @@ import type { Principal } from '../principals/types.js'
 import { withLock } from '../storage/withLock.js'
 import { parseAmount } from '../utils/amounts.js'
 import { findWallet } from '../wallets/findWallet.js'
-import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
+import { requireAccountWallet } from '../wallets/requireAccountWallet.js'
 import { auditSafeSignature } from './auditSafeSignature.js'
 import { type ConfirmSafeTransactionReturnType, finishExecution } from './confirmSafeTransaction.js'
 import { executeIfReady } from './executeProposal.js'
@@ -15,12 +15,14 @@ import { locateSafe, proposalLockKey } from './locateSafe.js'
 import type { proposeSafeSchema } from './multisigSchemas.js'
 import type { SafeProposalRecord } from './multisigTypes.js'
 import { isOwner, readSafe } from './readSafe.js'
-import { newSafeTx, safeTxHash, safeTxTypedData } from './safeTransaction.js'
+import { newSafeTx, safeTxHash } from './safeTransaction.js'
 import { safeTxPayment } from './safeTxPayment.js'
+import { signSafeTx, signsSafeTxWithKey } from './signSafeTx.js'
 
 /**
  * Proposes a Safe transaction: builds the SafeTx at the Safe's current `nonce()`, computes its
- * EIP-712 safeTxHash as Safe does, signs it with the proposing managed owner (`wallet`), stores the
+ * EIP-712 safeTxHash as Safe does, signs it with the proposing managed owner (`wallet`; a smart wallet
+ * approves the hash on chain: `signSafeTx`), stores the
  * proposal and emits `multisig.proposed`. A 1-of-n Safe executes at once. A proposer that is not
  * an owner on chain is `forbidden`.
  * @example const { proposal } = await proposeSafeTransaction(ctx, principal, { safe, wallet, to, value: '0.1' })
@@ -41,7 +43,7 @@ async function propose(
   principal: Principal,
   input: z.output<typeof proposeSafeSchema>,
 ): Promise<ConfirmSafeTransactionReturnType> {
-  const wallet = requireEoaWallet(await findWallet(ctx, principal, input.wallet), 'sign for a Safe')
+  const wallet = requireAccountWallet(await findWallet(ctx, principal, input.wallet), 'sign for a Safe')
   const { safe, chain } = await locateSafe(ctx, principal, input.safe, input.chain, wallet.chain)
   const state = await readSafe(chain, safe)
   if (!isOwner(state.owners, wallet.address)) {
@@ -59,8 +61,7 @@ async function propose(
   // Refused now, not at execution, when the policy could not judge it (a MultiSend batch paying several).
   await safeTxPayment(chain, safe, tx)
   const hash = safeTxHash(chain.chainId, safe, tx)
-  const signer = await ctx.vault.getSigner(wallet.address)
-  const signature = await signer.signTypedData(safeTxTypedData(chain.chainId, safe, tx))
+  const signature = await signSafeTx(ctx, principal, chain, safe, tx, wallet)
   const now = ctx.now().toISOString()
   const proposal: SafeProposalRecord & { status: 'pending' } = {
     id: ctx.newId('msp'),
@@ -99,13 +100,14 @@ async function propose(
     }
     await ctx.storage.transaction([], async (store) => {
       await store.insert('multisig_proposals', proposal)
-      auditSafeSignature(
-        ctx,
-        store,
-        proposal,
-        { walletId: wallet.id, address: wallet.address },
-        'safe_proposal',
-      )
+      if (signsSafeTxWithKey(wallet))
+        auditSafeSignature(
+          ctx,
+          store,
+          proposal,
+          { walletId: wallet.id, address: wallet.address },
+          'safe_proposal',
+        )
       appendEvent(ctx, store, principal.tenantId, 'multisig.proposed', {
         proposalId: proposal.id,
         safeAddress: safe,

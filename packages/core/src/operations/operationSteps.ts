@@ -1,6 +1,7 @@
+import type { Hex } from 'viem'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
-import { finalStatuses, type TransactionRecord } from '../transactions/types.js'
+import { type ConfirmedTransaction, finalStatuses, type TransactionRecord } from '../transactions/types.js'
 import { sleep } from './backgroundOperations.js'
 
 // Shared by the multi-step operations that outlive a request: ENS and identity registrations, swaps.
@@ -23,6 +24,19 @@ export async function waitFinal(
     await sleep(Math.min(pollMs, ctx.options.trackerIntervalMs * 2), signal)
   }
   return undefined
+}
+
+/** A step's transaction confirmed on chain, with the hash of the transaction that carried it. */
+export type IncludedTransaction = ConfirmedTransaction & { hash: Hex }
+
+/**
+ * Whether a step's transaction confirmed on chain: an EOA's mined tx, or a smart wallet's user
+ * operation (confirmed with its carrier's `hash`, but no block fields of its own — the wallet sent no
+ * transaction). Read the block from the receipt of `hash` when it matters.
+ * @example if (!isIncluded(done)) throw stepFailed('identity', step, done)
+ */
+export function isIncluded(record: TransactionRecord): record is IncludedTransaction {
+  return record.status === 'confirmed' && record.hash !== undefined
 }
 
 /**

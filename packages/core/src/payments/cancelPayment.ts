@@ -7,6 +7,7 @@ import { BaseError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { IntentDraft } from '../intents/types.js'
 import type { Principal } from '../principals/types.js'
+import { signAsWallet } from '../smartWallets/signAsWallet.js'
 import { toSendAnswer, viewOf } from '../transactions/sendAnswer.js'
 import { replayIntent, type SubmitOptions, submitIntent } from '../transactions/submitIntent.js'
 import type { SendAnswer } from '../transactions/transactionSchemas.js'
@@ -18,7 +19,7 @@ import { answerWaitMs, type SignedAuthorization, signedAuthorizationOf } from '.
 
 /**
  * Cancels the EIP-3009 authorization of an x402 payment its payee did not deliver and has not used:
- * the wallet signs `CancelAuthorization(authorizer, nonce)` and sends the token's
+ * the wallet signs `CancelAuthorization(authorizer, nonce)` (`signAsWallet`) and sends the token's
  * `cancelAuthorization` through the money path (a contract call moving nothing; it pays gas). Once
  * mined, the tracker reads `AuthorizationCanceled` and the payment is `failed`
  * (`authorization_cancelled`), its reservation released; a payee that used it first settles it instead.
@@ -43,7 +44,7 @@ export async function cancelPayment(
   // The chain first: an authorization its payee used, or that lapsed, is settled or released now.
   const current = (await resolveAuthorization(ctx, payment.id)) ?? payment
   const authorization = await cancellable(ctx, current)
-  const account = await ctx.vault.getSigner(wallet.address)
+  const account = await signAsWallet(ctx, wallet)
   const typedData = {
     domain: { ...authorization.domain, chainId: current.chainId, verifyingContract: authorization.token },
     types: cancelAuthorizationTypes,
@@ -54,7 +55,7 @@ export async function cancelPayment(
   // Recorded before the intent carrying it is judged or sent: none is used unrecorded.
   await recordAudit(ctx, principal.tenantId, {
     kind: 'vault.signature',
-    subjects: { walletId: wallet.id, transactionId: current.id, keyId: wallet.address },
+    subjects: { walletId: wallet.id, transactionId: current.id, keyId: account.keyId },
     payload: { ...typedDataSigned(typedData), for: 'x402_cancel' },
   })
   const chain = ctx.chains.get(current.chain)

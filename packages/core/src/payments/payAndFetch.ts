@@ -1,4 +1,5 @@
 import { encodeFunctionData, erc20Abi, formatUnits } from 'viem'
+import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import type { Principal } from '../principals/types.js'
@@ -12,7 +13,9 @@ import {
 } from '../transactions/submitIntent.js'
 import { isSigned, type TransactionRecord } from '../transactions/types.js'
 import { findWallet } from '../wallets/findWallet.js'
-import { requireEoaWallet } from '../wallets/requireEoaWallet.js'
+import { requireAccountWallet } from '../wallets/requireAccountWallet.js'
+import type { WalletRecord } from '../wallets/types.js'
+import { acceptsContractSignatures } from './acceptsContractSignatures.js'
 import { type ChosenRequirement, chooseRequirement } from './chooseRequirement.js'
 import { fetchResource } from './fetchResource.js'
 import type { PayAndFetchAnswer, PayAndFetchInput, Payment } from './payAndFetchSchema.js'
@@ -34,7 +37,7 @@ export async function payAndFetch(
   options: Pick<SubmitOptions, 'idempotencyKey'> = {},
 ): Promise<PayAndFetchAnswer> {
   const { wallet: address, maxAmount, chain: chainName, ...request } = input
-  const wallet = requireEoaWallet(await findWallet(ctx, principal, address), 'pay by x402')
+  const wallet = requireAccountWallet(await findWallet(ctx, principal, address), 'pay by x402')
   const chain = ctx.chains.get(chainName ?? wallet.chain)
   const submitted = { address: wallet.address, ...input }
   // A retry under the same key answers what the first call paid for, without asking the resource again.
@@ -46,6 +49,7 @@ export async function payAndFetch(
   const first = await fetchResource(request, ctx.options.webhooks)
   if (first.response.status !== 402) return { status: 'completed', response: first.response, payment: null }
   const chosen = chooseRequirement(chain, first.header, maxAmount)
+  await requireSignableBy(chain, wallet, chosen)
   const result = await submitIntent(ctx, principal, wallet, draftOf(chain.name, chosen, request.url), {
     idempotencyKey: options.idempotencyKey,
     request: submitted,
@@ -61,6 +65,28 @@ export async function payAndFetch(
     },
   })
   return answerOf(ctx, result)
+}
+
+/**
+ * A smart wallet signs its authorization as EIP-1271 (its owner key, checked by the wallet's
+ * `isValidSignature`): a token that checks only `ecrecover` would never take it, so that payment is
+ * refused before anything is signed or saved — 422 `wallet_kind_unsupported`, with the reason.
+ */
+async function requireSignableBy(chain: ChainHandle, wallet: WalletRecord, chosen: ChosenRequirement) {
+  if (wallet.kind !== 'smart' || (await acceptsContractSignatures(chain, chosen.token.address))) return
+  throw new BaseError(
+    'wallet_kind_unsupported',
+    `${chosen.token.symbol} does not accept EIP-1271 signatures, so a smart wallet cannot pay with it by x402; use an EOA wallet`,
+    {
+      details: {
+        wallet: wallet.address,
+        kind: 'smart',
+        flow: 'pay by x402',
+        reason: 'token does not accept EIP-1271 signatures',
+        token: chosen.token.address,
+      },
+    },
+  )
 }
 
 /** The intent of a chosen requirement: the payee, the token and amount it moves. */

@@ -7,8 +7,10 @@ import { isTransportError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
+import { signAsWallet } from '../smartWallets/signAsWallet.js'
 import { markAuthorized, markFailed } from '../transactions/transitions.js'
 import type { TransactionRecord, UnsignedQueuedTransaction } from '../transactions/types.js'
+import { deployByRelayer } from '../userOperations/deployByRelayer.js'
 import { x402Http } from './chooseRequirement.js'
 import { type FetchedResource, fetchResource } from './fetchResource.js'
 import type { ResourceResponse } from './payAndFetchSchema.js'
@@ -41,7 +43,7 @@ export async function settlePayment(
     const signed = await signPayment(ctx, record, stored, fromBlock)
     headers = x402Http.encodePaymentSignatureHeader(signed.payload)
     // Kept before the request leaves: from then on only the chain says when it is spent.
-    await markAuthorized(ctx, record, signed.authorization, signed.typedData)
+    await markAuthorized(ctx, record, signed.authorization, signed.typedData, signed.keyId)
   } catch (error) {
     const failure = isAgentWalletError(error)
       ? error
@@ -130,8 +132,13 @@ async function signPayment(
 ) {
   let authorization: SignedAuthorization | undefined
   let typedData: TypedDataSigned | undefined
-  const signer = await vaultPaymentSigner(
-    ctx,
+  const wallet = await ctx.storage.get('wallets', record.walletId)
+  if (!wallet) throw new NotFoundError('Wallet', { details: { walletId: record.walletId } })
+  // A smart wallet's signature is checked by its contract (EIP-1271): it must be on chain first.
+  await deployByRelayer(ctx, ctx.chains.get(record.chain), wallet)
+  const account = await signAsWallet(ctx, wallet)
+  const signer = vaultPaymentSigner(
+    account,
     {
       from: record.from,
       token: record.asset.address as Address,
@@ -166,7 +173,7 @@ async function signPayment(
   const payload = await client.createPaymentPayload(stored.paymentRequired)
   if (!authorization || !typedData)
     throw new BaseError('payment_failed', 'The payment signed no EIP-3009 authorization')
-  return { payload, authorization, typedData }
+  return { payload, authorization, typedData, keyId: account.keyId }
 }
 
 function sameRequirement(a: PaymentRequirements, b: PaymentRequirements): boolean {

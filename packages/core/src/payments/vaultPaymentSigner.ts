@@ -1,7 +1,7 @@
 import type { ClientEvmSigner } from '@x402/evm'
 import { type Address, getAddress } from 'viem'
-import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
+import type { WalletSigner } from '../smartWallets/signAsWallet.js'
 
 /** The one authorization a payment may sign: this token, payee and amount, on this chain. */
 export type AuthorizedTransfer = {
@@ -13,17 +13,17 @@ export type AuthorizedTransfer = {
 }
 
 /**
- * An x402 client signer over the vault: it signs an EIP-3009 `TransferWithAuthorization` (EIP-712,
+ * An x402 client signer over the vault: the wallet (`signAsWallet`: an EOA's key, or a smart
+ * wallet's owner key signing as EIP-1271) signs an EIP-3009 `TransferWithAuthorization` (EIP-712,
  * the key stays in the vault) and only the one the intent was approved for; anything else is refused.
  * `onSigned` sees what was signed (the payment keeps its authorization to ask the chain about).
- * @example new ExactEvmScheme(await vaultPaymentSigner(ctx, { from, token, payee, amount, chainId }))
+ * @example new ExactEvmScheme(vaultPaymentSigner(await signAsWallet(ctx, wallet), { from, token, payee, amount, chainId }))
  */
-export async function vaultPaymentSigner(
-  ctx: Pick<AgentWalletContext, 'vault'>,
+export function vaultPaymentSigner(
+  account: WalletSigner,
   authorized: AuthorizedTransfer,
   onSigned?: (typedData: Parameters<ClientEvmSigner['signTypedData']>[0]) => void,
-): Promise<ClientEvmSigner> {
-  const account = await ctx.vault.getSigner(authorized.from)
+): ClientEvmSigner {
   return {
     address: account.address,
     async signTypedData(typedData) {

@@ -1,5 +1,6 @@
 import { appendAudit } from '../audit/appendAudit.js'
 import { toAuditJson } from '../audit/auditJson.js'
+import { encodeRecordedSpends } from '../audit/recordedSpends.js'
 import type { AuditSubjects, DecisionPayload } from '../audit/types.js'
 import type { AgentWalletContext } from '../context.js'
 import type { StorageTx } from '../storage/types.js'
@@ -8,7 +9,9 @@ import type { IntentDecision } from './evaluateIntent.js'
 /**
  * Records a policy decision in the audit trail, in the commit that acts on it: the intent with its
  * effects, the rules and facts the engine saw, and what it decided, so `verifyAuditTrail` can
- * re-run the pure engine on them offline.
+ * re-run the pure engine on them offline. The counted spends are recorded as the changes from the
+ * wallet's last committed decision this process knows (`RecordedSpends`): each spend once, not once
+ * per later decision of its window.
  * @example auditDecision(ctx, tx, wallet.tenantId, decision, { walletId, transactionId })
  */
 export function auditDecision(
@@ -18,12 +21,20 @@ export function auditDecision(
   decision: IntentDecision,
   subjects: AuditSubjects,
 ): void {
-  if (!ctx.options.audit || !decision.inputs) return
+  const audit = ctx.options.audit
+  if (!audit || !decision.inputs) return
+  const { intent, context } = decision.inputs
+  const { recent, ...facts } = context
+  const spends = toAuditJson(recent) as unknown[]
+  const keys = spends.map((spend) => JSON.stringify(spend))
+  const scope = subjects.walletId && `${tenantId}\n${subjects.walletId}\n${intent.chain}`
   const payload: DecisionPayload = {
     engine: ctx.policy.name,
-    intent: toAuditJson(decision.inputs.intent),
-    context: toAuditJson(decision.inputs.context),
+    intent: toAuditJson(intent),
+    context: toAuditJson(facts),
+    recent: encodeRecordedSpends(spends, keys, scope ? audit.spends.latest(scope) : undefined),
     decision: { decision: decision.decision, ruleId: decision.ruleId, reason: decision.reason },
   }
-  appendAudit(ctx, tx, tenantId, { kind: 'policy.decision', subjects, payload })
+  const entry = appendAudit(ctx, tx, tenantId, { kind: 'policy.decision', subjects, payload })
+  if (entry && scope) audit.spends.appended(entry, scope, keys)
 }

@@ -3,13 +3,19 @@ import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import { fromStoredEffects } from '../effects/fromStoredEffects.js'
 import { isSafeExecution } from '../effects/isSafeExecution.js'
-import { predictEffects } from '../effects/predictEffects.js'
+import { type PredictedCall, predictEffects } from '../effects/predictEffects.js'
+import { simulateEffects } from '../effects/simulateEffects.js'
 import type { Effects } from '../effects/types.js'
 import type { IntentDraft } from '../intents/types.js'
+import { walletCalldata } from '../smartAccounts/walletCalls.js'
+import { accountAbstractionOf } from '../smartWallets/accountAbstractionOf.js'
 import type { TransactionRecord } from '../transactions/types.js'
 
+type DraftedCall = { to: Address; value: bigint | string; data?: IntentDraft['call']['data'] }
+
 type Drafted = Pick<IntentDraft, 'kind' | 'to' | 'asset' | 'amount' | 'via' | 'effects'> & {
-  call: { to: Address; value: bigint | string; data?: IntentDraft['call']['data'] }
+  call: DraftedCall
+  calls?: readonly DraftedCall[] | undefined
 }
 
 /**
@@ -18,6 +24,7 @@ type Drafted = Pick<IntentDraft, 'kind' | 'to' | 'asset' | 'amount' | 'via' | 'e
  * its payee, else predicted on the node (`predictEffects`). It may start before the wallet lock,
  * like the gas estimate: a node that does not answer rejects it with `chain_unavailable` when it is
  * awaited (an outage fails the send and saves nothing; it is neither "no effects" nor a policy block).
+ * A batch (`calls`) is judged as one: its calls simulated together (`batchEffects`).
  * @example const effects = effectsAhead(chain, wallet.address, draft) // awaited under the lock
  */
 export function effectsAhead(chain: ChainHandle, from: Address, draft: Drafted): Promise<Effects> {
@@ -37,7 +44,8 @@ export function effectsAhead(chain: ChainHandle, from: Address, draft: Drafted):
       ],
     })
   }
-  const call = { to: draft.call.to, value: BigInt(draft.call.value), data: draft.call.data }
+  if (draft.calls) return settle(batchEffects(chain, from, draft.calls.map(toPredicted)))
+  const call = toPredicted(draft.call)
   const predict = (holder: Address | undefined) =>
     predictEffects(chain, { from, holder }, call).catch((error: unknown) => {
       throw toChainError(error, chain.name, { read: true })
@@ -49,6 +57,35 @@ export function effectsAhead(chain: ChainHandle, from: Address, draft: Drafted):
       ? Promise.all([predict(undefined), predict(call.to)]).then(([own, safe]) => bothOf(own, safe))
       : predict(draft.via)
   predicted.catch(() => undefined) // awaited under the lock, or dropped with an earlier error
+  return predicted
+}
+
+/**
+ * What a batch does to a smart wallet, as one: the wallet's own `execute` of the calls in batch mode
+ * (`walletCalldata`), simulated as the EntryPoint calls it (the DeleGators take `execute` only from
+ * it), so each call runs on the state the previous one left — an approve's allowance is there for the
+ * swap that spends it, and every grant, outflow and inflow of the whole batch is counted for the
+ * wallet. A wallet with no code yet cannot run it: `unknown` (never "moves nothing").
+ */
+async function batchEffects(chain: ChainHandle, wallet: Address, calls: PredictedCall[]): Promise<Effects> {
+  const { entryPoint } = accountAbstractionOf(chain)
+  const code = await chain.client.getCode({ address: wallet }).catch((error: unknown) => {
+    throw toChainError(error, chain.name, { read: true })
+  })
+  if (!code || code === '0x') {
+    return { status: 'unknown', reason: 'a batch is simulated through the wallet, which is not deployed yet' }
+  }
+  const execute = { to: wallet, value: 0n, data: walletCalldata(calls) }
+  return simulateEffects(chain, { from: entryPoint, holder: wallet }, execute)
+}
+
+function toPredicted({ to, value, data }: DraftedCall): PredictedCall {
+  return { to, value: BigInt(value), data }
+}
+
+/** A prediction awaited under the lock, or dropped with an earlier error: never an unhandled rejection. */
+function settle(predicted: Promise<Effects>): Promise<Effects> {
+  predicted.catch(() => undefined)
   return predicted
 }
 

@@ -134,8 +134,12 @@ export async function ownerOperation(
   return true
 }
 
-/** Whether the session EOA runs the DeleGator, the wallet has code, and the session's deposit. */
-async function sessionState(
+/**
+ * Whether the session EOA runs the DeleGator, the wallet has code (a HybridDeleGator deployed, an
+ * upgraded EOA delegated), and the session account's EntryPoint deposit.
+ * @example const { delegated, deployed } = await sessionState(chain, contracts, wallet.address, smart)
+ */
+export async function sessionState(
   chain: ChainHandle,
   contracts: AccountAbstractionContracts,
   wallet: Address,

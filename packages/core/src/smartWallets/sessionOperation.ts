@@ -1,11 +1,12 @@
 import { type Address, hexToBigInt, keccak256, toHex } from 'viem'
 import { entryPoint08Abi } from 'viem/account-abstraction'
+import { maxGasCostOf } from '../bundler/maxGasCostOf.js'
 import type { Bundler, SignedUserOperation } from '../bundler/types.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { redeemCalldata } from '../smartAccounts/redeemCalldata.js'
-import { buildUserOperation } from '../smartAccounts/sessionUserOperation.js'
+import { buildUserOperation, type PaymasterFields } from '../smartAccounts/sessionUserOperation.js'
 import { signUserOperation } from '../smartAccounts/signUserOperation.js'
 import type { SmartAccountCall } from '../smartAccounts/smartAccountCall.js'
 import type { SmartWalletFields } from '../wallets/types.js'
@@ -25,8 +26,30 @@ export async function sessionOperation(
   chain: ChainHandle,
   smart: SmartWalletFields,
   bundler: Bundler,
-  { intentId, calls }: { intentId: string; calls: readonly SmartAccountCall[] },
+  target: { intentId: string; calls: readonly SmartAccountCall[] },
 ): Promise<{ op: SignedUserOperation; entryPoint: Address; maxCost: bigint }> {
+  const { unsigned, entryPoint } = await unsignedSessionOperation(chain, smart, bundler, target)
+  const op = await signSessionOperation(ctx, chain, smart, unsigned)
+  return { op, entryPoint, maxCost: maxGasCostOf(op) }
+}
+
+/**
+ * The session account's op for `calls`, priced (nonce, gas limits from the bundler, fees) but not
+ * signed: with `paymaster` (a sponsor's stub fields) its gas covers the paymaster's check, and the
+ * stub's gas limits are the ones the sponsor signs for. Sign it with {@link signSessionOperation}
+ * once its paymaster fields are final (the session key's signature covers them).
+ * @example const { unsigned } = await unsignedSessionOperation(chain, smart, bundler, { intentId, calls, paymaster: stub })
+ */
+export async function unsignedSessionOperation(
+  chain: ChainHandle,
+  smart: SmartWalletFields,
+  bundler: Bundler,
+  {
+    intentId,
+    calls,
+    paymaster,
+  }: { intentId: string; calls: readonly SmartAccountCall[]; paymaster?: PaymasterFields | undefined },
+): Promise<{ unsigned: SignedUserOperation; entryPoint: Address }> {
   const { entryPoint } = accountAbstractionOf(chain)
   const sender = smart.sessionKey
   const [nonce, fees] = await Promise.all([
@@ -41,16 +64,28 @@ export async function sessionOperation(
     throw toChainError(error, chain.name, { read: true })
   })
   const callData = redeemCalldata(sessionDelegationsOf(smart.session), calls)
-  const unpriced = buildUserOperation({ sender, nonce, callData, gas: placeholderGas, fees })
+  const unpriced = buildUserOperation({ sender, nonce, callData, gas: placeholderGas, fees, paymaster })
   const gas = await bundler.estimateUserOperationGas(unpriced, entryPoint)
+  return { unsigned: { ...unpriced, ...gas, ...paymaster }, entryPoint }
+}
+
+/**
+ * The op signed by the session key from the vault (EIP7702StatelessDeleGator's EIP-712 over it).
+ * @example const op = await signSessionOperation(ctx, chain, smart, { ...unsigned, ...paymasterFields })
+ */
+export async function signSessionOperation(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  smart: SmartWalletFields,
+  unsigned: SignedUserOperation,
+): Promise<SignedUserOperation> {
+  const { entryPoint } = accountAbstractionOf(chain)
   const signer = await ctx.vault.getSigner(smart.sessionKey)
-  const op = await signUserOperation(
-    signer,
-    { ...unpriced, ...gas },
-    { chainId: chain.chainId, entryPoint, kind: 'EIP7702StatelessDeleGator' },
-  )
-  const maxCost = (gas.callGasLimit + gas.verificationGasLimit + gas.preVerificationGas) * fees.maxFeePerGas
-  return { op, entryPoint, maxCost }
+  return signUserOperation(signer, unsigned, {
+    chainId: chain.chainId,
+    entryPoint,
+    kind: 'EIP7702StatelessDeleGator',
+  })
 }
 
 /** The 192-bit nonce key of an intent's op: its own sequence at the EntryPoint. */

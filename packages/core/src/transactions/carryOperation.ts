@@ -7,7 +7,9 @@ import { NotFoundError, NotImplementedError } from '../errors/errors.js'
 import { fundSession } from '../smartWallets/fundSession.js'
 import { sessionOperation } from '../smartWallets/sessionOperation.js'
 import { fromStoredOperation, toStoredOperation } from '../smartWallets/storedOperation.js'
+import { carriedCalls } from './carriedCalls.js'
 import { markOperationSubmitted, saveOperation } from './operationTransitions.js'
+import { sponsorOperation } from './sponsorOperation.js'
 import { markFailed } from './transitions.js'
 import {
   isSigned,
@@ -17,8 +19,10 @@ import {
 } from './types.js'
 
 /**
- * Carries a smart wallet's accepted intent (`isCarried`) as a user operation: the session account
- * readied (`fundSession`), the op built and signed by the session key (`sessionOperation`), saved on
+ * Carries a smart wallet's accepted intent (`isCarried`) as a user operation (its `calls`, a batch, in
+ * one op: all or none): sponsored by the tenant's paymaster while its `sponsor_gas` rules leave room
+ * (`sponsorOperation`), else the session account readied to pay (`fundSession`); the op built and
+ * signed by the session key (`sessionOperation`), saved on
  * the record (durable) and only then handed to the bundler → `submitted`. An op already saved is
  * handed on as saved: a crash anywhere leaves at most one op for the intent (its own nonce key), and
  * the bundler answers the same hash for it again. A refusal (`user_operation_rejected`, a call the
@@ -64,11 +68,15 @@ async function signOperation(
   const wallet = await ctx.storage.get('wallets', record.walletId)
   const smart = wallet?.smart
   if (!wallet || !smart) throw new NotFoundError('Wallet', { details: { walletId: record.walletId } })
+  const paymaster = ctx.paymasterOf?.(record.tenantId, chain.name)
+  if (paymaster) {
+    const sponsored = await sponsorOperation(ctx, chain, bundler, { record, wallet, smart, paymaster })
+    if (sponsored !== 'unsponsored') return sponsored
+  }
   if ((await fundSession(ctx, chain, wallet, smart, bundler)) === 'waiting') return undefined
-  const call = { to: record.call.to, value: BigInt(record.call.value), data: record.call.data }
   const { op, entryPoint } = await sessionOperation(ctx, chain, smart, bundler, {
     intentId: record.id,
-    calls: [call],
+    calls: carriedCalls(record),
   })
   const hash = getUserOperationHash({
     chainId: chain.chainId,

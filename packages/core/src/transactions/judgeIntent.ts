@@ -7,7 +7,7 @@ import type { WalletRecord } from '../wallets/types.js'
 import { type Allocated, allocateNonce } from './allocateNonce.js'
 import { inFlightOf } from './broadcastLane.js'
 import { type Estimate, prepareFunds } from './prepareGas.js'
-import { type GasSettings, isSettledOffchain, type TransactionRecord } from './types.js'
+import { carriedByOf, type GasSettings, isSettledOffchain, type TransactionRecord } from './types.js'
 
 /**
  * The policy's decision and, unless it denies, the gas the intent is signed with (undefined for one
@@ -45,7 +45,7 @@ export async function judgeIntent(
   if (decision.decision === 'deny') return { decision, gas: undefined }
   // Both only read, under the caller's lock: the nonce need not wait for the balances.
   // A smart wallet's intent is carried by a user operation (`isCarried`): no nonce of the wallet's, no gas of its own.
-  const carried = { ...intent, ...(wallet.kind === 'smart' ? { carriedBy: 'user_operation' as const } : {}) }
+  const carried = { ...intent, ...carriedByOf(wallet, intent.kind) }
   const allocated =
     decision.decision === 'allow' && !isSettledOffchain(carried)
       ? allocateNonce(ctx, chain, wallet.address)

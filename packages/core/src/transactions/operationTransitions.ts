@@ -11,6 +11,7 @@ import {
   type StoredUserOperation,
   type SubmittedOperation,
   type TransactionRecord,
+  type UnpausedTransaction,
   type UnsignedQueuedTransaction,
 } from './types.js'
 
@@ -41,18 +42,23 @@ export async function saveOperation(
   })
 }
 
-/** queued (op saved) → submitted, with `tx.submitted`: the bundler took the op. */
+/**
+ * queued (op saved) → submitted, with `tx.submitted`: the bundler took the op. Once only: a carrier
+ * that finds the intent moved on (the tracker carried it meanwhile) answers it as it stands.
+ */
 export async function markOperationSubmitted(
   ctx: AgentWalletContext,
   record: UnsignedQueuedTransaction & { userOperation: StoredUserOperation },
-): Promise<SubmittedOperation> {
-  const now = ctx.now().toISOString()
-  const next: SubmittedOperation = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
-  await ctx.storage.transaction([], async (tx) => {
+): Promise<UnpausedTransaction> {
+  return ctx.storage.transaction([], async (tx) => {
+    const current = await tx.get('transactions', record.id)
+    if (current && current.status !== 'queued') return current as UnpausedTransaction
+    const now = ctx.now().toISOString()
+    const next: SubmittedOperation = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
     await tx.put('transactions', next)
     appendEvent(ctx, tx, next.tenantId, 'tx.submitted', txPayload(next))
+    return next
   })
-  return next
 }
 
 /**

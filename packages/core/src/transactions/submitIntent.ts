@@ -15,9 +15,11 @@ import { effectsAhead } from '../policy/effectsAhead.js'
 import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
 import type { PolicyDecision } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
+import { fundSession } from '../smartWallets/fundSession.js'
 import type { StorageTx } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
+import { bundlerOf } from './carryOperation.js'
 import { commitIntent } from './commitIntent.js'
 import { judgeIntent } from './judgeIntent.js'
 import { estimateAhead } from './prepareGas.js'
@@ -25,6 +27,8 @@ import { recordGrants } from './recordGrants.js'
 import { appendHitl, txPayload } from './transitions.js'
 import {
   type ClosedTransaction,
+  carriedByOf,
+  isCarried,
   isSettledOffchain,
   type PendingApprovalTransaction,
   type QueuedTransaction,
@@ -81,9 +85,19 @@ export async function submitIntent(
   const idempotency = idempotencyOf(principal, draft, options)
   const chain = ctx.chains.get(draft.chain)
   // The gas estimate and the effects' prediction need no lock: they run while this send waits for the wallet's.
-  const carried = wallet.kind === 'smart'
+  const carried = isCarried(carriedByOf(wallet, draft.kind))
   const estimate =
     isSettledOffchain(draft) || carried ? undefined : estimateAhead(chain, wallet.address, callOf(draft))
+  // A batch is simulated through the wallet's own code: a smart wallet never used is deployed first, as
+  // its first op would be (the owner's op, paid from the wallet's ETH; gas, not an effect judged).
+  if (carried && draft.calls && wallet.smart)
+    await fundSession(
+      ctx,
+      chain,
+      wallet,
+      wallet.smart,
+      bundlerOf(ctx, { tenantId: wallet.tenantId, chain: chain.name }),
+    )
   const effects = effectsAhead(chain, wallet.address, draft)
   const accepted = await withLock(
     ctx.storage,
@@ -170,7 +184,12 @@ function idempotencyOf(
     id: idempotencyRecordId(principal.tenantId, principal.id, options.idempotencyKey),
     hash: requestHash({
       operation: 'intent',
-      request: options.request ?? { ...draft, amount: draft.amount.toString(), call: callOf(draft) },
+      request: options.request ?? {
+        ...draft,
+        amount: draft.amount.toString(),
+        call: callOf(draft),
+        calls: callsOf(draft),
+      },
     }),
   }
 }
@@ -211,6 +230,10 @@ function callOf(draft: IntentDraft): TransactionRecord['call'] {
   return { to: draft.call.to, value: draft.call.value.toString(), data: draft.call.data }
 }
 
+function callsOf(draft: IntentDraft): TransactionRecord['calls'] {
+  return draft.calls?.map(({ to, value, data }) => ({ to, value: value.toString(), data }))
+}
+
 /** A new intent as judged: paused with its approval, or blocked, or accepted. */
 type NewIntent =
   | { record: PendingApprovalTransaction; approval: PendingApproval }
@@ -241,7 +264,8 @@ function newIntent(
     ...(decision.usd ? { usd: decision.usd } : {}),
     ...(decision.effects ? { effects: toStoredEffects(decision.effects) } : {}),
     call: callOf(draft),
-    ...(wallet.kind === 'smart' ? { carriedBy: 'user_operation' as const } : {}),
+    ...(draft.calls ? { calls: callsOf(draft) } : {}),
+    ...carriedByOf(wallet, draft.kind),
     policy: recordedDecision(decision),
     meta: decision.payeeAgent ? { ...draft.meta, payeeAgent: decision.payeeAgent } : draft.meta,
     createdAt: now,

@@ -441,6 +441,8 @@ export async function markAuthorized(
   record: UnsignedQueuedTransaction,
   authorization: Record<string, unknown>,
   signed: TypedDataSigned,
+  /** The vault key that signed: the wallet's own (`from`), or a smart wallet's owner key. */
+  keyId: Address = record.from,
 ): Promise<UnsignedQueuedTransaction> {
   const next: UnsignedQueuedTransaction = {
     ...record,
@@ -451,7 +453,7 @@ export async function markAuthorized(
     await tx.put('transactions', next)
     appendAudit(ctx, tx, next.tenantId, {
       kind: 'vault.signature',
-      subjects: { walletId: next.walletId, transactionId: next.id, keyId: next.from },
+      subjects: { walletId: next.walletId, transactionId: next.id, keyId },
       payload: { ...signed, for: 'x402_payment' },
     })
   })

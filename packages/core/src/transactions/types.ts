@@ -29,6 +29,18 @@ export function isCarried(record: Pick<TransactionRecord, 'carriedBy'>): boolean
   return record.carriedBy === 'user_operation'
 }
 
+/**
+ * How a wallet's intent of `kind` goes out: a smart wallet's is carried by a user operation, but for an
+ * x402 payment, which its payee settles from the wallet's EIP-1271 authorization (`isSettledOffchain`).
+ * @example const record = { ...base, ...carriedByOf(wallet, draft.kind) }
+ */
+export function carriedByOf(
+  wallet: { kind?: string | undefined },
+  kind: TransactionRecord['kind'],
+): Pick<TransactionRecord, 'carriedBy'> {
+  return wallet.kind === 'smart' && kind !== 'x402_payment' ? { carriedBy: 'user_operation' } : {}
+}
+
 export const finalStatuses: readonly TransactionStatus[] = [
   'rejected',
   'expired',
@@ -64,6 +76,11 @@ type TransactionBase = {
     data?: Hex | undefined
     authorizationList?: StoredAuthorization[] | undefined
   }
+  /**
+   * A batch's calls, in order, `call` among them (`IntentDraft.calls`): carried by one user operation
+   * of a smart wallet, all or none. Absent: `call` alone.
+   */
+  calls?: { to: Address; value: string; data?: Hex | undefined }[] | undefined
   /**
    * What the intent was judged to do to the paying account (`from`, or `via`), each outflow with its
    * USD value when a USD rule valued it: window totals count later intents by these. Absent on a
@@ -296,6 +313,23 @@ export function isSubmittedTransaction(record: TransactionRecord): record is Sub
  */
 export function isMined(record: TransactionRecord): record is MinedTransaction {
   return record.status === 'confirmed' && record.blockNumber !== undefined
+}
+
+/**
+ * On chain and succeeded, with the hash of the tx that included it: the wallet's own mined tx, or the
+ * relayer's tx that carried a smart wallet's user operation (no nonce or block fields of its own).
+ */
+export type IncludedTransaction =
+  | MinedTransaction
+  | (SettledOffchainTransaction & { hash: Hex; carriedBy: 'user_operation' })
+
+/**
+ * Whether the record was included on chain and succeeded: mined (`isMined`), or carried by a user
+ * operation whose receipt confirmed it.
+ * @example if (!isIncluded(done)) throw stepFailed('swap', record.step, done)
+ */
+export function isIncluded(record: TransactionRecord): record is IncludedTransaction {
+  return isMined(record) || (record.status === 'confirmed' && isCarried(record) && record.hash !== undefined)
 }
 
 /**

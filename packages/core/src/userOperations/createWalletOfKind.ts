@@ -40,7 +40,7 @@ export async function createWalletOfKind(
       owner,
       sessionKey,
     })
-    await delegateByRelayer(ctx, chain, principal.tenantId, [sessionKey])
+    await delegateByRelayer(ctx, chain, principal.tenantId, [sessionKey], { walletId: id })
     return saveWallet(ctx, principal, {
       id,
       address,

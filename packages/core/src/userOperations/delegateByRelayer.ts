@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import { hashAuthorization } from 'viem/utils'
 import { recordAudit } from '../audit/recordAudit.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
@@ -14,7 +15,9 @@ import { relayerAccount } from './relayerAccount.js'
  * Delegates the EOAs of `keys` (vault keys: a session key, an EOA wallet being upgraded) to the chain's
  * EIP7702StatelessDeleGator in one type-4 transaction the tenant's relayer sends and pays for, through
  * the send machinery (exactly once; tracked like any of its txs). Each key signs its authorization at
- * its current account nonce. Awaits the broadcast; the chain shows the code once it is mined.
+ * its current account nonce; each signature is in the audit trail (its digest, r, s, yParity; under
+ * `walletId` when one wallet's keys are delegated) before the transaction carries it. Awaits the
+ * broadcast; the chain shows the code once it is mined.
  * @example await delegateByRelayer(ctx, chain, tenantId, [sessionKey])
  */
 export async function delegateByRelayer(
@@ -22,6 +25,7 @@ export async function delegateByRelayer(
   chain: ChainHandle,
   tenantId: string,
   keys: readonly Address[],
+  { walletId }: { walletId?: string | undefined } = {},
 ): Promise<void> {
   const contracts = accountAbstractionOf(chain)
   const authorizationList: StoredAuthorization[] = []
@@ -34,18 +38,24 @@ export async function delegateByRelayer(
       contracts,
       nonce,
     })
+    const signature = { r: signed.r, s: signed.s, yParity: signed.yParity ?? (signed.v === 28n ? 1 : 0) }
     await recordAudit(ctx, tenantId, {
       kind: 'vault.signature',
-      subjects: { keyId: key },
-      payload: { signed: 'authorization_7702', delegateTo: signed.address, chainId: signed.chainId, nonce },
+      subjects: { keyId: key, ...(walletId ? { walletId } : {}) },
+      payload: {
+        signed: 'authorization_7702',
+        delegateTo: signed.address,
+        chainId: signed.chainId,
+        nonce,
+        digest: hashAuthorization({ chainId: signed.chainId, contractAddress: signed.address, nonce }),
+        signature,
+      },
     })
     authorizationList.push({
       address: signed.address,
       chainId: signed.chainId,
       nonce: signed.nonce,
-      r: signed.r,
-      s: signed.s,
-      yParity: signed.yParity ?? (signed.v === 28n ? 1 : 0),
+      ...signature,
     })
   }
   const relayer = await relayerAccount(ctx, tenantId)

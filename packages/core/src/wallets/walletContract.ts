@@ -5,6 +5,7 @@ import {
   balanceSchema,
   createWalletSchema,
   importWalletSchema,
+  upgradeWalletSchema,
   walletField,
   walletListQuerySchema,
   walletSchema,
@@ -58,6 +59,30 @@ export const walletContract = defineContracts({
     http: { method: 'post', path: '/wallet/import', status: 201 },
     errors: ['unsupported_chain', 'idempotency_conflict', 'conflict'],
     // A model would see the key it pastes: importing is for humans and scripts, not tools.
+    tool: false,
+  },
+  upgradeWallet: {
+    summary: 'Upgrade an EOA wallet in place to a smart account (EIP-7702)',
+    description:
+      'Upgrade an EOA wallet to a smart wallet without moving it: its own key (kept in the vault) signs an EIP-7702 delegation to the smart-account code, and the agent then acts through a session key whose limits the chain enforces. Address and funds are unchanged. Admins only: it changes who can act for the wallet.',
+    input: upgradeWalletSchema,
+    output: walletAnswer,
+    // Admins only: it changes the wallet's trust model (docs/smart-accounts.md, "Upgrading an EOA wallet").
+    roles: ['admin'],
+    idempotent: true,
+    movesValue: false,
+    http: { method: 'post', path: '/wallet/upgrade', status: 200 },
+    // wallet_kind_unsupported: not an EOA wallet (already smart, or a relayer); conflict: a send in flight;
+    // insufficient_funds: the tenant's relayer cannot pay the type-4 transaction.
+    errors: [
+      'not_found',
+      'wallet_kind_unsupported',
+      'conflict',
+      'unsupported_protocol',
+      'insufficient_funds',
+      'idempotency_conflict',
+      ...chainErrors,
+    ],
     tool: false,
   },
   getWallet: {

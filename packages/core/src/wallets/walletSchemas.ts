@@ -23,6 +23,11 @@ export const createWalletSchema = z.strictObject({
 })
 export type CreateWalletParameters = z.input<typeof createWalletSchema>
 
+export const upgradeWalletSchema = z.strictObject({
+  wallet: walletField.describe('Address of the EOA wallet to upgrade in place by EIP-7702'),
+})
+export type UpgradeWalletParameters = z.input<typeof upgradeWalletSchema>
+
 export const importWalletSchema = z.strictObject({
   privateKey: hexDataSchema.refine((key) => key.length === 66, 'privateKey must be 32 bytes of hex'),
   agentName,
@@ -67,6 +72,16 @@ export const smartWalletSchema = z.object({
     .array(z.object({ ruleId: z.string().optional(), type: z.string(), reason: z.string() }))
     .describe('Rules the chain cannot express: the service alone judges them'),
   delegationHashes: z.array(z.string()).describe('The delegations’ EIP-712 hashes: their ids on chain'),
+  sponsoredGas: z
+    .object({
+      paymaster: out.address,
+      spent: out.baseUnits.describe('Wei the paymaster paid for this wallet’s operations since `since`'),
+      since: out.timestamp,
+    })
+    .optional()
+    .describe(
+      'Gas the tenant’s paymaster paid for this wallet in the last 24 hours (GET /wallet/:wallet only; absent without a paymaster)',
+    ),
 })
 
 /** The wallet as the API shows it. */

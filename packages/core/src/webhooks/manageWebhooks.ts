@@ -63,7 +63,7 @@ export async function subscribeWebhook(
   }
   await ctx.storage.transaction([], async (tx) => {
     await tx.insert('webhook_subscriptions', record)
-    auditWebhookChange(ctx, tx, record, 'subscribed', principal)
+    auditWebhookChange(ctx, tx, record, 'subscribed', { by: principal.id })
   })
   return { subscription: toWebhookSubscription(record), secret }
 }
@@ -102,20 +102,25 @@ export async function deleteWebhook(
         tenantId: record.tenantId,
         batchedDeliveries: record.batchedDeliveries,
       })
-    auditWebhookChange(ctx, tx, record, 'deleted', principal)
+    auditWebhookChange(ctx, tx, record, 'deleted', { by: principal.id })
     return tx.delete('webhook_subscriptions', id)
   })
   if (!deleted) throw new NotFoundError('Webhook subscription', { details: { id } })
   return { deleted: id }
 }
 
-/** Records a subscription made or deleted, in the commit that does it: what it sends where, never its secret. */
-function auditWebhookChange(
-  ctx: AgentWalletContext,
+/**
+ * Records a subscription made, deleted or disabled, in the commit that does it: what it sends where,
+ * who did it (a key's id, or `service` with the reason when its failed deliveries disabled it), never
+ * its secret.
+ * @example auditWebhookChange(ctx, tx, record, 'deleted', { by: principal.id })
+ */
+export function auditWebhookChange(
+  ctx: Pick<AgentWalletContext, 'now' | 'newId' | 'options'>,
   tx: StorageTx,
   record: WebhookSubscriptionRecord,
-  change: 'subscribed' | 'deleted',
-  principal: Principal,
+  change: 'subscribed' | 'deleted' | 'disabled',
+  actor: { by: string; reason?: string | undefined },
 ): void {
   appendAudit(ctx, tx, record.tenantId, {
     kind: 'webhook.changed',
@@ -124,7 +129,7 @@ function auditWebhookChange(
       subscriptionId: record.id,
       url: record.url,
       events: record.events,
-      by: principal.id,
+      ...actor,
     },
   })
 }

@@ -2,6 +2,7 @@ import type { AgentWalletContext } from '../context.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
 import { computeBackoff, isRetryable } from './computeBackoff.js'
+import { auditWebhookChange } from './manageWebhooks.js'
 import type { WebhookAttempt, WebhookDeliveryRecord, WebhookSubscriptionRecord } from './types.js'
 
 /** What one attempt made of a delivery, and of its subscription's run of dead letters. */
@@ -84,10 +85,12 @@ export async function saveSubscriptionOutcome(
     ...(disable ? { status: 'disabled', disabledReason: reason } : {}),
     updatedAt: ctx.now().toISOString(),
   })
-  if (disable)
+  if (disable) {
     appendEvent(ctx, tx, current.tenantId, 'webhook.disabled', {
       subscriptionId: current.id,
       url: current.url,
       reason,
     })
+    auditWebhookChange(ctx, tx, current, 'disabled', { by: 'service', reason })
+  }
 }

@@ -45,13 +45,20 @@ export function Wallets() {
   )
 }
 
-async function loadWallet(api: ReturnType<typeof useSignedIn>['api'], wallet: Wallet): Promise<WalletData> {
-  const path = `/wallet/${wallet.address}`
-  const [balance, rules, history] = await Promise.all([
+async function loadWallet(api: ReturnType<typeof useSignedIn>['api'], listed: Wallet): Promise<WalletData> {
+  const path = `/wallet/${listed.address}`
+  // A smart wallet's own view adds what the tenant's paymaster paid for it (the list leaves it out).
+  const [wallet, balance, rules, history] = await Promise.all([
+    listed.smart
+      ? api<{ wallet: Wallet }>('GET', path).then(
+          (body) => body.wallet,
+          () => listed,
+        )
+      : Promise.resolve(listed),
     api<Balance>('GET', `${path}/balance`).catch(() => undefined),
     api<{ tenant: PolicyRule[]; wallet?: { rules: PolicyRule[] } }>(
       'GET',
-      `/policy/rules?wallet=${wallet.address}`,
+      `/policy/rules?wallet=${listed.address}`,
     ),
     api<{ count: number; transactions: Transaction[] }>('GET', `${path}/history?limit=25`),
   ])
@@ -137,6 +144,14 @@ function SessionKey({ smart }: { smart: SmartWallet }) {
           <li>no on-chain limit but the expiry</li>
         )}
       </ul>
+      {smart.sponsoredGas ? (
+        <p class="sponsored-gas">
+          Sponsored gas in the last 24 h: <strong>{formatUnits(smart.sponsoredGas.spent, 18)}</strong> ETH{' '}
+          <span class="muted">
+            (paymaster <Address value={smart.sponsoredGas.paymaster} />)
+          </span>
+        </p>
+      ) : null}
     </section>
   )
 }

@@ -44,7 +44,15 @@ export type ServerConfig = {
   finalityDepth: FinalityDepthConfig
   /** Where wallet keys live (`--vault`, `AGENTWALLET_VAULT`, `vault` in the file); opened by `openVault`. */
   vault: VaultConfig
+  /**
+   * Each tenant's verifying paymaster per chain (`paymasters` in the config file only):
+   * `{ "<tenant id>": { "<chain>": { "address": "0x…", "signer": "0x…" } } }`, `signer` a vault key.
+   */
+  paymasters: PaymasterConfig
 }
+
+type Address = `0x${string}`
+export type PaymasterConfig = Record<string, Record<string, { address: Address; signer: Address }>>
 
 export const vaultKinds = ['local', 'pkcs11', 'aws-kms', 'gcp-kms'] as const
 export type VaultKind = (typeof vaultKinds)[number]
@@ -155,7 +163,38 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
       values['finality-depth'] ?? env.AGENTWALLET_FINALITY_DEPTH ?? file.finalityDepth,
     ),
     vault: parseVault(values.vault ?? env.AGENTWALLET_VAULT ?? file.vault, file),
+    paymasters: parsePaymasters(file.paymasters),
   }
+}
+
+/**
+ * The config file's `paymasters`: tenant id → chain name → the paymaster's `address` and its
+ * `signer` (a vault key's address); anything else stops the start, named.
+ * @example parsePaymasters({ default: { devnet: { address: '0x…', signer: '0x…' } } })
+ */
+function parsePaymasters(value: unknown): PaymasterConfig {
+  if (value === undefined) return {}
+  const objectOf = (item: unknown) =>
+    typeof item === 'object' && item !== null && !Array.isArray(item)
+      ? (item as Record<string, unknown>)
+      : undefined
+  const tenants = objectOf(value)
+  const parsed: PaymasterConfig = {}
+  for (const [tenantId, chains] of Object.entries(tenants ?? { '': undefined })) {
+    for (const [chain, entry] of Object.entries(objectOf(chains) ?? { '': undefined })) {
+      const { address, signer } = objectOf(entry) ?? {}
+      if (!isAddress(address) || !isAddress(signer))
+        throw new CliError(
+          'paymasters in the config file must be { "<tenant id>": { "<chain>": { "address": "0x…", "signer": "0x…" } } }',
+        )
+      parsed[tenantId] = { ...parsed[tenantId], [chain]: { address, signer } }
+    }
+  }
+  return parsed
+}
+
+function isAddress(value: unknown): value is Address {
+  return typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)
 }
 
 function parseVault(value: unknown, file: Record<string, unknown>): VaultConfig {

@@ -93,6 +93,7 @@ export async function openAgentWallet(
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
       quoteSources: config.zeroEx ? [zeroExQuoteSource(config.zeroEx)] : [],
       ...config.feeBumping,
+      paymaster: ({ tenantId, chain }) => config.paymasters[tenantId]?.[chain],
     })
     return {
       agentWallet,
