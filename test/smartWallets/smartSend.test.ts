@@ -21,6 +21,22 @@ beforeAll(async () => {
 })
 
 describe('a smart wallet sends through its session key’s user operations', () => {
+  it('sends at once from a wallet never used: one deployment and top-up, every send confirmed once', async () => {
+    // Each send finds the session account's deposit empty; they take turns readying it (one owner op
+    // at the EntryPoint nonce), never signing the same nonce twice and failing the others.
+    const { wallet } = await aw.createWallet({ agentName: 'smart-rush', kind: 'smart' })
+    await devnet.faucet(wallet.address, parseEther('5'))
+    const recipients = [freshAddress(), freshAddress(), freshAddress(), freshAddress()]
+    const sent = await Promise.all(
+      recipients.map((to) => aw.send({ wallet: wallet.address, to, value: '0.1' })),
+    )
+    const done = await Promise.all(
+      sent.map(({ transaction }) => aw.waitForTransaction({ transaction: transaction.id })),
+    )
+    expect(done.map(({ transaction }) => transaction.status)).toEqual(Array(4).fill('confirmed'))
+    for (const to of recipients) expect(await client.getBalance({ address: to })).toBe(parseEther('0.1'))
+  })
+
   it('is created as a smart account whose keys stay in the vault, and sends ETH, a token and a call', async () => {
     const { wallet } = await aw.createWallet({ agentName: 'smart', kind: 'smart' })
     expect(wallet.kind).toBe('smart')

@@ -11,6 +11,7 @@ import {
 } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
+  approver,
   publicClientOf,
   storedTransaction,
   useDevnetAgentWallet,
@@ -159,11 +160,12 @@ describe('a smart wallet swaps: approve and swap in one user operation', () => {
     const wallet = await smartWallet('smart-capped', { daiAmount: '500' })
     await aw.updatePolicyRules({
       wallet: wallet.address,
-      rules: [{ id: 'dai-cap', type: 'max_per_tx', asset: 'DAI', max: '100' }],
+      // A USD cap stays off chain (enforcers read no price feed): the engine alone judges it.
+      rules: [{ id: 'usd-cap', type: 'max_per_tx', asset: 'usd', max: '100' }],
     })
     await expect(
       aw.swap({ fromToken: 'DAI', toToken: 'ETH', amount: '300', wallet: wallet.address }),
-    ).rejects.toMatchObject({ code: 'policy_blocked', details: { ruleId: 'dai-cap' } })
+    ).rejects.toMatchObject({ code: 'policy_blocked', details: { ruleId: 'usd-cap' } })
     expect(await daiOf(wallet.address)).toBe(parseUnits('500', 18))
     const [blocked] = (await aw.listHistory({ wallet: wallet.address })).transactions
     expect(blocked).toMatchObject({ kind: 'swap', status: 'blocked' })
@@ -195,6 +197,60 @@ describe('a smart wallet swaps: approve and swap in one user operation', () => {
 function swappedSpender(record: { meta?: Record<string, unknown> | undefined }): Address {
   return record.meta?.spender as Address
 }
+
+describe('a smart wallet’s swap under approval', () => {
+  it('pauses once for the whole batch; approved, its one op runs and the tracked swap confirms', async () => {
+    const wallet = await smartWallet('smart-approved', { daiAmount: '200' })
+    await aw.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ type: 'require_approval', asset: dai, always: true }],
+    })
+    const started = withStatus(
+      await aw.swap({ fromToken: 'DAI', toToken: 'ETH', amount: '120', wallet: wallet.address }),
+      'pending_approval',
+    )
+    // Not an approve waiting alone: the batch (approve and swap) is the one intent a human approves.
+    expect(started.allowanceTransaction).toBeNull()
+    expect(started.transaction?.kind).toBe('swap')
+    const { swap: paused } = await aw.getSwap({ swapId: started.swapId })
+    expect(paused).toMatchObject({ status: 'awaiting_approval', step: 'swap' })
+
+    await aw.as(approver).approve({ approvalId: started.approval.id })
+    let done = paused
+    await expect
+      .poll(
+        async () => {
+          done = (await aw.getSwap({ swapId: started.swapId })).swap
+          return done.status
+        },
+        { timeout: 20_000 },
+      )
+      .toBe('confirmed')
+    expect(await daiOf(wallet.address)).toBe(parseUnits('80', 18))
+    expect(BigInt(done.amountOutRaw!)).toBeGreaterThanOrEqual(BigInt(done.minAmountOutRaw!))
+    expect(await operationsOf(wallet.smart!.sessionKey as Address)).toHaveLength(1)
+    const history = await aw.listHistory({ wallet: wallet.address })
+    expect(history.transactions.map((tx) => [tx.kind, tx.status])).toEqual([['swap', 'confirmed']])
+  })
+})
+
+describe('a smart wallet and its on-chain caps', () => {
+  it('a token its rules meter on chain (transfer only) is refused for a swap before anything is saved', async () => {
+    const wallet = await smartWallet('smart-metered', { daiAmount: '500' })
+    await aw.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ id: 'dai-budget', type: 'spend_limit', asset: 'DAI', max: '1000', window: '24h' }],
+    })
+    await expect(
+      aw.swap({ fromToken: 'DAI', toToken: 'ETH', amount: '50', wallet: wallet.address }),
+    ).rejects.toMatchObject({
+      code: 'wallet_kind_unsupported',
+      details: { wallet: wallet.address, flow: 'swap', token: dai },
+    })
+    expect((await aw.listHistory({ wallet: wallet.address })).count).toBe(0)
+    expect(await daiOf(wallet.address)).toBe(parseUnits('500', 18))
+  })
+})
 
 describe('a smart wallet stakes', () => {
   it('stakes ETH with Lido in one op and receives stETH', async () => {

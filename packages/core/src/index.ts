@@ -358,7 +358,7 @@ export {
 export * from './transactions/types.js'
 export { waitForFinalStatus } from './transactions/waitForTransaction.js'
 export { deployByRelayer } from './userOperations/deployByRelayer.js'
-export { estimateOperationGas } from './userOperations/estimateOperationGas.js'
+export { estimateOperationGas, simulatedVerificationGas } from './userOperations/estimateOperationGas.js'
 export { relayerAccount } from './userOperations/relayerAccount.js'
 export { relayerBundler } from './userOperations/relayerBundler.js'
 export { handleOpsData, simulateHandleOps } from './userOperations/simulateHandleOps.js'

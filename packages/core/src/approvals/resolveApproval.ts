@@ -10,7 +10,7 @@ import { EffectsChangedError, ForbiddenError, NotFoundError } from '../errors/er
 import { blockedError } from '../intents/blockedError.js'
 import { settlePayment } from '../payments/settlePayment.js'
 import { signedAuthorizationOf } from '../payments/signedAuthorization.js'
-import { effectsOfRecord } from '../policy/effectsAhead.js'
+import { effectsAhead, effectsOfRecord } from '../policy/effectsAhead.js'
 import { intentOf } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
@@ -127,14 +127,22 @@ async function effectsNow(
   transaction: PendingApprovalTransaction,
 ): Promise<{ transaction: PendingApprovalTransaction; effects: Effects }> {
   const chain = ctx.chains.get(transaction.chain)
-  if (isSettledOffchain(transaction))
+  if (transaction.kind === 'x402_payment')
     return { transaction, effects: await effectsOfRecord(chain, transaction) }
   const { to, value, data } = transaction.call
   // A node that cannot predict them leaves the approval pending (chain_unavailable), to approve again.
-  const effects = await predictEffects(
-    chain,
-    { from: transaction.from, holder: transaction.via },
-    { to, value: BigInt(value), data },
+  // A smart wallet's batch is predicted again as one (`effectsAhead`).
+  const effects = await (transaction.calls
+    ? effectsAhead(chain, transaction.from, {
+        ...transaction,
+        amount: BigInt(transaction.amount),
+        effects: undefined,
+      })
+    : predictEffects(
+        chain,
+        { from: transaction.from, holder: transaction.via },
+        { to, value: BigInt(value), data },
+      )
   ).catch((error: unknown) => {
     throw toChainError(error, chain.name, { read: true })
   })

@@ -8,6 +8,7 @@ import { BaseError } from '../errors/baseError.js'
 import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import { stepIdempotency } from '../operations/stepMachine.js'
 import type { Principal } from '../principals/types.js'
+import { sessionDelegationsOf } from '../smartWallets/storedSession.js'
 import { toApprovalSummary } from '../transactions/approvalSummary.js'
 import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
 import { viewOf } from '../transactions/sendAnswer.js'
@@ -179,6 +180,7 @@ export async function runSwap(
   const slippageBps = input.slippageBps ?? defaultSlippageBps
   const plan = withSpender(await planSwap(ctx, chain, input, wallet.address, slippageBps), approvedSpender)
   const { best, tokenOut } = plan
+  requireSwappable(wallet, plan)
   const minAmountOut =
     input.minAmountOut !== undefined
       ? parseAmount(input.minAmountOut, tokenOut.decimals)
@@ -332,6 +334,25 @@ async function allowanceCall(
   if (current >= amountIn) return undefined
   const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [best.spender, amountIn] })
   return { call: { to: tokenIn.address, value: 0n, data }, allowance: amountIn }
+}
+
+/**
+ * A smart wallet sells only a token its session key may move by any call: one the rules meter on chain
+ * (a `spend_limit` compiled into a transfer-only allowance, `permissionsFromRules`) would make the
+ * swap revert inside its op, so it is refused before anything is signed or saved.
+ */
+function requireSwappable(wallet: WalletRecord, { tokenIn }: SwapPlan): void {
+  if (!wallet.smart || tokenIn.address === 'native') return
+  const token = tokenIn.address.toLowerCase()
+  const metered = sessionDelegationsOf(wallet.smart.session).transfers.some(
+    (transfer) => transfer.token.toLowerCase() === token,
+  )
+  if (!metered) return
+  throw new BaseError(
+    'wallet_kind_unsupported',
+    `This smart wallet's session key may only transfer ${tokenIn.symbol} (its allowance is held on chain), not swap it`,
+    { details: { wallet: wallet.address, kind: 'smart', flow: 'swap', token: tokenIn.address } },
+  )
 }
 
 /** The plan with its best quote among those `spender` pulls for, when it has one. */

@@ -6,6 +6,7 @@ import type { Bundler } from '../bundler/types.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { AccountAbstractionContracts, ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { isAgentWalletError } from '../errors/baseError.js'
 import { buildUserOperation } from '../smartAccounts/sessionUserOperation.js'
 import { signUserOperation } from '../smartAccounts/signUserOperation.js'
 import { smartWalletDeployment } from '../smartAccounts/smartWalletDeployment.js'
@@ -29,7 +30,8 @@ const operationGasBudget = 2_000_000n
  * the wallet's owner key signs the wallet's own op — deployed from the factory on first use, then
  * `depositTo(session)` of at least `minimumTopUp` (twice the shortfall) — paid from the wallet's ETH,
  * and the bundler carries it. `waiting` while the chain does not show it ready yet (the tracker
- * tries again); the wallet pays every op's gas this way.
+ * tries again); the wallet pays every op's gas this way. Callers hold the wallet's
+ * `operationLockKey`: two top-ups at once would take the same EntryPoint nonce.
  * @example if ((await fundSession(ctx, chain, wallet.address, smart, bundler)) === 'waiting') return record
  */
 export async function fundSession(
@@ -57,9 +59,20 @@ export async function fundSession(
       data: encodeFunctionData({ abi: entryPoint08Abi, functionName: 'depositTo', args: [smart.sessionKey] }),
     },
   ])
-  await ownerOperation(ctx, chain, wallet, smart, bundler, callData)
+  try {
+    await ownerOperation(ctx, chain, wallet, smart, bundler, callData)
+  } catch (error) {
+    // Another owner op of this wallet (another process's top-up) took the nonce first: wait for it.
+    if (isNonceTaken(error)) return 'waiting'
+    throw error
+  }
   const after = await sessionState(chain, contracts, wallet.address, smart)
   return after.deployed && after.deposit >= maxCost ? 'ready' : 'waiting'
+}
+
+function isNonceTaken(error: unknown): boolean {
+  if (!isAgentWalletError(error) || error.code !== 'user_operation_rejected') return false
+  return String((error.details as { reason?: unknown } | undefined)?.reason ?? '').startsWith('AA25')
 }
 
 /**

@@ -13,3 +13,11 @@ export function withLock<T>(storage: Storage, keys: readonly string[], fn: () =>
 export function walletLockKey(address: string): string {
   return `wallet:${address.toLowerCase()}`
 }
+
+/**
+ * The lock a smart wallet's own user operations take while one is prepared and signed (the session
+ * account's funding, an intent's op): one owner op per EntryPoint nonce, one op per intent.
+ */
+export function operationLockKey(walletId: string): string {
+  return `operation:${walletId}`
+}

@@ -7,6 +7,7 @@ import { NotFoundError, NotImplementedError } from '../errors/errors.js'
 import { fundSession } from '../smartWallets/fundSession.js'
 import { sessionOperation } from '../smartWallets/sessionOperation.js'
 import { fromStoredOperation, toStoredOperation } from '../smartWallets/storedOperation.js'
+import { operationLockKey, withLock } from '../storage/withLock.js'
 import { carriedCalls } from './carriedCalls.js'
 import { markOperationSubmitted, saveOperation } from './operationTransitions.js'
 import { sponsorOperation } from './sponsorOperation.js'
@@ -39,7 +40,10 @@ export async function carryOperation(
   try {
     const bundler = bundlerOf(ctx, candidate)
     if (!candidate.userOperation) {
-      const saved = await signOperation(ctx, chain, bundler, candidate)
+      // One carrier at a time per wallet (the request and a tracker pass): one owner op, one signature.
+      const saved = await withLock(ctx.storage, [operationLockKey(candidate.walletId)], () =>
+        signOperation(ctx, chain, bundler, candidate),
+      )
       if (!saved) return candidate
       record = saved
     }
@@ -63,8 +67,10 @@ async function signOperation(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   bundler: Bundler,
-  record: UnsignedQueuedTransaction,
+  candidate: UnsignedQueuedTransaction,
 ): Promise<TransactionRecord | undefined> {
+  const record = await ctx.storage.get('transactions', candidate.id)
+  if (record?.status !== 'queued' || isSigned(record) || record.userOperation) return record
   const wallet = await ctx.storage.get('wallets', record.walletId)
   const smart = wallet?.smart
   if (!wallet || !smart) throw new NotFoundError('Wallet', { details: { walletId: record.walletId } })

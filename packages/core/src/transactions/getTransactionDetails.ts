@@ -8,6 +8,7 @@ import { findRequestedTransaction } from './getTransaction.js'
 import { knownContracts } from './knownAbis.js'
 import { toTransactionView } from './toTransactionView.js'
 import type { getTransactionSchema, TransactionDetails } from './transactionSchemas.js'
+import { isMinedOperation } from './types.js'
 
 /**
  * One transaction with its call decoded and its receipt's events (ERC-20, Uniswap, Safe, ENS,
@@ -48,12 +49,24 @@ export async function getTransactionDetails(
       number: Number(block.number),
       timestamp: new Date(Number(block.timestamp) * 1000).toISOString(),
     },
-    receipt: {
-      status: receipt.status,
-      gasUsed: receipt.gasUsed.toString(),
-      effectiveGasPrice: receipt.effectiveGasPrice.toString(),
-      fee: formatEther(receipt.gasUsed * receipt.effectiveGasPrice),
-    },
+    receipt: isMinedOperation(record)
+      ? operationFee(receipt.status, BigInt(record.gasUsed), BigInt(record.gasCost))
+      : {
+          status: receipt.status,
+          gasUsed: receipt.gasUsed.toString(),
+          effectiveGasPrice: receipt.effectiveGasPrice.toString(),
+          fee: formatEther(receipt.gasUsed * receipt.effectiveGasPrice),
+        },
     events: receipt.logs.map((log) => decodeEvent(log, known.get(log.address.toLowerCase()))),
+  }
+}
+
+/** A smart wallet's op: the gas it used and paid (its `UserOperationEvent`), not its carrier's. */
+function operationFee(status: 'success' | 'reverted', gasUsed: bigint, gasCost: bigint) {
+  return {
+    status,
+    gasUsed: gasUsed.toString(),
+    effectiveGasPrice: (gasUsed === 0n ? 0n : gasCost / gasUsed).toString(),
+    fee: formatEther(gasCost),
   }
 }

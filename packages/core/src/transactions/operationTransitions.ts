@@ -2,12 +2,14 @@ import type { UserOperationReceipt } from 'viem/account-abstraction'
 import { appendAudit } from '../audit/appendAudit.js'
 import { userOperationSigned } from '../audit/userOperationSigned.js'
 import type { AgentWalletContext } from '../context.js'
+import { toStoredEffects } from '../effects/toStoredEffects.js'
 import { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
-import { txPayload, writeFailed } from './transitions.js'
+import type { StorageTx } from '../storage/types.js'
+import { actualEffectsOf, noteDifference, txPayload, writeFailed, writeLeftBlock } from './transitions.js'
 import {
   isSigned,
-  type SettledOffchainTransaction,
+  type MinedOperation,
   type StoredUserOperation,
   type SubmittedOperation,
   type TransactionRecord,
@@ -81,20 +83,55 @@ export async function markOperationMined(
       return writeFailed(ctx, tx, { ...record, ...current } as SubmittedOperation, error)
     }
     const now = ctx.now().toISOString()
-    // Confirmed as an intent carried by someone else is: no tx of the wallet's own (no nonce, no block fields).
-    const { submittedAt: _, ...submitted } = current as SubmittedOperation
-    const next: SettledOffchainTransaction = {
+    const { submittedAt, ...submitted } = current as SubmittedOperation
+    const next: MinedOperation = {
       ...submitted,
       status: 'confirmed',
       hash: receipt.receipt.transactionHash,
+      blockNumber: Number(receipt.receipt.blockNumber),
+      blockHash: receipt.receipt.blockHash,
+      gasUsed: receipt.actualGasUsed.toString(),
+      gasCost: receipt.actualGasCost.toString(),
+      finality: 'pending',
+      receiptEffects: toStoredEffects(actualEffectsOf(ctx, submitted, receipt.logs)),
+      submittedAt,
       confirmedAt: now,
       updatedAt: now,
     }
     await tx.put('transactions', next)
-    appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', {
-      ...txPayload(next),
-      blockNumber: Number(receipt.receipt.blockNumber),
-    })
+    appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', { ...txPayload(next), blockNumber: next.blockNumber })
+    noteDifference(ctx, tx, next)
     return next
   })
+}
+
+/**
+ * confirmed → submitted: the block that held the op's carrier left the canonical chain (a reorg), as
+ * `writeReorged` for a tx. The block's fields go, the signed op stays (the carrier is broadcast again
+ * by the relayer's tracker; any other inclusion of it takes the same nonce), and `tx.reorged` names
+ * the block it was in. Spend limits keep counting it.
+ * @example const back = await writeOperationReorged(ctx, tx, record)
+ */
+export async function writeOperationReorged(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  record: MinedOperation,
+): Promise<SubmittedOperation> {
+  const {
+    blockNumber,
+    blockHash,
+    hash: _hash,
+    gasUsed: _gasUsed,
+    gasCost: _gasCost,
+    finality: _finality,
+    finalizedAt: _finalizedAt,
+    receiptEffects: _receiptEffects,
+    confirmedAt: _confirmedAt,
+    status: _status,
+    ...rest
+  } = record
+  const now = ctx.now().toISOString()
+  const next: SubmittedOperation = { ...rest, status: 'submitted', submittedAt: now, updatedAt: now }
+  await writeLeftBlock(ctx, tx, next, { blockNumber, blockHash })
+  return next
 }

@@ -22,7 +22,12 @@ export async function refreshCall<Record extends TransactionRecord>(
 ): Promise<Record> {
   for (const refresher of callRefreshersOf(ctx)) {
     const data = await refresher(ctx, chain, record)
-    if (data) return { ...record, call: { ...record.call, data } }
+    if (!data) continue
+    // In a batch, the same call is renewed where it stands among the others.
+    const calls = record.calls?.map((call) =>
+      call.data === record.call.data && call.to === record.call.to ? { ...call, data } : call,
+    )
+    return { ...record, call: { ...record.call, data }, ...(calls ? { calls } : {}) }
   }
   return record
 }

@@ -17,7 +17,7 @@ import type { PolicyDecision } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
 import { fundSession } from '../smartWallets/fundSession.js'
 import type { StorageTx } from '../storage/types.js'
-import { walletLockKey, withLock } from '../storage/withLock.js'
+import { operationLockKey, walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { bundlerOf } from './carryOperation.js'
 import { commitIntent } from './commitIntent.js'
@@ -90,14 +90,13 @@ export async function submitIntent(
     isSettledOffchain(draft) || carried ? undefined : estimateAhead(chain, wallet.address, callOf(draft))
   // A batch is simulated through the wallet's own code: a smart wallet never used is deployed first, as
   // its first op would be (the owner's op, paid from the wallet's ETH; gas, not an effect judged).
-  if (carried && draft.calls && wallet.smart)
-    await fundSession(
-      ctx,
-      chain,
-      wallet,
-      wallet.smart,
-      bundlerOf(ctx, { tenantId: wallet.tenantId, chain: chain.name }),
+  const smart = wallet.smart
+  if (carried && draft.calls && smart) {
+    const bundler = bundlerOf(ctx, { tenantId: wallet.tenantId, chain: chain.name })
+    await withLock(ctx.storage, [operationLockKey(wallet.id)], () =>
+      fundSession(ctx, chain, wallet, smart, bundler),
     )
+  }
   const effects = effectsAhead(chain, wallet.address, draft)
   const accepted = await withLock(
     ctx.storage,

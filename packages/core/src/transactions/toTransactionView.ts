@@ -1,6 +1,6 @@
 import { formatUnits } from 'viem'
 import type { TransactionView } from './transactionSchemas.js'
-import type { TransactionRecord } from './types.js'
+import { isMinedOperation, type TransactionRecord } from './types.js'
 
 /**
  * The public view of a stored transaction.
@@ -28,6 +28,7 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     blockNumber: record.blockNumber ?? null,
     ...(record.blockNumber === undefined ? {} : { finality: record.finality ?? 'pending' }),
     explorer: explorerLink(explorerUrl, record.hash),
+    ...(record.userOperation ? { userOperation: operationView(record) } : {}),
     approvalId: record.approvalId ?? null,
     policy: {
       decision: record.policy.decision,
@@ -38,6 +39,19 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     ...(record.meta ? { meta: record.meta } : {}),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
+  }
+}
+
+/** The op carrying a smart wallet's intent, with its own gas once included. */
+function operationView(record: TransactionRecord): TransactionView['userOperation'] {
+  const stored = record.userOperation
+  if (!stored) return undefined
+  return {
+    hash: stored.hash,
+    sender: stored.sender,
+    entryPoint: stored.entryPoint,
+    nonce: stored.op.nonce ?? '0',
+    ...(isMinedOperation(record) ? { gasUsed: record.gasUsed, gasCost: record.gasCost } : {}),
   }
 }
 

@@ -23,6 +23,7 @@ import {
   type TransactionRecord,
 } from './types.js'
 import { type WatchMemo, watchMined } from './watchMined.js'
+import { watchOperations } from './watchOperations.js'
 
 /**
  * One pass of the tracker: mined txs not yet final re-checked against the canonical chain
@@ -41,8 +42,8 @@ export async function trackTransactions(
   options: { all?: boolean; chains?: readonly string[] | undefined; memo?: WatchMemo | undefined } = {},
 ): Promise<void> {
   const chain: Filter = options.chains ? { chain: options.chains } : {}
-  // First, so a tx reorged out is `submitted` again before this pass looks for receipts.
-  await watchMined(ctx, options)
+  // First, so a tx (or a smart wallet's op) reorged out is `submitted` again before this pass looks for receipts.
+  await Promise.all([watchMined(ctx, options), watchOperations(ctx, options)])
   const [stored, queued] = await Promise.all([
     ctx.storage.query('transactions', {
       where: { status: 'submitted', ...chain },

@@ -116,6 +116,22 @@ export const transactionViewSchema = z.object({
    */
   finality: z.enum(['pending', 'finalized']).optional(),
   explorer: z.string().nullable(),
+  /**
+   * A smart wallet's send: the user operation that carries it (`hash`: the userOpHash; `nonce`: the
+   * op's EntryPoint nonce, its key derived from the intent) and, once included, what the op itself
+   * used and paid from its `UserOperationEvent` (`gasCost` in wei). `hash` and `blockNumber` above
+   * are those of the transaction that carried it.
+   */
+  userOperation: z
+    .object({
+      hash: out.hash,
+      sender: out.address,
+      entryPoint: out.address,
+      nonce: out.baseUnits,
+      gasUsed: out.baseUnits.optional(),
+      gasCost: out.baseUnits.optional(),
+    })
+    .optional(),
   approvalId: z.string().nullable(),
   policy: z.object({ decision: z.string(), ruleId: z.string().nullable(), reason: z.string() }),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),

@@ -16,6 +16,7 @@ import type { StorageTx } from '../storage/types.js'
 import type {
   FailedTransaction,
   MinedIn,
+  MinedOperation,
   MinedTransaction,
   QueuedTransaction,
   SettledOffchainTransaction,
@@ -159,8 +160,16 @@ export function minedRecord(
       }
 }
 
-/** What the receipt's logs and the top call show the tx did to the account that paid (the wallet, or its Safe). */
-function actualEffectsOf(ctx: AgentWalletContext, record: SubmittedTransaction, logs: readonly EffectLog[]) {
+/**
+ * What the receipt's logs and the top call show the tx (or a smart wallet's op: its own logs) did to
+ * the account that paid (the wallet, or its Safe).
+ * @example const actual = toStoredEffects(actualEffectsOf(ctx, record, receipt.logs))
+ */
+export function actualEffectsOf(
+  ctx: AgentWalletContext,
+  record: Pick<TransactionRecord, 'chain' | 'from' | 'via' | 'call' | 'effects'>,
+  logs: readonly EffectLog[],
+) {
   const { to, value } = record.call
   return receiptEffects(
     ctx.chains.get(record.chain),
@@ -175,7 +184,7 @@ function actualEffectsOf(ctx: AgentWalletContext, record: SubmittedTransaction, 
 }
 
 /** Whose assets a tx moved, as they were predicted: its Safe (`via`), or the wallet and, for a raw `execTransaction`, the Safe too. */
-function holdersOf(record: SubmittedTransaction): Address[] {
+function holdersOf(record: Pick<TransactionRecord, 'from' | 'via' | 'call'>): Address[] {
   if (record.via) return [record.via]
   return isSafeExecution(record.call.data) ? [record.from, record.call.to] : [record.from]
 }
@@ -184,7 +193,11 @@ function holdersOf(record: SubmittedTransaction): Address[] {
  * `tx.effects_differed`, in `tx`, when a mined tx's receipt shows other effects than were predicted
  * before it was signed (window totals count the larger of the two either way).
  */
-function noteDifference(ctx: AgentWalletContext, tx: StorageTx, next: MinedTransaction): void {
+export function noteDifference(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  next: MinedTransaction | MinedOperation,
+): void {
   if (!next.effects || !next.receiptEffects) return
   const predicted = fromStoredEffects(next.effects)
   const actual = fromStoredEffects(next.receiptEffects)
@@ -252,13 +265,26 @@ export async function writeReorged(
   } = record
   const now = ctx.now().toISOString()
   const next: SubmittedTransaction = { ...rest, status: 'submitted', submittedAt: now, updatedAt: now }
+  await writeLeftBlock(ctx, tx, next, { blockNumber, blockHash })
+  return next
+}
+
+/**
+ * Writes a record moved back to `submitted` by a reorg, with `tx.reorged` naming the block it left.
+ * @example await writeLeftBlock(ctx, tx, next, { blockNumber, blockHash })
+ */
+export async function writeLeftBlock(
+  ctx: AgentWalletContext,
+  tx: StorageTx,
+  next: TransactionRecord,
+  { blockNumber, blockHash }: { blockNumber: number; blockHash?: Hex | undefined },
+): Promise<void> {
   await tx.put('transactions', next)
   appendEvent(ctx, tx, next.tenantId, 'tx.reorged', {
     ...txPayload(next),
     blockNumber,
     ...(blockHash ? { blockHash } : {}),
   })
-  return next
 }
 
 /**

@@ -255,7 +255,26 @@ export type SettledOffchainTransaction = TransactionBase &
     confirmedAt: string
   }
 
-export type ConfirmedTransaction = MinedTransaction | SettledOffchainTransaction
+/**
+ * A smart wallet's intent whose user operation was included, as the chain tells it: `hash` and the
+ * block are those of the transaction that carried the op, `gasUsed` / `gasCost` the op's own
+ * (`actualGasUsed`, and `actualGasCost` in wei: what the session account paid) from its
+ * `UserOperationEvent`, `receiptEffects` what its calls moved (the logs between its event and the
+ * previous op's). Its nonce is the op's (`userOperation.op.nonce`); the wallet signed no tx.
+ */
+export type MinedOperation = TransactionBase &
+  Absent<'nonce' | 'gas' | 'rawTx' | 'replaced' | 'stuck' | 'cancels'> &
+  MinedIn & {
+    status: 'confirmed'
+    hash: Hex
+    submittedAt: string
+    confirmedAt: string
+    error?: undefined
+    userOperation: StoredUserOperation
+    gasCost: string
+  }
+
+export type ConfirmedTransaction = MinedTransaction | MinedOperation | SettledOffchainTransaction
 
 /** Ended without effect: refused by the node, reverted (with its block), or its payment refused. */
 export type FailedTransaction = TransactionBase &
@@ -312,7 +331,17 @@ export function isSubmittedTransaction(record: TransactionRecord): record is Sub
  * @example if (!isMined(done)) throw stepFailed('ENS', 'commit', done)
  */
 export function isMined(record: TransactionRecord): record is MinedTransaction {
-  return record.status === 'confirmed' && record.blockNumber !== undefined
+  return record.status === 'confirmed' && record.blockNumber !== undefined && isSigned(record)
+}
+
+/**
+ * Whether the record is a smart wallet's intent whose op the chain shows included (in a block).
+ * @example if (isMinedOperation(record)) record.gasCost
+ */
+export function isMinedOperation(record: TransactionRecord): record is MinedOperation {
+  return (
+    record.status === 'confirmed' && record.blockNumber !== undefined && record.userOperation !== undefined
+  )
 }
 
 /**
