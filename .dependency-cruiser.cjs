@@ -9,6 +9,7 @@
  */
 const coreLayers = [
   ['api', 'testing'],
+  ['contract'],
   ['approvals'],
   ['defi', 'ens', 'identity', 'multisig', 'payments', 'devnet', 'allowances'],
   ['operations'],
@@ -17,12 +18,19 @@ const coreLayers = [
   ['policy'],
   ['smartWallets'],
   ['intents', 'effects', 'wallets', 'smartAccounts', 'principals', 'webhooks', 'metrics'],
-  ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'schemas', 'health', 'audit'],
+  ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'health', 'audit'],
   ['utils'],
+  ['schemas'],
   ['errors'],
 ]
 
 const core = '^packages/core/src/'
+/**
+ * The contract (docs/architecture.md, "The contract"): each domain's `*Contract.ts` and the
+ * `*Schemas.ts` / `*Schema.ts` files it reads, with the shared `schemas/` and `errors/` and the
+ * `contract/` entry. It is what a browser loads: zod and itself only.
+ */
+const contractFiles = `${core}(contract/|errors/|schemas/|[^/]+/[^/]+(Contract|Schemas|Schema)\\.ts$)`
 const runTime = { dependencyTypesNot: ['pre-compilation-only'] }
 const either = (folders) => `(${folders.join('|')})`
 
@@ -32,7 +40,8 @@ const layerRules = coreLayers.flatMap((row, index) => {
     name: `core-layer-${folder}`,
     comment: `${folder} imports only folders of the rows below its own in coreLayers (.dependency-cruiser.cjs)`,
     severity: 'error',
-    from: { path: `${core}${folder}/` },
+    // Contract files are a graph of their own (zod and each other only): they keep no layer, but no cycle.
+    from: { path: `${core}${folder}/`, pathNot: contractFiles },
     to: { path: `${core}${either([...above, ...row.filter((other) => other !== folder)])}/`, ...runTime },
   }))
 })
@@ -41,6 +50,21 @@ const layerRules = coreLayers.flatMap((row, index) => {
 module.exports = {
   forbidden: [
     ...layerRules,
+    {
+      name: 'contract-imports-only-the-contract',
+      comment:
+        'a contract file imports zod, @noble/hashes (the EIP-55 checksum) and other contract files only, types included: no viem, no node built-in, no domain code',
+      severity: 'error',
+      from: { path: contractFiles },
+      to: { pathNot: [contractFiles, '/node_modules/zod/', '/node_modules/@noble/hashes/'] },
+    },
+    {
+      name: 'contract-no-cycle',
+      comment: 'contract files keep no layer of core, so they must not import each other in a circle',
+      severity: 'error',
+      from: { path: contractFiles },
+      to: { circular: true },
+    },
     {
       name: 'core-folder-not-in-a-layer',
       comment: 'every folder of core has its row in coreLayers (.dependency-cruiser.cjs)',
@@ -91,7 +115,7 @@ module.exports = {
       comment: 'other packages use core as a package (@agentwallet/core, /testing), never its files',
       severity: 'error',
       from: { path: '^packages/', pathNot: '^packages/core/' },
-      to: { path: core, pathNot: `${core}(index|testing/index)\\.ts$` },
+      to: { path: core, pathNot: `${core}(index|testing/index|contract/index)\\.ts$` },
     },
     {
       name: 'adapters-beside-core',

@@ -21,6 +21,7 @@ const packages = [
 ]
 const alias = [
   { find: '@agentwallet/core/testing', replacement: here('packages/core/src/testing/index.ts') },
+  { find: '@agentwallet/core/contract', replacement: here('packages/core/src/contract/index.ts') },
   { find: /^@agentwallet\/vault-kms\/(aws|gcp)$/, replacement: here('packages/vault-kms/src/$1.ts') },
   ...packages
     .filter((name) => existsSync(here(`packages/${name}/src/index.ts`)))

@@ -3,5 +3,9 @@ import { packageBuild } from '../../tsup.config'
 
 export default defineConfig({
   ...packageBuild,
-  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    'contract/index': 'src/contract/index.ts',
+    'testing/index': 'src/testing/index.ts',
+  },
 })

@@ -1,12 +1,8 @@
-import {
-  type CallOptions,
-  type OperationDeclaration,
-  type OperationMethods,
-  operationList,
-} from '@agentwallet/core'
+import { type CallOptions, contractList, type OperationContract } from '@agentwallet/core/contract'
 import { AgentWalletHttpError } from './agentWalletHttpError.js'
 import type { HealthAnswer, OnboardingAnswer, OpenApiDocument } from './edgeAnswers.js'
 import { type Answer, fetchAnswer, fieldsOf, type Transport } from './fetchAnswer.js'
+import type { OperationMethods } from './operationMethods.js'
 import { type QueryValue, toHttpRequest } from './toHttpRequest.js'
 
 export type ClientOptions = {
@@ -48,7 +44,7 @@ export type EdgeMethods = {
   request<T = Record<string, unknown>>(method: string, path: string, options?: RequestOptions): Promise<T>
 }
 
-/** One method per operation of core's table, typed as the in-process session's, plus the edge's routes. */
+/** One method per operation of the contract, typed as the in-process session's, plus the edge's routes. */
 export type AgentWalletClient = OperationMethods & EdgeMethods
 
 /**
@@ -71,7 +67,7 @@ export function createClient(options: ClientOptions): AgentWalletClient {
     timeoutMs: options.timeoutMs ?? 30_000,
   }
   const methods: Record<string, unknown> = {}
-  for (const operation of operationList as readonly OperationDeclaration[])
+  for (const operation of contractList as readonly OperationContract[])
     methods[operation.name] = operationMethod(transport, operation, options.validate === true)
   const edge: EdgeMethods = {
     health: async () =>
@@ -94,7 +90,7 @@ export function createClient(options: ClientOptions): AgentWalletClient {
   return { ...(methods as OperationMethods), ...edge }
 }
 
-function operationMethod(transport: Transport, operation: OperationDeclaration, validate: boolean) {
+function operationMethod(transport: Transport, operation: OperationContract, validate: boolean) {
   return async (input?: unknown, { idempotencyKey }: CallOptions = {}) => {
     const request = toHttpRequest(operation, input)
     const answer = await fetchAnswer(transport, {
@@ -106,7 +102,7 @@ function operationMethod(transport: Transport, operation: OperationDeclaration, 
   }
 }
 
-function validated(operation: OperationDeclaration, fields: Record<string, unknown>, answer: Answer) {
+function validated(operation: OperationContract, fields: Record<string, unknown>, answer: Answer) {
   const result = operation.output.safeParse(fields)
   if (result.success) return result.data
   throw new AgentWalletHttpError({

@@ -1,9 +1,4 @@
-export type {
-  CallOptions,
-  OperationMethod,
-  OperationMethods,
-  OperationName,
-} from '@agentwallet/core'
+export type { CallOptions, ContractName as OperationName } from '@agentwallet/core/contract'
 export { AgentWalletHttpError } from './agentWalletHttpError.js'
 export {
   type AgentWalletClient,
@@ -13,4 +8,5 @@ export {
   type RequestOptions,
 } from './createClient.js'
 export type { ChainInfo, HealthAnswer, OnboardingAnswer, OpenApiDocument } from './edgeAnswers.js'
+export type { OperationMethod, OperationMethods } from './operationMethods.js'
 export type { QueryValue } from './toHttpRequest.js'

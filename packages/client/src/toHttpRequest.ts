@@ -1,4 +1,4 @@
-import { type OperationDeclaration, pathParametersOf } from '@agentwallet/core'
+import { type OperationContract, pathParametersOf } from '@agentwallet/core/contract'
 import { AgentWalletHttpError } from './agentWalletHttpError.js'
 
 /** A query value as the server reads it: text, a number or boolean as text, a list comma-separated. */
@@ -17,7 +17,7 @@ export type HttpRequest = {
  * (URL-encoded) from the path, the other fields in the query string (GET, DELETE) or the JSON body (POST).
  * @example toHttpRequest(operations.getBalance, { wallet, tokens: ['USDC'] }) // GET /wallet/0x…/balance?tokens=USDC
  */
-export function toHttpRequest(operation: OperationDeclaration, input: unknown): HttpRequest {
+export function toHttpRequest(operation: OperationContract, input: unknown): HttpRequest {
   const fields: Record<string, unknown> = { ...(input as Record<string, unknown> | undefined) }
   const { method, path: template } = operation.http
   let path = template
@@ -49,7 +49,7 @@ export function toSearch(query: Readonly<Record<string, QueryValue>> = {}): stri
 }
 
 // The server would answer a route the caller did not mean (`/wallet//balance` is no route at all).
-function missing(operation: OperationDeclaration, name: string): AgentWalletHttpError {
+function missing(operation: OperationContract, name: string): AgentWalletHttpError {
   const message = `${operation.name} needs "${name}" (a path parameter): nothing was sent`
   return new AgentWalletHttpError({
     code: 'validation_failed',

@@ -1,18 +1,6 @@
 export { authorize, mayCall } from './api/authorize.js'
 export { callOperation } from './api/callOperation.js'
-export {
-  type Caller,
-  type CallOptions,
-  chainErrors,
-  commonErrors,
-  defineOperation,
-  type HttpBinding,
-  type HttpMethod,
-  type OperationAction,
-  type OperationDeclaration,
-  pathParametersOf,
-  toolNameOf,
-} from './api/defineOperation.js'
+export { bindOperation, type OperationAction, type OperationDeclaration } from './api/defineOperation.js'
 export {
   type Operation,
   type OperationName,
@@ -25,12 +13,10 @@ export {
   approvalSchema,
   type ListApprovalsParameters,
   listApprovalsSchema,
-} from './approvals/approvalSchemas.js'
-export {
-  expireApprovals,
   type ResolveApprovalReturnType,
   resolveApprovalAnswerSchema,
-} from './approvals/resolveApproval.js'
+} from './approvals/approvalSchemas.js'
+export { expireApprovals } from './approvals/resolveApproval.js'
 export { type ResolveApprovalParameters, resolveApprovalSchema } from './approvals/resolveApprovalSchema.js'
 export * from './approvals/types.js'
 export { appendAudit, writeAuditEntry } from './audit/appendAudit.js'
@@ -38,18 +24,18 @@ export { checkpointMessage, genesisHash, hashAuditBody, nextChainHash } from './
 export { fromAuditJson, toAuditJson } from './audit/auditJson.js'
 export { auditLines } from './audit/auditLines.js'
 export type { AuditOptions } from './audit/auditOptions.js'
+export {
+  auditEntrySchema,
+  type ListAuditReturnType,
+  listAuditAnswerSchema,
+  listAuditSchema,
+} from './audit/auditSchemas.js'
 export { type AuditSigner, auditSigner, verifyAuditSignature } from './audit/auditSigner.js'
 export { auditStream, tenantOfAuditStream } from './audit/auditStream.js'
 export { canonicalJson } from './audit/canonicalJson.js'
 export { type ChainHead, checkpointAudit } from './audit/checkpointAudit.js'
 export { exportAudit } from './audit/exportAudit.js'
-export {
-  auditEntrySchema,
-  type ListAuditReturnType,
-  listAudit,
-  listAuditAnswerSchema,
-  listAuditSchema,
-} from './audit/listAudit.js'
+export { listAudit } from './audit/listAudit.js'
 export * from './audit/types.js'
 export {
   type AuditProblem,
@@ -144,14 +130,6 @@ export {
 export { appendEvent, toDomainEvent } from './events/appendEvent.js'
 export { type DomainEvent, EventBus, type EventListeners, type EventPayloads } from './events/eventBus.js'
 export {
-  type EventName,
-  eventNames,
-  isAdminOnlyEvent,
-  toCanonicalEventName,
-  toWebhookEventName,
-  type WebhookEventName,
-} from './events/eventNames.js'
-export {
   type CheckHealthOptions,
   checkHealth,
   type HealthReport,
@@ -235,6 +213,7 @@ export { formatUsd, parseUsd, usdDecimals, usdValueOf } from './policy/usdValueO
 export { maxRulesPerScope, validateRules } from './policy/validateRules.js'
 export { type UsdPriceMemo, valueInUsd } from './policy/valueInUsd.js'
 export * from './principals/apiKeySchemas.js'
+export { type Role, roles } from './principals/apiKeySchemas.js'
 export * from './principals/apiKeyTypes.js'
 export { authenticate } from './principals/authenticate.js'
 export type { BootstrapAdminConflictReason } from './principals/bootstrapAdmin.js'
@@ -252,7 +231,7 @@ export { listApiKeys } from './principals/listApiKeys.js'
 export { markKeyRevoked } from './principals/markKeyRevoked.js'
 export type { PrincipalsContext } from './principals/principalsContext.js'
 export { revokeApiKey } from './principals/revokeApiKey.js'
-export { defaultTenantId, localPrincipal, type Principal, type Role, roles } from './principals/types.js'
+export { defaultTenantId, localPrincipal, type Principal } from './principals/types.js'
 export {
   type RotateMasterKeyErrorType,
   type RotateMasterKeyFailure,
@@ -260,7 +239,31 @@ export {
   type RotateMasterKeyReturnType,
   rotateMasterKey,
 } from './rotateMasterKey.js'
+export { type AmountIssue, amountIssueMessage, describeAmountIssue } from './schemas/amountIssues.js'
+export {
+  type Caller,
+  type CallOptions,
+  chainErrors,
+  commonErrors,
+  defineContracts,
+  type HttpBinding,
+  type HttpMethod,
+  intentErrors,
+  type OperationContract,
+  type OperationContractBody,
+  pathParametersOf,
+  toolNameOf,
+} from './schemas/defineContract.js'
+export {
+  type EventName,
+  eventNames,
+  isAdminOnlyEvent,
+  toCanonicalEventName,
+  toWebhookEventName,
+  type WebhookEventName,
+} from './schemas/eventNames.js'
 export { out } from './schemas/out.js'
+export { maxDurationMs, parseDuration } from './schemas/parseDuration.js'
 export { parseInput } from './schemas/parseInput.js'
 export {
   addressSchema,
@@ -324,39 +327,36 @@ export {
   overlayPage,
   type PendingWrites,
 } from './storage/writeOverlay.js'
+export { toApprovalSummary } from './transactions/approvalSummary.js'
+export { awaitConfirmed } from './transactions/awaitConfirmed.js'
+export { findTransaction } from './transactions/getTransaction.js'
+export { prepareGas } from './transactions/prepareGas.js'
+export { toSendAnswer, viewOf } from './transactions/sendAnswer.js'
+export { type SendInput, type SendParameters, sendSchema } from './transactions/sendSchema.js'
+export { type SubmitOptions, type SubmitResult, submitIntent } from './transactions/submitIntent.js'
+export { explorerLink, toTransactionView } from './transactions/toTransactionView.js'
+export { trackTransactions } from './transactions/trackTransactions.js'
 export {
   type ApprovalSummary,
   approvalSummarySchema,
-  toApprovalSummary,
-} from './transactions/approvalSummary.js'
-export { awaitConfirmed } from './transactions/awaitConfirmed.js'
-export { type EstimateGasReturnType, estimateGasAnswerSchema } from './transactions/estimateGas.js'
-export {
-  findTransaction,
+  type EstimateGasReturnType,
+  estimateGasAnswerSchema,
   type GetTransactionReturnType,
   getTransactionSchema,
+  historyQuerySchema,
+  type ListHistoryParameters,
+  type SendAnswer,
+  sendAnswerSchema,
+  type TransactionView,
   transactionAnswerSchema,
   transactionField,
-} from './transactions/getTransaction.js'
-export { historyQuerySchema, type ListHistoryParameters } from './transactions/listHistory.js'
-export { prepareGas } from './transactions/prepareGas.js'
-export { type SendAnswer, sendAnswerSchema, toSendAnswer, viewOf } from './transactions/sendAnswer.js'
-export { type SendInput, type SendParameters, sendSchema } from './transactions/sendSchema.js'
-export { type SubmitOptions, type SubmitResult, submitIntent } from './transactions/submitIntent.js'
-export {
-  explorerLink,
-  type TransactionView,
-  toTransactionView,
   transactionStatuses,
   transactionViewSchema,
-} from './transactions/toTransactionView.js'
-export { trackTransactions } from './transactions/trackTransactions.js'
-export * from './transactions/types.js'
-export {
-  waitForFinalStatus,
   waitForTransactionAnswerSchema,
   waitForTransactionSchema,
-} from './transactions/waitForTransaction.js'
+} from './transactions/transactionSchemas.js'
+export * from './transactions/types.js'
+export { waitForFinalStatus } from './transactions/waitForTransaction.js'
 export { deployByRelayer } from './userOperations/deployByRelayer.js'
 export { estimateOperationGas, simulatedVerificationGas } from './userOperations/estimateOperationGas.js'
 export { relayerAccount } from './userOperations/relayerAccount.js'
@@ -364,14 +364,7 @@ export { relayerBundler } from './userOperations/relayerBundler.js'
 export { handleOpsData, simulateHandleOps } from './userOperations/simulateHandleOps.js'
 export * from './userOperations/types.js'
 export { userOperationReceiptOf } from './userOperations/userOperationReceiptOf.js'
-export {
-  type AmountIssue,
-  amountIssueMessage,
-  describeAmountIssue,
-  formatAmount,
-  parseAmount,
-} from './utils/amounts.js'
-export { maxDurationMs, parseDuration } from './utils/duration.js'
+export { formatAmount, parseAmount } from './utils/amounts.js'
 export { aesGcmOpen, aesGcmSeal, type SealedBox } from './vault/aesGcm.js'
 export {
   type AssertMasterKeyParameters,

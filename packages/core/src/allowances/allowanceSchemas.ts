@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { out } from '../schemas/out.js'
 import { addressSchema } from '../schemas/primitives.js'
 import { chainField, walletField } from '../wallets/walletSchemas.js'

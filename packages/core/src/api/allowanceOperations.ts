@@ -1,43 +1,10 @@
-import {
-  listAllowancesAnswerSchema,
-  listAllowancesSchema,
-  revokeAllowanceSchema,
-} from '../allowances/allowanceSchemas.js'
+import { allowanceContract } from '../allowances/allowanceContract.js'
 import { listAllowances } from '../allowances/listAllowances.js'
 import { revokeAllowance } from '../allowances/revokeAllowance.js'
-import { sendAnswerSchema } from '../transactions/sendAnswer.js'
-import { chainErrors, defineOperation, intentErrors } from './defineOperation.js'
+import { bindOperation } from './defineOperation.js'
 
 /** The permissions a wallet granted (allowances, operators) that still stand, and taking them back. */
 export const allowanceOperations = [
-  defineOperation({
-    name: 'listAllowances',
-    summary: 'Allowances and operator grants the service made from a wallet that still stand on chain',
-    description:
-      'List the permissions this service granted from a wallet that still stand on chain: ERC-20 and Permit2 allowances above zero (unlimited ones flagged), operators over ERC-721/ERC-1155 collections, single ERC-721 token approvals. Each is read back from the chain now.',
-    input: listAllowancesSchema,
-    output: listAllowancesAnswerSchema,
-    roles: ['agent', 'approver', 'admin'],
-    idempotent: false,
-    movesValue: false,
-    http: { method: 'get', path: '/wallet/:wallet/allowances', status: 200 },
-    errors: ['not_found', ...chainErrors],
-    tool: true,
-    action: listAllowances,
-  }),
-  defineOperation({
-    name: 'revokeAllowance',
-    summary: 'Take back an allowance or operator grant from a spender (a send through the policy engine)',
-    description:
-      'Take back a permission the wallet granted: sets an ERC-20 or Permit2 allowance to 0, removes an operator, or clears one ERC-721 token approval. It is a transaction from the wallet and passes its policy like any send (it moves nothing and grants nothing); it may pause for approval.',
-    input: revokeAllowanceSchema,
-    output: sendAnswerSchema,
-    roles: ['agent', 'admin'],
-    idempotent: true,
-    movesValue: true,
-    http: { method: 'post', path: '/wallet/:wallet/allowances/revoke', status: 200, whenPaused: 202 },
-    errors: ['not_found', 'transaction_failed', ...intentErrors],
-    tool: true,
-    action: revokeAllowance,
-  }),
-]
+  bindOperation(allowanceContract.listAllowances, listAllowances),
+  bindOperation(allowanceContract.revokeAllowance, revokeAllowance),
+] as const

@@ -1,22 +1,6 @@
-import { listAudit, listAuditAnswerSchema, listAuditSchema } from '../audit/listAudit.js'
-import { defineOperation } from './defineOperation.js'
+import { auditContract } from '../audit/auditContract.js'
+import { listAudit } from '../audit/listAudit.js'
+import { bindOperation } from './defineOperation.js'
 
 /** The audit trail, read (its export streams at the HTTP edge: `GET /audit/export`). */
-export const auditOperations = [
-  defineOperation({
-    name: 'listAudit',
-    summary:
-      'The tenant’s audit trail, oldest first, by time, wallet, approval and kind (approvers and admins)',
-    description:
-      'A page of the tenant’s hash-chained audit trail: policy decisions with what the engine saw, approvals, rule changes, keys, wallets, tenants, webhook subscriptions, vault signatures and signed checkpoints. Filter by time (`from`, `to`), `walletId`, `approvalId` and `kind`; pass `nextCursor` as `cursor` for the next page.',
-    input: listAuditSchema,
-    output: listAuditAnswerSchema,
-    roles: ['approver', 'admin'],
-    idempotent: false,
-    movesValue: false,
-    http: { method: 'get', path: '/audit', status: 200 },
-    errors: [],
-    tool: false,
-    action: (ctx, principal, input) => listAudit(ctx, principal, input),
-  }),
-] as const
+export const auditOperations = [bindOperation(auditContract.listAudit, listAudit)] as const

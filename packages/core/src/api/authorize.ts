@@ -1,6 +1,6 @@
 import { ForbiddenError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
-import type { Caller, OperationDeclaration } from './defineOperation.js'
+import type { Caller, OperationContract } from '../schemas/defineContract.js'
 
 /**
  * Whether the principal's role is among the operation's declared callers. `root` is the operator's
@@ -17,10 +17,7 @@ export function mayCall(principal: Principal, roles: readonly Caller[]): boolean
  * caller reaches is decided where the wallet is looked up: an agent only ever finds its own.
  * @example authorize(principal, operation)
  */
-export function authorize(
-  principal: Principal,
-  operation: Pick<OperationDeclaration, 'name' | 'roles'>,
-): void {
+export function authorize(principal: Principal, operation: Pick<OperationContract, 'name' | 'roles'>): void {
   if (mayCall(principal, operation.roles)) return
   throw new ForbiddenError(`A key of role ${principal.role} may not call ${operation.name}`, {
     details: { operation: operation.name, role: principal.role, allowed: [...operation.roles] },

@@ -5,9 +5,10 @@ import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { ChainUnavailableError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
+import { type CallOptions, commonErrors } from '../schemas/defineContract.js'
 import { parseInput } from '../schemas/parseInput.js'
 import { authorize } from './authorize.js'
-import { type CallOptions, commonErrors, type OperationDeclaration } from './defineOperation.js'
+import type { OperationDeclaration } from './defineOperation.js'
 
 /**
  * Runs one operation for a principal, the same way for every entry point (session, HTTP, tools):

@@ -1,39 +1,7 @@
 import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
-import type { ErrorCode } from '../errors/errorCodes.js'
 import type { Principal } from '../principals/types.js'
-
-/**
- * Who may call an operation. `agent` keys act only on their own wallets and the records those
- * wallets made (another agent's are `not_found`); `approver` keys read their tenant and decide
- * approvals; `admin` keys manage their tenant; `root` is the operator's root admin key alone.
- */
-export type Caller = 'agent' | 'approver' | 'admin' | 'root'
-
-export type HttpMethod = 'get' | 'post' | 'delete'
-
-/** Where an operation lives over HTTP. Path parameters (`:wallet`) are fields of the input. */
-export type HttpBinding = {
-  method: HttpMethod
-  path: string
-  /** Status of a success. */
-  status: 200 | 201 | 202
-  /** For operations that can pause for a human: the status of an answer whose `status` is `pending_approval`. */
-  whenPaused?: 202 | undefined
-  /** Further paths answering the same (the spec names `/webhooks/history` beside `/webhooks/logs`). */
-  aliases?: readonly string[] | undefined
-  /**
-   * Body or query fields accepted under an older name and renamed before validation (the spec's
-   * `walletAddress` for what every operation calls `wallet`). Shown in the OpenAPI description.
-   */
-  renamedFields?: Readonly<Record<string, string>> | undefined
-}
-
-/** What a call carries beside its input. */
-export type CallOptions = {
-  /** For operations declared `idempotent`: a replay under the same key answers the first call. */
-  idempotencyKey?: string | undefined
-}
+import type { CallOptions, OperationContract } from '../schemas/defineContract.js'
 
 /**
  * The function that does an operation's work (in its domain folder), given input its schema has
@@ -47,75 +15,26 @@ export type OperationAction<TInput extends z.ZodType = z.ZodType, TOutput extend
 ) => Promise<z.input<TOutput>>
 
 /**
- * One operation of the API, declared once: the in-process session method, the HTTP route, the
- * OpenAPI entry, the typed client method and the agent tool are all derived from it.
+ * One operation of the API: its contract (the zod-only declaration beside its action) bound to the
+ * action that does the work. The session and the HTTP routes run it; OpenAPI, the client and the
+ * agent tools read the contract alone.
  */
 export type OperationDeclaration<
   TName extends string = string,
   TInput extends z.ZodObject = z.ZodObject,
   TOutput extends z.ZodType = z.ZodType,
-> = {
-  /** camelCase: the session and client method; its snake_case form names the agent tool. */
-  name: TName
-  /** One line, shown in the OpenAPI document. */
-  summary: string
-  /** What it does, when to use it and what it answers: written for a language model choosing a tool. */
-  description: string
-  /** Every field the call takes, path parameters included. Strict: an unknown field is refused. */
-  input: TInput
-  /** What a success answers (over HTTP, inside `{ success: true, … }`). */
-  output: TOutput
-  /** Deny by default: only these callers may call it (`forbidden` for the rest). */
-  roles: readonly Caller[]
-  /** Whether it takes an idempotency key (`Idempotency-Key` over HTTP): a replay answers the first call. */
-  idempotent: boolean
-  /** Whether it can move value (sign and send a transaction that spends or pays gas). */
-  movesValue: boolean
-  http: HttpBinding
-  /** The codes it can fail with, beside those of every operation (`commonErrors`). */
-  errors: readonly ErrorCode[]
-  /** Whether agents are offered it as a tool (MCP, agent frameworks). Only operations agents may call. */
-  tool: boolean
+> = OperationContract<TName, TInput, TOutput> & {
   /** The action that does the work. */
   action: OperationAction<TInput, TOutput>
 }
 
-/** Codes any operation can answer: bad input, a caller without the role, and faults. */
-export const commonErrors = ['validation_failed', 'forbidden', 'internal'] as const satisfies ErrorCode[]
-
-/** Codes of operations that read or write a chain. */
-export const chainErrors = ['unsupported_chain', 'chain_unavailable'] as const satisfies ErrorCode[]
-
 /**
- * Codes of an operation that submits an intent through the money path (`submitIntent`): its policy,
- * funds and idempotency checks, and its chain. One that signs an on-chain tx adds `transaction_failed`.
+ * Binds a contract to its action: the one line an operation adds to core's table.
+ * @example bindOperation(walletContract.getWallet, getWallet)
  */
-export const intentErrors = [
-  'policy_blocked',
-  'insufficient_funds',
-  'idempotency_conflict',
-  ...chainErrors,
-] as const satisfies ErrorCode[]
-
-/**
- * Declares an operation; the literal types of its name and schemas flow into the session, the
- * client and the tools.
- * @example defineOperation({ name: 'getWallet', summary: '…', description: '…', input, output, roles: ['agent', 'approver', 'admin'], idempotent: false, movesValue: false, http: { method: 'get', path: '/wallet/:wallet', status: 200 }, errors: ['not_found'], tool: true })
- */
-export function defineOperation<
-  const TName extends string,
-  TInput extends z.ZodObject,
-  TOutput extends z.ZodType<Record<string, unknown>>,
->(declaration: OperationDeclaration<TName, TInput, TOutput>): OperationDeclaration<TName, TInput, TOutput> {
-  return declaration
-}
-
-/** `proposeSafeTransaction` → `propose_safe_transaction`. */
-export function toolNameOf(operation: Pick<OperationDeclaration, 'name'>): string {
-  return operation.name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
-}
-
-/** The `:name` parameters of an HTTP path, in order. */
-export function pathParametersOf(path: string): string[] {
-  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]!)
+export function bindOperation<TContract extends OperationContract>(
+  contract: TContract,
+  action: OperationAction<TContract['input'], TContract['output']>,
+): TContract & { action: OperationAction<TContract['input'], TContract['output']> } {
+  return { ...contract, action }
 }

@@ -1,22 +1,6 @@
-import { faucetResultSchema, faucetSchema } from '../devnet/devnetSchemas.js'
+import { devnetContract } from '../devnet/devnetContract.js'
 import { fundFromFaucet } from '../devnet/fundFromFaucet.js'
-import { chainErrors, defineOperation } from './defineOperation.js'
+import { bindOperation } from './defineOperation.js'
 
 /** Development chains only: the faucet. */
-export const devnetOperations = [
-  defineOperation({
-    name: 'devnetFaucet',
-    summary: 'Add test ETH to an address on a devnet chain (admin; at most 100 ETH per call)',
-    description:
-      'Add ETH to any address on a devnet chain (chain id 31337 or 1337: the embedded devnet, anvil, hardhat), so a new wallet can send. At most 100 ETH per call; any other chain is unsupported_chain.',
-    input: faucetSchema,
-    output: faucetResultSchema,
-    roles: ['admin'],
-    idempotent: false,
-    movesValue: false,
-    http: { method: 'post', path: '/devnet/faucet', status: 200 },
-    errors: [...chainErrors],
-    tool: false,
-    action: fundFromFaucet,
-  }),
-] as const
+export const devnetOperations = [bindOperation(devnetContract.devnetFaucet, fundFromFaucet)] as const

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { contractList, contracts } from '../contract/contractList.js'
 import { errorCodes } from '../errors/errorCodes.js'
-import { type OperationDeclaration, pathParametersOf, toolNameOf } from './defineOperation.js'
+import { pathParametersOf, toolNameOf } from '../schemas/defineContract.js'
+import type { OperationDeclaration } from './defineOperation.js'
 import { operationList, operations } from './operations.js'
 
 const fields: Array<keyof OperationDeclaration> = [
@@ -105,5 +107,22 @@ describe('the operation table', () => {
       expect(tools).not.toContain(name)
     expect(tools).toContain('createWallet')
     expect(tools).toContain('send')
+  })
+})
+
+describe('contract and binding', () => {
+  it('binds every contract once, in the contract’s order, to an action, and binds nothing else', () => {
+    expect(operationList.map((operation) => operation.name)).toEqual(
+      contractList.map((contract) => contract.name),
+    )
+    for (const operation of operationList) {
+      const contract = contracts[operation.name]
+      const { action, ...declared } = operation
+      expect(typeof action).toBe('function')
+      // The binding adds the action and nothing else: the schemas are the contract's own objects.
+      expect(declared).toEqual(contract)
+      expect(operation.input).toBe(contract.input)
+      expect(operation.output).toBe(contract.output)
+    }
   })
 })

@@ -1,8 +1,9 @@
 import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
+import type { CallOptions } from '../schemas/defineContract.js'
 import { callOperation } from './callOperation.js'
-import type { CallOptions, OperationDeclaration } from './defineOperation.js'
+import type { OperationDeclaration } from './defineOperation.js'
 import { type OperationName, type OperationNamed, operationList } from './operations.js'
 
 /** A session method: the operation's input (optional when every field is), answering its output. */

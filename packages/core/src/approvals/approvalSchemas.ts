@@ -1,7 +1,8 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { storedEffectsSchema } from '../effects/storedEffectsSchema.js'
 import { out } from '../schemas/out.js'
 import { pageFields } from '../schemas/primitives.js'
+import { transactionViewSchema } from '../transactions/transactionSchemas.js'
 
 const approvalStatuses = ['pending', 'approved', 'rejected', 'expired'] as const
 
@@ -36,3 +37,29 @@ export const listApprovalsSchema = z.strictObject({
   ...pageFields({ defaultLimit: 50, maxLimit: 200 }),
 })
 export type ListApprovalsParameters = z.input<typeof listApprovalsSchema>
+
+/** Whether the wallet can pay a paused intent now: its balance against what approving would need. */
+export const approvalFundsSchema = z.object({
+  approvalId: z.string(),
+  transactionId: z.string(),
+  /** False: approving now would fail with insufficient_funds, and the intent would fail unsigned. */
+  covered: z.boolean(),
+  /**
+   * ETH: the wallet's balance and what approving needs: the value plus the maximum gas fee
+   * (`gasIncluded`), or the value alone when even that is short (gas is not estimated then), or null
+   * when a token it lacks stopped the check first.
+   */
+  native: z.object({ balance: out.decimal, required: out.decimal.nullable(), gasIncluded: z.boolean() }),
+  /** The ERC-20 an intent pays out of the wallet: its balance and the amount. */
+  token: z.object({ symbol: z.string(), balance: out.decimal, required: out.decimal }).optional(),
+})
+
+export type ApprovalFunds = z.infer<typeof approvalFundsSchema>
+
+/** The decided approval and its transaction as it stands after the decision. */
+export const resolveApprovalAnswerSchema = z.object({
+  approval: approvalSchema,
+  transaction: transactionViewSchema,
+})
+
+export type ResolveApprovalReturnType = z.infer<typeof resolveApprovalAnswerSchema>

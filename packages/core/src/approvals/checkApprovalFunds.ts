@@ -1,29 +1,11 @@
 import { erc20Abi, formatEther, formatUnits } from 'viem'
-import { z } from 'zod'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
-import { out } from '../schemas/out.js'
 import { prepareFunds, tokenSpendOf } from '../transactions/prepareGas.js'
-
-/** Whether the wallet can pay a paused intent now: its balance against what approving would need. */
-export const approvalFundsSchema = z.object({
-  approvalId: z.string(),
-  transactionId: z.string(),
-  /** False: approving now would fail with insufficient_funds, and the intent would fail unsigned. */
-  covered: z.boolean(),
-  /**
-   * ETH: the wallet's balance and what approving needs: the value plus the maximum gas fee
-   * (`gasIncluded`), or the value alone when even that is short (gas is not estimated then), or null
-   * when a token it lacks stopped the check first.
-   */
-  native: z.object({ balance: out.decimal, required: out.decimal.nullable(), gasIncluded: z.boolean() }),
-  /** The ERC-20 an intent pays out of the wallet: its balance and the amount. */
-  token: z.object({ symbol: z.string(), balance: out.decimal, required: out.decimal }).optional(),
-})
-export type ApprovalFunds = z.infer<typeof approvalFundsSchema>
+import type { ApprovalFunds } from './approvalSchemas.js'
 
 /**
  * Checks a pending approval's intent against the wallet's balance the way approving will (value and

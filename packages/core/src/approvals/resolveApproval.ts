@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { exceedsApproved } from '../effects/exceedsApproved.js'
@@ -18,7 +18,6 @@ import { commitIntent } from '../transactions/commitIntent.js'
 import { judgeIntent } from '../transactions/judgeIntent.js'
 import { refreshCall } from '../transactions/refreshCall.js'
 import { viewOf } from '../transactions/sendAnswer.js'
-import { transactionViewSchema } from '../transactions/toTransactionView.js'
 import {
   isCarried,
   isSettledOffchain,
@@ -26,7 +25,7 @@ import {
   type TransactionRecord,
   type UnsignedQueuedTransaction,
 } from '../transactions/types.js'
-import { approvalSchema } from './approvalSchemas.js'
+import type { ResolveApprovalReturnType } from './approvalSchemas.js'
 import type { resolveApprovalSchema } from './resolveApprovalSchema.js'
 import {
   approvedTransaction,
@@ -38,13 +37,6 @@ import {
   markRejected,
 } from './transitions.js'
 import type { ApprovalRecord } from './types.js'
-
-/** The decided approval and its transaction as it stands after the decision. */
-export const resolveApprovalAnswerSchema = z.object({
-  approval: approvalSchema,
-  transaction: transactionViewSchema,
-})
-export type ResolveApprovalReturnType = z.infer<typeof resolveApprovalAnswerSchema>
 
 /**
  * Approves a paused intent: executes exactly that stored intent, once, after re-checking deny

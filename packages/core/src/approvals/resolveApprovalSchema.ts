@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { displayTextSchema } from '../schemas/primitives.js'
 
 /** Approve or reject: the approval, and an optional reason shown on it in the dashboard (it may span lines). */

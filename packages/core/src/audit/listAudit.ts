@@ -1,39 +1,8 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
+import type { ListAuditReturnType, listAuditSchema } from './auditSchemas.js'
 import { auditStream } from './auditStream.js'
-import { auditKinds, type StoredAuditEntry } from './types.js'
-
-export const listAuditSchema = z.strictObject({
-  from: z.iso.datetime({ offset: true }).optional().describe('Entries at or after this time'),
-  to: z.iso.datetime({ offset: true }).optional().describe('Entries before this time'),
-  walletId: z.string().optional().describe('Entries about this wallet'),
-  approvalId: z
-    .string()
-    .optional()
-    .describe('Entries about this approval (its pause, re-judgement and resolution)'),
-  kind: z.enum(auditKinds).optional(),
-  cursor: z.coerce.number().int().min(0).optional().describe('`nextCursor` of the previous page'),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-})
-
-export const auditEntrySchema = z.object({
-  seq: z.number().int(),
-  v: z.literal(1),
-  tenantId: z.string(),
-  at: z.string(),
-  kind: z.enum(auditKinds),
-  subjects: z.record(z.string(), z.string()),
-  payload: z.unknown(),
-  hash: z.string(),
-})
-
-export const listAuditAnswerSchema = z.object({
-  entries: z.array(auditEntrySchema),
-  /** Pass as `cursor` for the next page; absent at the end of the trail. */
-  nextCursor: z.number().int().optional(),
-})
-
-export type ListAuditReturnType = z.infer<typeof listAuditAnswerSchema>
+import type { StoredAuditEntry } from './types.js'
 
 /**
  * A page of the caller's tenant's trail, oldest first, filtered by time, wallet, approval and kind. The filters

@@ -1,22 +1,5 @@
+import type { AuditKind } from './auditSchemas.js'
 import type { RecordedSpends } from './recordedSpends.js'
-
-/** What an audit entry records (docs/security.md, "The audit trail"). */
-export const auditKinds = [
-  'policy.decision',
-  'approval.resolved',
-  'policy.rules_changed',
-  'api_key.created',
-  'api_key.revoked',
-  'wallet.created',
-  'wallet.imported',
-  'vault.master_key_rotated',
-  'vault.signature',
-  'tenant.created',
-  'webhook.changed',
-  'audit.checkpoint',
-] as const
-
-export type AuditKind = (typeof auditKinds)[number]
 
 /** The records an entry is about, to filter by. */
 export type AuditSubjects = {

@@ -1,8 +1,7 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { out } from '../schemas/out.js'
 import { addressSchema, decimalAmountSchema } from '../schemas/primitives.js'
-import { approvalSummarySchema } from '../transactions/approvalSummary.js'
-import { transactionViewSchema } from '../transactions/toTransactionView.js'
+import { approvalSummarySchema, transactionViewSchema } from '../transactions/transactionSchemas.js'
 import { chainField } from '../wallets/walletSchemas.js'
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { out } from '../schemas/out.js'
 import { addressSchema, decimalAmountSchema } from '../schemas/primitives.js'
 import { chainField } from '../wallets/walletSchemas.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { out } from '../schemas/out.js'
 
 const effectSchema = z.object({

@@ -1,7 +1,7 @@
 import type { AgentWalletContext } from '../context.js'
+import type { EventName } from '../schemas/eventNames.js'
 import type { StorageTx, StoredEvent } from '../storage/types.js'
 import type { DomainEvent, EventPayloads } from './eventBus.js'
-import type { EventName } from './eventNames.js'
 
 /**
  * Writes a domain event into the tenant's log inside the transaction that saves the state it

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'eventemitter3'
 import type { StoredEffect, StoredEffects } from '../effects/types.js'
-import type { EventName } from './eventNames.js'
+import type { EventName } from '../schemas/eventNames.js'
 
 /**
  * A domain event as stored in the event log and delivered to WebSocket clients and webhooks.

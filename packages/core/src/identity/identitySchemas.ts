@@ -1,7 +1,7 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { out } from '../schemas/out.js'
 import { addressSchema, displayTextSchema } from '../schemas/primitives.js'
-import { approvalSummarySchema } from '../transactions/approvalSummary.js'
+import { approvalSummarySchema } from '../transactions/transactionSchemas.js'
 import { chainField, walletField } from '../wallets/walletSchemas.js'
 
 /** Every text of a registration file is display text: explorers and our dashboard show it. */

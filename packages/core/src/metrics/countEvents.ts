@@ -1,5 +1,5 @@
 import type { DomainEvent, EventBus } from '../events/eventBus.js'
-import { eventNames } from '../events/eventNames.js'
+import { eventNames } from '../schemas/eventNames.js'
 import type { MetricFamily } from './metricFamily.js'
 
 export type EventCounter = {

@@ -1,5 +1,4 @@
 import { encodeFunctionData } from 'viem'
-import { z } from 'zod'
 import { recordAudit } from '../audit/recordAudit.js'
 import { typedDataSigned } from '../audit/typedDataSigned.js'
 import { cancelAuthorizationTypes, eip3009Abi } from '../chain/eip3009Abi.js'
@@ -9,23 +8,14 @@ import { NotFoundError } from '../errors/errors.js'
 import type { IntentDraft } from '../intents/types.js'
 import type { Principal } from '../principals/types.js'
 import { signAsWallet } from '../smartWallets/signAsWallet.js'
-import { type SendAnswer, sendAnswerSchema, toSendAnswer, viewOf } from '../transactions/sendAnswer.js'
+import { toSendAnswer, viewOf } from '../transactions/sendAnswer.js'
 import { replayIntent, type SubmitOptions, submitIntent } from '../transactions/submitIntent.js'
-import { transactionViewSchema } from '../transactions/toTransactionView.js'
+import type { SendAnswer } from '../transactions/transactionSchemas.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import { findWallet } from '../wallets/findWallet.js'
+import type { CancelPaymentAnswer, CancelPaymentInput } from './paymentSchemas.js'
 import { resolveAuthorization } from './resolveAuthorization.js'
 import { answerWaitMs, type SignedAuthorization, signedAuthorizationOf } from './signedAuthorization.js'
-
-/** The x402 payment whose unused authorization to cancel. */
-export const cancelPaymentSchema = z.strictObject({
-  payment: z.string().min(1).max(100).describe('The x402 payment: its transaction id (tx_…)'),
-})
-export type CancelPaymentInput = z.output<typeof cancelPaymentSchema>
-
-/** The transaction that cancels (as a send answers it), beside the payment, reserved until it is mined. */
-export const cancelPaymentAnswerSchema = sendAnswerSchema.and(z.object({ payment: transactionViewSchema }))
-export type CancelPaymentAnswer = z.infer<typeof cancelPaymentAnswerSchema>
 
 /**
  * Cancels the EIP-3009 authorization of an x402 payment its payee did not deliver and has not used:

@@ -1,8 +1,7 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { out } from '../schemas/out.js'
 import { decimalAmountSchema } from '../schemas/primitives.js'
-import { approvalSummarySchema } from '../transactions/approvalSummary.js'
-import { transactionViewSchema } from '../transactions/toTransactionView.js'
+import { approvalSummarySchema, transactionViewSchema } from '../transactions/transactionSchemas.js'
 import { chainField, walletField } from '../wallets/walletSchemas.js'
 
 /** Methods a paid request may use; a body only goes with the ones that carry one. */

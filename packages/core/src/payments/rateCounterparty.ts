@@ -1,5 +1,4 @@
 import { encodeFunctionData, keccak256, parseUnits, stringToBytes } from 'viem'
-import { z } from 'zod'
 import { reputationRegistryAbi } from '../chain/reputationRegistryAbi.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
@@ -8,40 +7,11 @@ import type { IntentDraft } from '../intents/types.js'
 import { counterpartyFacts } from '../policy/counterpartyFacts.js'
 import { intentOf } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
-import { out } from '../schemas/out.js'
-import { decimalAmountSchema, displayTextSchema } from '../schemas/primitives.js'
-import { type SendAnswer, sendAnswerSchema, toSendAnswer } from '../transactions/sendAnswer.js'
+import { toSendAnswer } from '../transactions/sendAnswer.js'
 import { type SubmitOptions, submitIntent } from '../transactions/submitIntent.js'
+import type { SendAnswer } from '../transactions/transactionSchemas.js'
 import { findWallet } from '../wallets/findWallet.js'
-import { walletField } from '../wallets/walletSchemas.js'
-
-/** Feedback on the agent paid by a settled x402 payment, from the wallet that paid. */
-export const rateCounterpartySchema = z.strictObject({
-  wallet: walletField.describe('The wallet that made the payment (it signs the feedback and pays its gas)'),
-  payment: z.string().min(1).describe('The x402 payment: its transaction id (tx_…)'),
-  score: decimalAmountSchema.describe('The rating, e.g. "95" (0–100 by convention), up to 18 decimals'),
-  tag1: displayTextSchema(64).default('x402').describe('First tag (default "x402")'),
-  tag2: displayTextSchema(64).default('').describe('Second tag'),
-})
-export type RateCounterpartyInput = z.output<typeof rateCounterpartySchema>
-
-/** The feedback posted, beside the transaction that posts it. */
-export const rateCounterpartyAnswerSchema = sendAnswerSchema.and(
-  z.object({
-    feedback: z.object({
-      agentId: z.string(),
-      feedbackURI: z.string(),
-      feedbackHash: out.hash,
-      proofOfPayment: z.object({
-        fromAddress: out.address,
-        toAddress: out.address,
-        chainId: z.string(),
-        txHash: out.hash,
-      }),
-    }),
-  }),
-)
-export type RateCounterpartyAnswer = z.infer<typeof rateCounterpartyAnswerSchema>
+import type { RateCounterpartyAnswer, RateCounterpartyInput } from './paymentSchemas.js'
 
 /**
  * Posts feedback on the ERC-8004 agent an x402 payment paid, to the chain's Reputation Registry, with

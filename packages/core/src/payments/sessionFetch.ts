@@ -1,5 +1,5 @@
-import type { CallOptions } from '../api/defineOperation.js'
 import type { OperationMethods } from '../api/sessionMethods.js'
+import type { CallOptions } from '../schemas/defineContract.js'
 import type { PayAndFetchAnswer, PayAndFetchParameters } from './payAndFetchSchema.js'
 
 /** What `agent.fetch` takes beside the URL and the request: the paying wallet and the cap. */

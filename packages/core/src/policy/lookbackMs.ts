@@ -1,4 +1,4 @@
-import { parseDuration } from '../utils/duration.js'
+import { parseDuration } from '../schemas/parseDuration.js'
 import { compileRule } from './compileRule.js'
 import type { ScopedRule } from './types.js'
 

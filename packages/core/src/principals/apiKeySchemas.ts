@@ -1,7 +1,11 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { out } from '../schemas/out.js'
 import { displayTextSchema } from '../schemas/primitives.js'
-import { roles } from './types.js'
+
+/** Roles of DESIGN §6: an agent acts on its own wallets; approvers resolve approvals; admins do everything. */
+export type Role = 'agent' | 'approver' | 'admin'
+
+export const roles = ['agent', 'approver', 'admin'] as const satisfies readonly Role[]
 
 /** A key's or a tenant's name: shown in listings and the dashboard. */
 const name = displayTextSchema(100).min(1, 'name must not be empty')
@@ -37,3 +41,13 @@ export const tenantSchema = z.object({
   createdAt: out.timestamp,
   createdBy: z.string().optional(),
 })
+
+/** Who a key id is, as approvals and history show people: a name and a role, nothing else. */
+export const keyNameSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(roles),
+  revoked: z.boolean(),
+})
+
+export type KeyName = z.infer<typeof keyNameSchema>

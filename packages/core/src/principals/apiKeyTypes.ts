@@ -1,4 +1,4 @@
-import type { Role } from './types.js'
+import type { Role } from './apiKeySchemas.js'
 
 /** A stored API key: only the SHA-256 of the raw key is kept, never the key itself. */
 export type ApiKeyRecord = {

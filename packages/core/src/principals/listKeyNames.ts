@@ -1,16 +1,7 @@
-import { z } from 'zod'
+import type { KeyName } from './apiKeySchemas.js'
 import { apiKeysCollection } from './apiKeyTypes.js'
 import type { PrincipalsContext } from './principalsContext.js'
-import { type Principal, roles } from './types.js'
-
-/** Who a key id is, as approvals and history show people: a name and a role, nothing else. */
-export const keyNameSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  role: z.enum(roles),
-  revoked: z.boolean(),
-})
-export type KeyName = z.infer<typeof keyNameSchema>
+import type { Principal } from './types.js'
 
 /**
  * Names of the API keys of the caller's tenant (revoked ones too: history names them), so the ids

@@ -1,7 +1,4 @@
-/** Roles of DESIGN §6: an agent acts on its own wallets; approvers resolve approvals; admins do everything. */
-export type Role = 'agent' | 'approver' | 'admin'
-
-export const roles = ['agent', 'approver', 'admin'] as const satisfies readonly Role[]
+import type { Role } from './apiKeySchemas.js'
 
 /** Who is calling: an API key (or the in-process owner) within one tenant. */
 export type Principal = {

@@ -1,5 +1,5 @@
-import type { Address, Hex } from 'viem'
-import { z } from 'zod'
+import * as z from 'zod'
+import type { Address, Hex } from './hexTypes.js'
 
 /**
  * Field schemas of what operations answer (their output schemas). They validate without

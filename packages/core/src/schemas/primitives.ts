@@ -1,7 +1,8 @@
-import { type Address, getAddress, type Hex, isAddress } from 'viem'
-import { z } from 'zod'
-import { amountIssueMessage, describeAmountIssue } from '../utils/amounts.js'
-import { parseDuration } from '../utils/duration.js'
+import * as z from 'zod'
+import { amountIssueMessage, describeAmountIssue } from './amountIssues.js'
+import { toChecksumAddress } from './checksumAddress.js'
+import type { Address, Hex } from './hexTypes.js'
+import { parseDuration } from './parseDuration.js'
 
 const addressShape = /^0x[0-9a-fA-F]{40}$/
 
@@ -14,7 +15,7 @@ export function isValidAddress(value: string): boolean {
   const hex = value.slice(2)
   // Single-case hex carries no checksum; mixed case claims one, so it must be right.
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true
-  return isAddress(value, { strict: true })
+  return toChecksumAddress(value) === value
 }
 
 /** An EVM address; mixed case must be a valid EIP-55 checksum. Outputs the checksummed form. */
@@ -25,7 +26,7 @@ export const addressSchema = z
     abort: true,
   })
   .refine(isValidAddress, { message: 'Address has an invalid EIP-55 checksum', abort: true })
-  .transform((value): Address => getAddress(value.toLowerCase()))
+  .transform((value): Address => toChecksumAddress(value))
 
 /**
  * An unsigned decimal amount string ("0.1", "10"): no sign, exponent, hex, spaces or JSON numbers.

@@ -1,8 +1,8 @@
 import type { Address } from 'viem'
 import type { TokenInfo } from '../chain/types.js'
 import type { RulesEngineRule } from '../policy/ruleSchemas.js'
+import { parseDuration } from '../schemas/parseDuration.js'
 import { parseAmount } from '../utils/amounts.js'
-import { parseDuration } from '../utils/duration.js'
 import type { PeriodicAllowance, SessionPermissions } from './sessionPermissions.js'
 
 /**

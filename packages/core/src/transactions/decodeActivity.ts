@@ -11,48 +11,12 @@ import {
   toEventSelector,
   toFunctionSelector,
 } from 'viem'
-import { z } from 'zod'
-import { out } from '../schemas/out.js'
+import type { z } from 'zod'
 import { type KnownContract, knownAbis } from './knownAbis.js'
+import type { argumentSchema, DecodedCall, DecodedEvent } from './transactionSchemas.js'
 
 /** A JSON value: what a decoded argument becomes (integers as decimal strings, bytes as hex). */
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
-// Not a recursive zod schema: its type would be too deep for the client's inferred method types.
-const jsonSchema = z
-  .unknown()
-  .describe(
-    'The argument as JSON: integers as decimal strings, bytes and addresses as 0x hex, tuples as objects',
-  )
-
-const argumentSchema = z.object({
-  name: z.string(),
-  type: z.string(),
-  value: jsonSchema,
-  /** A token amount in the token's units, where the contract is a known token: "1.5 USDC". */
-  formatted: z.string().optional(),
-})
-
-export const decodedCallSchema = z.object({
-  /** The function's signature, e.g. `transfer(address,uint256)`; null when no known ABI has the selector. */
-  signature: z.string().nullable(),
-  function: z.string().nullable(),
-  args: z.array(argumentSchema),
-})
-export type DecodedCall = z.infer<typeof decodedCallSchema>
-
-export const decodedEventSchema = z.object({
-  logIndex: z.number().int(),
-  address: out.address,
-  /** What the address book calls the emitting contract; null for one it does not name. */
-  contract: z.string().nullable(),
-  signature: z.string().nullable(),
-  event: z.string().nullable(),
-  args: z.array(argumentSchema),
-  /** The raw log, for events no known ABI decodes. */
-  topics: z.array(out.hex),
-  data: out.hex,
-})
-export type DecodedEvent = z.infer<typeof decodedEventSchema>
 
 /**
  * The call a transaction makes, decoded with the ABIs of its target first, then every known ABI.

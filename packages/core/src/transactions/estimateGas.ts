@@ -1,26 +1,11 @@
 import { formatUnits } from 'viem'
-import { z } from 'zod'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { buildDraft } from '../intents/buildDraft.js'
 import type { Principal } from '../principals/types.js'
-import { out } from '../schemas/out.js'
 import { findWallet } from '../wallets/findWallet.js'
 import type { SendInput } from './sendSchema.js'
-
-const estimateFields = {
-  chain: z.string(),
-  gasLimit: out.baseUnits,
-  maxFeePerGas: out.baseUnits.describe('wei per gas'),
-  maxPriorityFeePerGas: out.baseUnits.describe('wei per gas'),
-  /** gasLimit × maxFeePerGas, the most the tx can cost in gas, in ETH and wei. */
-  maxCost: out.decimal.describe('The most the transaction can cost in gas, in ETH'),
-  maxCostWei: out.baseUnits,
-}
-
-/** The estimate, and the same figures again under `estimate` (the reference clients read them there). */
-export const estimateGasAnswerSchema = z.object({ ...estimateFields, estimate: z.object(estimateFields) })
-export type EstimateGasReturnType = z.infer<typeof estimateGasAnswerSchema>
+import type { EstimateGasReturnType } from './transactionSchemas.js'
 
 /**
  * A dry run of a send: gas limit and EIP-1559 fees, without policy, signing or broadcast.

@@ -6,33 +6,14 @@ import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
 import { canSee } from '../wallets/findWallet.js'
-import { chainField } from '../wallets/walletSchemas.js'
-import { toTransactionView, transactionViewSchema } from './toTransactionView.js'
+import { toTransactionView } from './toTransactionView.js'
+import type { GetTransactionReturnType, getTransactionSchema } from './transactionSchemas.js'
 import type { TransactionRecord } from './types.js'
 
 const txHashSchema = z
   .string()
   .regex(/^0x[0-9a-fA-F]{64}$/, 'Transaction hash must be 0x followed by 64 hex characters')
 const idSchema = z.string().regex(/^tx_[0-9a-zA-Z_-]{1,64}$/, 'Transaction id must look like tx_…')
-
-/** A hash `0x…` or an id `tx_…`: one field names a transaction everywhere. */
-export const transactionField = z.string().min(1).max(100).describe('Transaction hash (0x…) or id (tx_…)')
-
-export const getTransactionSchema = z.strictObject({
-  transaction: transactionField,
-  chain: chainField.optional().describe('The chain the transaction is on (hashes are per chain)'),
-})
-
-/** A transaction with its block number, confirmations and explorer link, also at the top level. */
-export const transactionAnswerSchema = z.object({
-  hash: transactionViewSchema.shape.hash,
-  status: transactionViewSchema.shape.status,
-  blockNumber: transactionViewSchema.shape.blockNumber,
-  explorer: transactionViewSchema.shape.explorer,
-  confirmations: z.number().int(),
-  transaction: transactionViewSchema.extend({ confirmations: z.number().int() }),
-})
-export type GetTransactionReturnType = z.infer<typeof transactionAnswerSchema>
 
 /**
  * A transaction by hash (or by id `tx_…`) with its block number, confirmations and explorer link.

@@ -1,41 +1,14 @@
 import { formatEther, type Hex } from 'viem'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
-import { out } from '../schemas/out.js'
-import { decodeCall, decodedCallSchema, decodedEventSchema, decodeEvent } from './decodeActivity.js'
-import { findRequestedTransaction, type getTransactionSchema } from './getTransaction.js'
+import { decodeCall, decodeEvent } from './decodeActivity.js'
+import { findRequestedTransaction } from './getTransaction.js'
 import { knownContracts } from './knownAbis.js'
-import { toTransactionView, transactionViewSchema } from './toTransactionView.js'
+import { toTransactionView } from './toTransactionView.js'
+import type { getTransactionSchema, TransactionDetails } from './transactionSchemas.js'
 import { isMinedOperation } from './types.js'
-
-/** A transaction as an explorer page shows it: what it called, what it cost, what it emitted. */
-export const transactionDetailsSchema = z.object({
-  transaction: transactionViewSchema,
-  /** The EVM call: its target (the address book's name for it), value in ETH and wei, calldata decoded. */
-  call: z.object({
-    to: out.address,
-    contract: z.string().nullable(),
-    value: out.decimal,
-    valueWei: out.baseUnits,
-    data: out.hex,
-    decoded: decodedCallSchema.nullable(),
-  }),
-  /** Null until the transaction is mined. */
-  block: z.object({ number: z.number().int(), timestamp: out.timestamp }).nullable(),
-  receipt: z
-    .object({
-      status: z.enum(['success', 'reverted']),
-      gasUsed: out.baseUnits,
-      effectiveGasPrice: out.baseUnits.describe('wei per gas'),
-      fee: out.decimal.describe('gasUsed × effectiveGasPrice, in ETH'),
-    })
-    .nullable(),
-  /** The receipt's logs, each decoded where a known ABI has its event. */
-  events: z.array(decodedEventSchema),
-})
-export type TransactionDetails = z.infer<typeof transactionDetailsSchema>
 
 /**
  * One transaction with its call decoded and its receipt's events (ERC-20, Uniswap, Safe, ENS,

@@ -1,16 +1,9 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
-import { pageFields } from '../schemas/primitives.js'
 import { findWallet } from '../wallets/findWallet.js'
-import { walletField } from '../wallets/walletSchemas.js'
-import { type TransactionView, toTransactionView } from './toTransactionView.js'
-
-export const historyQuerySchema = z.strictObject({
-  wallet: walletField,
-  ...pageFields({ defaultLimit: 50, maxLimit: 200 }),
-})
-export type ListHistoryParameters = z.input<typeof historyQuerySchema>
+import { toTransactionView } from './toTransactionView.js'
+import type { historyQuerySchema, TransactionView } from './transactionSchemas.js'
 
 /**
  * A wallet's transactions, newest first, with every status (blocked and paused ones too).

@@ -1,8 +1,7 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { out } from '../schemas/out.js'
 import { chainField } from '../wallets/walletSchemas.js'
-import { transactionField } from './getTransaction.js'
-import { transactionViewSchema } from './toTransactionView.js'
+import { transactionField, transactionViewSchema } from './transactionSchemas.js'
 
 /** What `speedUp` and `cancel` take: the submitted tx, and optionally the most it may pay per gas. */
 export const replacementSchema = z.strictObject({

@@ -1,28 +1,9 @@
-import { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
-import { approvalSummarySchema, toApprovalSummary } from './approvalSummary.js'
+import { toApprovalSummary } from './approvalSummary.js'
 import type { SubmitResult } from './submitIntent.js'
-import { toTransactionView, transactionStatuses, transactionViewSchema } from './toTransactionView.js'
+import { toTransactionView } from './toTransactionView.js'
+import type { SendAnswer } from './transactionSchemas.js'
 import type { TransactionRecord } from './types.js'
-
-/**
- * What a send answers: the transaction, and, when a rule paused it, the approval it waits for
- * (HTTP 202). `hash` is null until a transaction is signed.
- */
-export const sendAnswerSchema = z.discriminatedUnion('status', [
-  z.object({
-    status: z.literal('pending_approval'),
-    hash: z.null(),
-    approval: approvalSummarySchema,
-    transaction: transactionViewSchema,
-  }),
-  z.object({
-    status: z.enum(transactionStatuses).exclude(['pending_approval']),
-    hash: transactionViewSchema.shape.hash,
-    transaction: transactionViewSchema,
-  }),
-])
-export type SendAnswer = z.infer<typeof sendAnswerSchema>
 
 /**
  * The answer of a submitted (or paused) intent, with explorer links.

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { addressSchema, decimalAmountSchema, hexDataSchema } from '../schemas/primitives.js'
 import { chainField, walletField } from '../wallets/walletSchemas.js'
 

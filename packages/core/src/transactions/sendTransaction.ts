@@ -2,9 +2,10 @@ import type { AgentWalletContext } from '../context.js'
 import { buildDraft } from '../intents/buildDraft.js'
 import type { Principal } from '../principals/types.js'
 import { findWallet } from '../wallets/findWallet.js'
-import { type SendAnswer, toSendAnswer } from './sendAnswer.js'
+import { toSendAnswer } from './sendAnswer.js'
 import type { SendInput } from './sendSchema.js'
 import { type SubmitOptions, submitIntent } from './submitIntent.js'
+import type { SendAnswer } from './transactionSchemas.js'
 
 /**
  * Sends native value, an ERC-20 transfer or a contract call from a managed wallet, through the

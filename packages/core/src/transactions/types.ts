@@ -2,12 +2,16 @@ import type { Address, Hex } from 'viem'
 import type { StoredEffects } from '../effects/types.js'
 import type { IntentAsset, PolicyIntent, UsdPrice } from '../intents/types.js'
 import type { PolicyDecisionKind } from '../policy/types.js'
+import { transactionStatuses } from './transactionSchemas.js'
 
 /**
  * The lifecycle of an intent. `queued` with a `rawTx` means signed but not yet known to be
  * broadcast; the tracker and the reconciler rebroadcast exactly that raw transaction.
  */
 export type TransactionStatus = TransactionRecord['status']
+
+// The contract lists the statuses a client sees (it cannot import this file): each is a record's.
+transactionStatuses satisfies readonly TransactionStatus[]
 
 /**
  * An intent settled by someone else from the wallet's signed authorization, not by a transaction the

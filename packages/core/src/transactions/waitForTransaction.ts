@@ -1,29 +1,11 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import type { DomainEvent } from '../events/eventBus.js'
 import type { Principal } from '../principals/types.js'
-import {
-  findTransaction,
-  transactionAnswer,
-  transactionAnswerSchema,
-  transactionField,
-} from './getTransaction.js'
+import { findTransaction, transactionAnswer } from './getTransaction.js'
+import type { waitForTransactionAnswerSchema, waitForTransactionSchema } from './transactionSchemas.js'
 import { finalStatuses, type TransactionRecord } from './types.js'
-
-export const waitForTransactionSchema = z.strictObject({
-  transaction: transactionField,
-  timeoutMs: z
-    .number()
-    .int()
-    .min(0)
-    .max(120_000)
-    .default(60_000)
-    .describe('How long to wait at most, in ms (default 60000, at most 120000)'),
-})
-
-/** The transaction when it settled, or as it stands when the wait ran out (`final: false`). */
-export const waitForTransactionAnswerSchema = transactionAnswerSchema.extend({ final: z.boolean() })
 
 /**
  * Waits until a transaction the principal may see reaches a final status (confirmed, failed,

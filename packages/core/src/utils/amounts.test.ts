@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { parseDuration } from '../schemas/parseDuration.js'
 import { formatAmount, parseAmount } from './amounts.js'
-import { parseDuration } from './duration.js'
 
 function errorOf(fn: () => unknown): unknown {
   try {

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { out } from '../schemas/out.js'
 import { addressSchema, displayTextSchema, hexDataSchema, pageFields } from '../schemas/primitives.js'
 

@@ -1,5 +1,5 @@
-import type { EventName } from '../events/eventNames.js'
-import { toWebhookEventName } from '../events/eventNames.js'
+import type { EventName } from '../schemas/eventNames.js'
+import { toWebhookEventName } from '../schemas/eventNames.js'
 import type { StoredEvent } from '../storage/types.js'
 import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from './types.js'
 import { webhookDeliveryId } from './webhookDeliveryId.js'

@@ -1,4 +1,4 @@
-import type { EventName } from '../events/eventNames.js'
+import type { EventName } from '../schemas/eventNames.js'
 import type { SealedSecret } from '../vault/seal.js'
 
 /**

@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { toCanonicalEventName } from '../events/eventNames.js'
+import * as z from 'zod'
+import { toCanonicalEventName } from '../schemas/eventNames.js'
 import { out } from '../schemas/out.js'
 import { displayTextSchema, pageFields } from '../schemas/primitives.js'
 

@@ -1,4 +1,8 @@
-import { commonErrors, type OperationDeclaration, pathParametersOf } from '@agentwallet/core'
+import {
+  commonErrors,
+  type OperationContract as OperationDeclaration,
+  pathParametersOf,
+} from '@agentwallet/core/contract'
 import { z } from 'zod'
 import { type HttpErrorCode, statusByCode } from '../http/statusByCode.js'
 import type { RouteSpec } from '../routes/defineRoute.js'

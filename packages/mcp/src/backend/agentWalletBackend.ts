@@ -1,4 +1,4 @@
-import type { CallOptions, OperationName } from '@agentwallet/core'
+import type { CallOptions, ContractName as OperationName } from '@agentwallet/core/contract'
 import type { ApprovalInstructionsOptions } from '../tools/approvalInstructions.js'
 
 /**

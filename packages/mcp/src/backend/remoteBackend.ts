@@ -1,5 +1,5 @@
 import { createClient } from '@agentwallet/client'
-import { ForbiddenError } from '@agentwallet/core'
+import { ForbiddenError } from '@agentwallet/core/contract'
 import type { ApprovalInstructionsOptions } from '../tools/approvalInstructions.js'
 import { assertToolOperation } from '../tools/toolOperations.js'
 import type { AgentWalletBackend, OperationCall } from './agentWalletBackend.js'

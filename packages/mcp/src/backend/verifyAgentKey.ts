@@ -1,4 +1,5 @@
-import { ForbiddenError, type OperationMethods } from '@agentwallet/core'
+import type { OperationMethods } from '@agentwallet/client'
+import { ForbiddenError } from '@agentwallet/core/contract'
 
 /**
  * Resolves when the client's key has role `agent` (`whoAmI`); refuses an admin or approver key with

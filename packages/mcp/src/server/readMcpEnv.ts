@@ -1,4 +1,4 @@
-import { BaseError } from '@agentwallet/core'
+import { BaseError } from '@agentwallet/core/contract'
 
 /** The MCP server's settings, all from the environment (flags belong to the host CLI). */
 export type McpEnv = {

@@ -1,4 +1,8 @@
-import { type OperationDeclaration, parseInput, toolNameOf } from '@agentwallet/core'
+import {
+  type OperationContract as OperationDeclaration,
+  parseInput,
+  toolNameOf,
+} from '@agentwallet/core/contract'
 import type { z } from 'zod'
 import type { AgentWalletBackend } from '../backend/agentWalletBackend.js'
 import { type JsonObjectSchema, toJsonObjectSchema } from './toJsonObjectSchema.js'

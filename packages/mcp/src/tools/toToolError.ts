@@ -1,5 +1,5 @@
 import { AgentWalletHttpError } from '@agentwallet/client'
-import { isAgentWalletError } from '@agentwallet/core'
+import { isAgentWalletError } from '@agentwallet/core/contract'
 
 /** The client's codes for a request no server answered. */
 const unanswered = new Set(['timeout', 'network_error'])

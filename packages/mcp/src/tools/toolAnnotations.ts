@@ -1,4 +1,4 @@
-import type { OperationDeclaration } from '@agentwallet/core'
+import type { OperationContract as OperationDeclaration } from '@agentwallet/core/contract'
 
 /** MCP's tool annotations (hints a host uses to decide what to confirm with its user). */
 export type ToolAnnotations = {

@@ -1,4 +1,4 @@
-import type { OperationDeclaration } from '@agentwallet/core'
+import type { OperationContract as OperationDeclaration } from '@agentwallet/core/contract'
 import { z } from 'zod'
 import { idempotencyKeySchema } from './idempotencyKeySchema.js'
 

@@ -1,7 +1,7 @@
-import { ForbiddenError, type Operation, type OperationName, operationList } from '@agentwallet/core'
+import { type Contract, type ContractName, contractList, ForbiddenError } from '@agentwallet/core/contract'
 
 /** The operations agents are offered as tools: those the table declares `tool: true`, in its order. */
-export const toolOperations: readonly Operation[] = operationList.filter((operation) => operation.tool)
+export const toolOperations: readonly Contract[] = contractList.filter((operation) => operation.tool)
 
 const toolNames = new Set<string>(toolOperations.map((operation) => operation.name))
 
@@ -10,7 +10,7 @@ const toolNames = new Set<string>(toolOperations.map((operation) => operation.na
  * else (approve, policy changes, keys) whoever calls it.
  * @example assertToolOperation('send')
  */
-export function assertToolOperation(name: string): asserts name is OperationName {
+export function assertToolOperation(name: string): asserts name is ContractName {
   if (toolNames.has(name)) return
   throw new ForbiddenError(`${name} is not offered to agents as a tool`, { details: { operation: name } })
 }

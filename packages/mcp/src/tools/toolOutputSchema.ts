@@ -1,4 +1,4 @@
-import type { OperationDeclaration } from '@agentwallet/core'
+import type { OperationContract as OperationDeclaration } from '@agentwallet/core/contract'
 import { approvalInstructionsSchema } from './approvalInstructions.js'
 import { type JsonObjectSchema, toJsonObjectSchema } from './toJsonObjectSchema.js'
 

@@ -1,4 +1,4 @@
-import { parseDuration } from '../../utils/duration.js'
+import { parseDuration } from '../../schemas/parseDuration.js'
 import type { RateLimitRule } from '../ruleSchemas.js'
 import type { RuleEvaluator } from './ruleVerdict.js'
 

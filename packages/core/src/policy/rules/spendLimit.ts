@@ -1,5 +1,5 @@
 import type { UsdPriceError } from '../../intents/types.js'
-import { parseDuration } from '../../utils/duration.js'
+import { parseDuration } from '../../schemas/parseDuration.js'
 import { amountDetails } from '../amountDetails.js'
 import { limitToBaseUnits } from '../limitToBaseUnits.js'
 import { sameAsset } from '../matchesAsset.js'

@@ -1,7 +1,9 @@
 import { ValidationError } from '../errors/errors.js'
 
 const unitMs = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
+
 const durationPattern = /^([1-9]\d{0,6})(s|m|h|d)$/
+
 /** Windows longer than a year would make core read (and keep) an unbounded spend history. */
 export const maxDurationMs = 366 * unitMs.d
 
