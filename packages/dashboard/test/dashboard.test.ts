@@ -626,14 +626,18 @@ describe('the dashboard in headless Chromium', () => {
     const { sponsoredGas } = (await call('GET', `/wallet/${eoa.address}`)).body.wallet.smart
     expect(BigInt(sponsoredGas.spent)).toBeGreaterThan(0n)
 
+    // A fresh load: the page may still show the wallets page as an earlier test left it.
     await page.goto(`${server.url}/dashboard/#/wallets`)
+    await page.reload()
     const card = page.locator(`article[data-wallet="${eoa.address}"]`)
     await card.waitFor(wait)
     const session = card.getByRole('region', { name: 'Session key' })
     await session.locator('.sponsored-gas').waitFor(wait)
-    const text = await session.locator('.sponsored-gas').innerText()
-    expect(text).toContain('Sponsored gas in the last 24 h')
-    expect(text).toContain(formatEther(BigInt(sponsoredGas.spent)))
+    // The card may first render from a load made before the op was included: wait for the figure.
+    await expect
+      .poll(() => session.locator('.sponsored-gas').innerText(), wait)
+      .toContain(formatEther(BigInt(sponsoredGas.spent)))
+    expect(await session.locator('.sponsored-gas').innerText()).toContain('Sponsored gas in the last 24 h')
     await shot('07-sponsored-gas')
   })
 
