@@ -630,7 +630,11 @@ describe('the dashboard in headless Chromium', () => {
     const card = page.locator(`article[data-wallet="${eoa.address}"]`)
     await card.waitFor(wait)
     const session = card.getByRole('region', { name: 'Session key' })
-    await session.locator('.sponsored-gas').waitFor(wait)
+    // The page was already on #/wallets (goto changes no document): it shows what its last live
+    // reload read, so wait for the reload after the op's confirmation rather than read once.
+    await session
+      .locator('.sponsored-gas', { hasText: formatEther(BigInt(sponsoredGas.spent)) })
+      .waitFor(wait)
     const text = await session.locator('.sponsored-gas').innerText()
     expect(text).toContain('Sponsored gas in the last 24 h')
     expect(text).toContain(formatEther(BigInt(sponsoredGas.spent)))
