@@ -1,5 +1,6 @@
+import { AgentWalletHttpError } from '@agentwallet/client'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
-import { ApiError, createApi } from './api.js'
+import { createApi } from './api.js'
 import { Approvals } from './components/Approvals.js'
 import { AuditPage } from './components/AuditPage.js'
 import { SignIn } from './components/SignIn.js'
@@ -45,7 +46,7 @@ async function signIn(
   listeners: Set<Listener>,
   onStatus: (status: LiveStatus) => void,
 ): Promise<Session> {
-  await createApi(key)('GET', '/wallet/list')
+  await createApi(key).listWallets()
   const live = connectLive(key, {
     onEvent: (event) => {
       for (const listener of listeners) listener(event)
@@ -55,12 +56,16 @@ async function signIn(
   const role = await live.ready.catch((error: Error) => {
     live.close()
     throw error.message === 'unauthorized'
-      ? new ApiError(401, 'unauthorized', 'Invalid API key')
-      : new ApiError(0, 'network', 'The live event stream (/ws) could not be opened.')
+      ? new AgentWalletHttpError({ status: 401, code: 'unauthorized', message: 'Invalid API key' })
+      : new AgentWalletHttpError({
+          status: 0,
+          code: 'network_error',
+          message: 'The live event stream (/ws) could not be opened.',
+        })
   })
   if (role === 'agent') {
     live.close()
-    throw new ApiError(403, 'agent_key', 'agent key')
+    throw new AgentWalletHttpError({ status: 403, code: 'agent_key', message: 'agent key' })
   }
   return { key, role, live }
 }
@@ -181,7 +186,7 @@ export function App() {
 }
 
 function describeSignInError(error: unknown): string {
-  if (error instanceof ApiError) {
+  if (error instanceof AgentWalletHttpError) {
     if (error.code === 'agent_key')
       return 'This is an agent key. Agents cannot approve their own sends: sign in with an approver or admin key.'
     if (error.status === 401) return 'That API key was not recognised. Check it and try again.'

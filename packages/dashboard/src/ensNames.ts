@@ -1,4 +1,5 @@
-import { type Api, ApiError } from './api.js'
+import { AgentWalletHttpError } from '@agentwallet/client'
+import type { Api } from './api.js'
 
 /** How long an answer is kept: names rarely change, and most recipients have none. */
 const ttlMs = 10 * 60_000
@@ -17,9 +18,12 @@ export function reverseName(api: Api, address: string): Promise<string | null | 
   if (known && Date.now() - known.at < ttlMs) return Promise.resolve(known.name)
   const pending = asking.get(key)
   if (pending) return pending
-  const asked = api<{ name: string }>('GET', `/ens/reverse/${address}`)
-    .then((body) => body.name as string | null)
-    .catch((error: unknown) => (error instanceof ApiError && error.status === 404 ? null : undefined))
+  const asked = api
+    .reverseEnsName({ address })
+    .then((body): string | null => body.name)
+    .catch((error: unknown) =>
+      error instanceof AgentWalletHttpError && error.status === 404 ? null : undefined,
+    )
     .then((name) => {
       if (name !== undefined) answers.set(key, { name, at: Date.now() })
       asking.delete(key)

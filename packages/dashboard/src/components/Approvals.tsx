@@ -34,16 +34,17 @@ export function Approvals() {
   const { api } = useSignedIn()
   const { data, error, reload } = useLoader<Loaded>(async () => {
     const [{ wallets }, { approvals: pending }, { approvals: recent }] = await Promise.all([
-      api<{ wallets: Wallet[] }>('GET', '/wallet/list?limit=1000'),
-      api<{ approvals: Approval[] }>('GET', '/policy/approvals?status=pending&limit=200'),
-      api<{ approvals: Approval[] }>('GET', '/policy/approvals?limit=20'),
+      api.listWallets({ limit: 1000 }),
+      api.listApprovals({ status: 'pending', limit: 200 }),
+      api.listApprovals({ limit: 20 }),
     ])
     const resolved = recent.filter((approval) => approval.status !== 'pending').slice(0, 10)
     const all = [...pending, ...resolved]
     // GET /wallet/tx/:id accepts the tx id too; the approval record itself holds no recipient or amount.
     const txs = await Promise.all(
       all.map((approval) =>
-        api<{ transaction: Transaction }>('GET', `/wallet/tx/${encodeURIComponent(approval.transactionId)}`)
+        api
+          .getTransaction({ transaction: approval.transactionId })
           .then((body) => body.transaction)
           .catch(() => undefined),
       ),
@@ -57,15 +58,12 @@ export function Approvals() {
         api,
         all.map((approval) => byId.get(approval.walletId)).filter((wallet) => wallet !== undefined),
       ),
-      api<{ keys: KeyName[] }>('GET', '/api-keys/names')
+      api
+        .listKeyNames()
         .then((body) => new Map(body.keys.map((key) => [key.id, key])))
         .catch(() => new Map<string, KeyName>()),
       Promise.all(
-        pending.map((approval) =>
-          api<ApprovalFunds>('GET', `/policy/approvals/${encodeURIComponent(approval.id)}/funds`).catch(
-            () => undefined,
-          ),
-        ),
+        pending.map((approval) => api.checkApprovalFunds({ approvalId: approval.id }).catch(() => undefined)),
       ),
     ])
     const rows = all.map((approval, index) => ({
@@ -142,12 +140,8 @@ function PendingCard(props: {
     setBusy(true)
     setFailure(undefined)
     try {
-      const body = action === 'reject' && reason.trim() ? { reason: reason.trim() } : undefined
-      const result = await api<{ transaction: Transaction }>(
-        'POST',
-        `/policy/approvals/${encodeURIComponent(approval.id)}/${action}`,
-        body ?? {},
-      )
+      const why = action === 'reject' && reason.trim() ? { reason: reason.trim() } : {}
+      const result = await api[action]({ approvalId: approval.id, ...why })
       announce(
         action === 'approve'
           ? `Approved. Transaction ${result.transaction.hash ?? ''} ${result.transaction.status}.`
@@ -422,10 +416,9 @@ async function rulesOf(api: Api, wallets: Wallet[]): Promise<Map<string, Map<str
   const unique = [...new Map(wallets.map((wallet) => [wallet.id, wallet])).values()]
   const entries = await Promise.all(
     unique.map(async (wallet) => {
-      const rules = await api<{ tenant: PolicyRule[]; wallet?: { rules: PolicyRule[] } }>(
-        'GET',
-        `/policy/rules?wallet=${wallet.address}`,
-      ).catch(() => ({ tenant: [] as PolicyRule[], wallet: undefined }))
+      const rules = await api
+        .getPolicyRules({ wallet: wallet.address })
+        .catch(() => ({ tenant: [] as PolicyRule[], wallet: undefined }))
       const byId = new Map([...rules.tenant, ...(rules.wallet?.rules ?? [])].map((rule) => [rule.id, rule]))
       return [wallet.id, byId] as const
     }),

@@ -1,5 +1,5 @@
+import { AgentWalletHttpError } from '@agentwallet/client'
 import { Fragment } from 'preact'
-import { ApiError } from '../api.js'
 import { useReloadOn, useSignedIn } from '../events.js'
 import { dateTime } from '../format.js'
 import type { DecodedArgument, TransactionDetails } from '../types.js'
@@ -14,12 +14,10 @@ const liveTypes = ['tx.', 'payment.'] as const
 export function TransactionPage({ transaction }: { transaction: string }) {
   const { api } = useSignedIn()
   const { data, error, reload } = useLoader<TransactionDetails | 'not_found'>(() =>
-    api<TransactionDetails>('GET', `/wallet/tx/${encodeURIComponent(transaction)}/details`).catch(
-      (failure: unknown) => {
-        if (failure instanceof ApiError && failure.status === 404) return 'not_found' as const
-        throw failure
-      },
-    ),
+    api.getTransactionDetails({ transaction }).catch((failure: unknown) => {
+      if (failure instanceof AgentWalletHttpError && failure.status === 404) return 'not_found' as const
+      throw failure
+    }),
   )
   useReloadOn(liveTypes, reload)
   return (

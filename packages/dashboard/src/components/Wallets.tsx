@@ -1,14 +1,6 @@
 import { useReloadOn, useSignedIn } from '../events.js'
 import { dateTime, formatUnits, shortAddress } from '../format.js'
-import type {
-  Balance,
-  PolicyDecision,
-  PolicyRule,
-  RuleOutcome,
-  SmartWallet,
-  Transaction,
-  Wallet,
-} from '../types.js'
+import type { Balance, PolicyRule, RuleOutcome, SmartWallet, Transaction, Wallet } from '../types.js'
 import { Address, ErrorNote, StatusBadge, TxHash, useLoader } from './common.js'
 import { LimitBar } from './LimitBar.js'
 
@@ -28,7 +20,7 @@ const addressPattern = /^0x[0-9a-fA-F]{40}$/
 export function Wallets() {
   const { api } = useSignedIn()
   const { data, error, reload } = useLoader<WalletData[]>(async () => {
-    const { wallets } = await api<{ wallets: Wallet[] }>('GET', '/wallet/list?limit=1000')
+    const { wallets } = await api.listWallets({ limit: 1000 })
     return Promise.all(wallets.map((wallet) => loadWallet(api, wallet)))
   })
   useReloadOn(['tx.', 'policy.', 'approval.', 'wallet.'], reload)
@@ -46,21 +38,17 @@ export function Wallets() {
 }
 
 async function loadWallet(api: ReturnType<typeof useSignedIn>['api'], listed: Wallet): Promise<WalletData> {
-  const path = `/wallet/${listed.address}`
   // A smart wallet's own view adds what the tenant's paymaster paid for it (the list leaves it out).
   const [wallet, balance, rules, history] = await Promise.all([
     listed.smart
-      ? api<{ wallet: Wallet }>('GET', path).then(
+      ? api.getWallet({ wallet: listed.address }).then(
           (body) => body.wallet,
           () => listed,
         )
       : Promise.resolve(listed),
-    api<Balance>('GET', `${path}/balance`).catch(() => undefined),
-    api<{ tenant: PolicyRule[]; wallet?: { rules: PolicyRule[] } }>(
-      'GET',
-      `/policy/rules?wallet=${listed.address}`,
-    ),
-    api<{ count: number; transactions: Transaction[] }>('GET', `${path}/history?limit=25`),
+    api.getBalance({ wallet: listed.address }).catch(() => undefined),
+    api.getPolicyRules({ wallet: listed.address }),
+    api.listHistory({ wallet: listed.address, limit: 25 }),
   ])
   const all = [...rules.tenant, ...(rules.wallet?.rules ?? [])].filter((rule) => rule.enabled !== false)
   // The spend already counted in each window comes from the policy engine itself: a dry run of a
@@ -73,12 +61,8 @@ async function loadWallet(api: ReturnType<typeof useSignedIn>['api'], listed: Wa
     ),
   ]
   const probes = [undefined, ...tokens].map((token) =>
-    api<{ decision: PolicyDecision }>('POST', '/policy/evaluate', {
-      from: wallet.address,
-      to: wallet.address,
-      value: '0',
-      ...(token ? { token } : {}),
-    })
+    api
+      .evaluatePolicy({ wallet: wallet.address, to: wallet.address, value: '0', ...(token ? { token } : {}) })
       .then((body) => body.decision.outcomes ?? [])
       .catch(() => [] as RuleOutcome[]),
   )

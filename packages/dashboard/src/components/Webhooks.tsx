@@ -26,8 +26,8 @@ function WebhookLog() {
   const { api } = useSignedIn()
   const { data, error, reload } = useLoader<Loaded>(async () => {
     const [{ subscriptions }, { deliveries }] = await Promise.all([
-      api<{ subscriptions: WebhookSubscription[] }>('GET', '/webhooks/list'),
-      api<{ deliveries: WebhookDelivery[] }>('GET', '/webhooks/logs?limit=200'),
+      api.listWebhooks(),
+      api.listWebhookDeliveries({ limit: 200 }),
     ])
     return { subscriptions, deliveries }
   })
@@ -94,7 +94,7 @@ function Delivery({ delivery, onChange }: { delivery: WebhookDelivery; onChange(
     setBusy(true)
     setFailure(undefined)
     try {
-      await api('POST', `/webhooks/logs/${encodeURIComponent(delivery.id)}/retry`)
+      await api.retryWebhookDelivery({ deliveryId: delivery.id })
       announce(`Delivery of ${delivery.webhookEvent} will be attempted now.`)
       onChange()
     } catch (error) {

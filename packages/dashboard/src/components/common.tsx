@@ -1,6 +1,6 @@
+import { AgentWalletHttpError } from '@agentwallet/client'
 import type { ComponentChildren } from 'preact'
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
-import { ApiError } from '../api.js'
 import { shortAddress } from '../format.js'
 
 /** Loads data with `load`, keeps the last good value while reloading, and reports errors. */
@@ -32,7 +32,7 @@ export function useLoader<T>(load: () => Promise<T>): {
 }
 
 export function messageOf(error: unknown): string {
-  if (error instanceof ApiError) return `${error.message} (${error.code})`
+  if (error instanceof AgentWalletHttpError) return `${error.message} (${error.code})`
   return error instanceof Error ? error.message : String(error)
 }
 
