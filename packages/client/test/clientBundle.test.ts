@@ -4,7 +4,8 @@ import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 
 const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url))
-const tsconfig = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url))
+const root = fileURLToPath(new URL('../../..', import.meta.url))
+const tsconfig = `${root}/tsconfig.json`
 
 /** The client bundled as an app would: minified, zod and the contract included, nothing external. */
 async function bundle(platform: 'browser' | 'neutral') {
@@ -18,6 +19,8 @@ async function bundle(platform: 'browser' | 'neutral') {
     mainFields: ['module', 'main'],
     conditions: ['import', 'default'],
     tsconfig,
+    // Inputs are named from the repository root, wherever vitest runs from.
+    absWorkingDir: root,
     write: false,
     metafile: true,
     logLevel: 'silent',
