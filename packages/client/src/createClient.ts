@@ -1,5 +1,5 @@
 import { type CallOptions, contractList, type OperationContract } from '@agentwallet/core/contract'
-import { AgentWalletHttpError } from './agentWalletHttpError.js'
+import { toHttpError } from './agentWalletHttpError.js'
 import type { HealthAnswer, OnboardingAnswer, OpenApiDocument } from './edgeAnswers.js'
 import { type Answer, fetchAnswer, fieldsOf, type Transport } from './fetchAnswer.js'
 import type { OperationMethods } from './operationMethods.js'
@@ -51,7 +51,8 @@ export type AgentWalletClient = OperationMethods & EdgeMethods
  * A typed client for the AgentWallet HTTP API, derived from core's operation table: each operation
  * is a method taking its input (path parameters included) and `{ idempotencyKey }`, answering its
  * declared output (the JSON body without `success`). A 202 paused for approval is a result
- * (`status: 'pending_approval'`, `approval`); every failure throws `AgentWalletHttpError`.
+ * (`status: 'pending_approval'`, `approval`); every failure throws an error of core's
+ * family (`NotFoundError` for `not_found`, …; `AgentWalletHttpError` matches them all) with its `status`.
  * @example
  * const client = createClient({ baseUrl: 'http://127.0.0.1:8080', apiKey })
  * const { wallet } = await client.createWallet({ agentName: 'trader' }, { idempotencyKey: 'create-trader' })
@@ -105,7 +106,7 @@ function operationMethod(transport: Transport, operation: OperationContract, val
 function validated(operation: OperationContract, fields: Record<string, unknown>, answer: Answer) {
   const result = operation.output.safeParse(fields)
   if (result.success) return result.data
-  throw new AgentWalletHttpError({
+  throw toHttpError({
     code: 'invalid_response',
     message: `${operation.name} answered outside its declared output`,
     status: answer.status,

@@ -1,4 +1,4 @@
-import { AgentWalletHttpError } from './agentWalletHttpError.js'
+import { type AgentWalletHttpError, toHttpError } from './agentWalletHttpError.js'
 import { type HttpRequest, toSearch } from './toHttpRequest.js'
 
 /** Where and how requests go. */
@@ -43,7 +43,7 @@ export async function fetchAnswer(
   const envelope = isEnvelope(body) ? body : undefined
   if (response.ok && envelope?.success !== false) return { status: response.status, body, requestId }
   const error = envelope?.error
-  throw new AgentWalletHttpError({
+  throw toHttpError({
     code: typeof error?.code === 'string' ? error.code : 'http_error',
     message: typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`,
     status: response.status,
@@ -58,7 +58,7 @@ export async function fetchAnswer(
  */
 export function fieldsOf(answer: Answer): Record<string, unknown> {
   if (!isEnvelope(answer.body) || answer.body.success !== true) {
-    throw new AgentWalletHttpError({
+    throw toHttpError({
       code: 'http_error',
       message: `HTTP ${answer.status} answered a body that is not an AgentWallet envelope`,
       status: answer.status,
@@ -73,7 +73,7 @@ function unanswered(error: unknown, transport: Transport): AgentWalletHttpError 
   const timedOut = error instanceof Error && error.name === 'TimeoutError'
   // The origin only: a base URL may carry credentials, and the key is never part of a URL.
   const origin = new URL(transport.baseUrl).origin
-  return new AgentWalletHttpError({
+  return toHttpError({
     code: timedOut ? 'timeout' : 'network_error',
     message: timedOut
       ? `${origin} did not answer within ${transport.timeoutMs} ms`

@@ -1,5 +1,11 @@
 export type { CallOptions, ContractName as OperationName } from '@agentwallet/core/contract'
-export { AgentWalletHttpError } from './agentWalletHttpError.js'
+export {
+  AgentWalletHttpError,
+  type ClientErrorCode,
+  type EdgeErrorCode,
+  type OperationError,
+  type TransportErrorCode,
+} from './agentWalletHttpError.js'
 export {
   type AgentWalletClient,
   type ClientOptions,

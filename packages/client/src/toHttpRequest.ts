@@ -1,5 +1,5 @@
 import { type OperationContract, pathParametersOf } from '@agentwallet/core/contract'
-import { AgentWalletHttpError } from './agentWalletHttpError.js'
+import { type AgentWalletHttpError, toHttpError } from './agentWalletHttpError.js'
 
 /** A query value as the server reads it: text, a number or boolean as text, a list comma-separated. */
 export type QueryValue = string | number | boolean | readonly (string | number)[] | null | undefined
@@ -51,7 +51,7 @@ export function toSearch(query: Readonly<Record<string, QueryValue>> = {}): stri
 // The server would answer a route the caller did not mean (`/wallet//balance` is no route at all).
 function missing(operation: OperationContract, name: string): AgentWalletHttpError {
   const message = `${operation.name} needs "${name}" (a path parameter): nothing was sent`
-  return new AgentWalletHttpError({
+  return toHttpError({
     code: 'validation_failed',
     message,
     status: 0,

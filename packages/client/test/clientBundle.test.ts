@@ -4,7 +4,8 @@ import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 
 const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url))
-const tsconfig = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url))
+const root = fileURLToPath(new URL('../../..', import.meta.url))
+const tsconfig = `${root}/tsconfig.json`
 
 /** The client bundled as an app would: minified, zod and the contract included, nothing external. */
 async function bundle(platform: 'browser' | 'neutral') {
@@ -18,6 +19,8 @@ async function bundle(platform: 'browser' | 'neutral') {
     mainFields: ['module', 'main'],
     conditions: ['import', 'default'],
     tsconfig,
+    // Inputs are named from the repository root, wherever vitest runs from.
+    absWorkingDir: root,
     write: false,
     metafile: true,
     logLevel: 'silent',
@@ -49,9 +52,9 @@ describe('@agentwallet/client bundle', () => {
     ).toEqual([])
   })
 
-  // Skipped, not weakened: 50.6 kB gzipped at this commit (zod ~28 kB of it, the 59 operations'
-  // descriptions most of the rest), over issue #30's 40 kB. Unskip when the budget holds.
-  it.skip('is at most 40 kB gzipped for the browser (minified, zod included) — 50.6 kB today, over budget', async () => {
+  // Skipped, not weakened: 51.2 kB gzipped at this commit (zod 57 % of the raw bytes; the operations'
+  // summaries and descriptions 6 kB gzipped), over issue #30's 40 kB. Unskip when the budget holds.
+  it.skip('is at most 40 kB gzipped for the browser (minified, zod included) — 51.2 kB today, over budget', async () => {
     const { gzipped } = await bundle('browser')
     expect(gzipped).toBeLessThanOrEqual(40_000)
   })

@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { AgentWalletHttpError, createClient } from '@agentwallet/client'
+import { BaseError, ConflictError } from '@agentwallet/core/contract'
 import { afterEach, describe, expect, it } from 'vitest'
 
 /*
@@ -47,6 +48,7 @@ describe('client failures that are not an AgentWallet answer', () => {
     const baseUrl = await serve(answer(502, '<html>Bad gateway</html>', 'text/html'))
     const error = await failure(createClient({ baseUrl, apiKey: 'k' }).getBalance({ wallet }))
     expect(error).toMatchObject({ code: 'http_error', status: 502, requestId: 'req_test' })
+    expect(error).toBeInstanceOf(BaseError)
   })
 
   it('throws http_error for a success that is not the envelope', async () => {
@@ -58,7 +60,8 @@ describe('client failures that are not an AgentWallet answer', () => {
   it('throws the envelope’s code for a 2xx that says success: false', async () => {
     const baseUrl = await serve(answer(200, '{"success":false,"error":{"code":"conflict","message":"no"}}'))
     const error = await failure(createClient({ baseUrl, apiKey: 'k' }).getBalance({ wallet }))
-    expect(error).toMatchObject({ code: 'conflict', status: 200 })
+    expect(error).toMatchObject({ code: 'conflict', status: 200, message: 'no' })
+    expect(error).toBeInstanceOf(ConflictError)
   })
 
   it('throws timeout (status 0) when the server does not answer in time', async () => {

@@ -1,7 +1,10 @@
 import {
   type AgentWalletClient,
+  AgentWalletHttpError,
+  type ClientErrorCode,
   createClient,
   type EdgeMethods,
+  type OperationError,
   type OperationMethods,
   type OperationName,
 } from '@agentwallet/client'
@@ -57,5 +60,21 @@ describe('client types', () => {
     // @ts-expect-error a path parameter is a field of the input, not an argument of its own
     void (() => client.getBalance(wallet))
     expect(typeof client.getBalance).toBe('function')
+  })
+
+  it('type a failure’s code as the codes it can have, never plain string', () => {
+    const thrown: unknown = new Error('not the client’s')
+    if (thrown instanceof AgentWalletHttpError) {
+      expectTypeOf(thrown.code).toEqualTypeOf<ClientErrorCode>()
+      expectTypeOf(thrown.status).toEqualTypeOf<number>()
+    }
+    expect(thrown instanceof AgentWalletHttpError).toBe(false)
+    expectTypeOf<string>().not.toExtend<ClientErrorCode>()
+    // getWallet declares `not_found`; beside it only the common, edge and transport codes.
+    type GetWalletCode = OperationError<'getWallet'>['code']
+    expectTypeOf<'not_found'>().toExtend<GetWalletCode>()
+    expectTypeOf<'validation_failed' | 'forbidden' | 'timeout'>().toExtend<GetWalletCode>()
+    expectTypeOf<'policy_blocked'>().not.toExtend<GetWalletCode>()
+    expectTypeOf<string>().not.toExtend<GetWalletCode>()
   })
 })

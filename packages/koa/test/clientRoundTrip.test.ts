@@ -1,4 +1,5 @@
 import { type AgentWalletClient, AgentWalletHttpError, createClient } from '@agentwallet/client'
+import { BaseError, NotFoundError, PolicyBlockedError, ValidationError } from '@agentwallet/core/contract'
 import { createDevnet } from '@agentwallet/devnet'
 import { type Address, parseEther, zeroAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -144,12 +145,19 @@ describe('wallets and sends through the client', () => {
     )
     expect(blocked.details).toMatchObject({ ruleId: rules?.rules[0]?.id })
     expect(blocked.requestId).toMatch(/\S/)
+    expect(blocked).toBeInstanceOf(PolicyBlockedError)
 
     const typo = { wallet: own, to: fresh(), valeu: '1' }
-    await expectHttpError(strict.send(typo as never), 'validation_failed', 400)
+    const invalid = await expectHttpError(strict.send(typo as never), 'validation_failed', 400)
+    expect(invalid).toBeInstanceOf(ValidationError)
+    expect(invalid.details).toMatchObject({ issues: expect.arrayContaining([expect.anything()]) })
     await expectHttpError(strict.getTransaction({ transaction: `0x${'ab'.repeat(32)}` }), 'not_found', 404)
-    await expectHttpError(strict.getBalance({ wallet: fresh() }), 'not_found', 404)
-    await expectHttpError(strict.listWebhooks(), 'forbidden', 403)
+    const missing = await expectHttpError(strict.getBalance({ wallet: fresh() }), 'not_found', 404)
+    // Core's class, with the server's own words kept (not `NotFoundError`'s "… not found" of its argument).
+    expect(missing).toBeInstanceOf(NotFoundError)
+    expect(missing).toMatchObject({ name: 'NotFoundError', shortMessage: missing.message })
+    const forbidden = await expectHttpError(strict.listWebhooks(), 'forbidden', 403)
+    expect(forbidden).toBeInstanceOf(BaseError)
   })
 })
 

@@ -13,12 +13,11 @@ export type ToolError = { code: string; message: string; details?: Record<string
  * @example catch (error) { const { code } = toToolError(error) }
  */
 export function toToolError(error: unknown): ToolError {
-  if (isAgentWalletError(error)) return withDetails(error.code, error.shortMessage, error.details)
-  if (error instanceof AgentWalletHttpError && !unanswered.has(error.code))
-    return withDetails(error.code, error.message, error.details)
-  if (error instanceof AgentWalletHttpError || isUnreachable(error)) {
+  // The client's failures are of core's family too: those where no server answered go first.
+  if ((error instanceof AgentWalletHttpError && unanswered.has(error.code)) || isUnreachable(error)) {
     return { code: 'server_unavailable', message: 'The AgentWallet server did not answer; try again later' }
   }
+  if (isAgentWalletError(error)) return withDetails(error.code, error.shortMessage, error.details)
   // Unknown errors may carry internals (paths, URLs with credentials): the model gets none of it.
   return { code: 'internal', message: 'Internal error' }
 }
