@@ -5,6 +5,7 @@ export {
   type EdgeErrorCode,
   type OperationError,
   type TransportErrorCode,
+  toHttpError,
 } from './agentWalletHttpError.js'
 export {
   type AgentWalletClient,

@@ -1,4 +1,4 @@
-import { AgentWalletHttpError } from '@agentwallet/client'
+import { AgentWalletHttpError, toHttpError } from '@agentwallet/client'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { createApi } from './api.js'
 import { Approvals } from './components/Approvals.js'
@@ -56,8 +56,8 @@ async function signIn(
   const role = await live.ready.catch((error: Error) => {
     live.close()
     throw error.message === 'unauthorized'
-      ? new AgentWalletHttpError({ status: 401, code: 'unauthorized', message: 'Invalid API key' })
-      : new AgentWalletHttpError({
+      ? toHttpError({ status: 401, code: 'unauthorized', message: 'Invalid API key' })
+      : toHttpError({
           status: 0,
           code: 'network_error',
           message: 'The live event stream (/ws) could not be opened.',
@@ -65,7 +65,7 @@ async function signIn(
   })
   if (role === 'agent') {
     live.close()
-    throw new AgentWalletHttpError({ status: 403, code: 'agent_key', message: 'agent key' })
+    throw new AgentKeyRefused()
   }
   return { key, role, live }
 }
@@ -185,10 +185,13 @@ export function App() {
   )
 }
 
+/** An agent key signing in: refused here, since agents cannot approve anything. */
+class AgentKeyRefused extends Error {}
+
 function describeSignInError(error: unknown): string {
+  if (error instanceof AgentKeyRefused)
+    return 'This is an agent key. Agents cannot approve their own sends: sign in with an approver or admin key.'
   if (error instanceof AgentWalletHttpError) {
-    if (error.code === 'agent_key')
-      return 'This is an agent key. Agents cannot approve their own sends: sign in with an approver or admin key.'
     if (error.status === 401) return 'That API key was not recognised. Check it and try again.'
     if (error.code === 'rate_limited') return 'Too many attempts. Wait a moment and try again.'
     return error.message
