@@ -16,7 +16,7 @@ import { submitIntent } from '../transactions/submitIntent.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
-import { requireWalletKind } from '../wallets/requireEoaWallet.js'
+import { requireAccountWallet } from '../wallets/requireAccountWallet.js'
 import type { stakeAnswerSchema, stakeSchema } from './defiSchemas.js'
 
 /** Staking protocols core knows, and where each lives in a chain's address book. */
@@ -76,10 +76,7 @@ async function runStake(
     })
   }
   // A smart wallet's stake is one call, carried by its session key's user operation.
-  const wallet = requireWalletKind(await actingWallet(ctx, principal, input.wallet), 'stake', [
-    'eoa',
-    'smart',
-  ])
+  const wallet = requireAccountWallet(await actingWallet(ctx, principal, input.wallet), 'stake')
   const chain = ctx.chains.get(input.chain ?? wallet.chain)
   const lido = lidoOn(chain)
   const asset = await resolveAsset(chain)

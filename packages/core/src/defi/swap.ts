@@ -16,7 +16,7 @@ import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js
 import { type IncludedTransaction, isCarried, type TransactionRecord } from '../transactions/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
-import { requireWalletKind } from '../wallets/requireEoaWallet.js'
+import { requireAccountWallet } from '../wallets/requireAccountWallet.js'
 import type { WalletRecord } from '../wallets/types.js'
 import type { SwapParameters, swapAnswerSchema, swapSchema } from './defiSchemas.js'
 import {
@@ -108,7 +108,7 @@ export async function swap(
   options: IdempotencyOptions = {},
 ): Promise<SwapReturnType> {
   return withIdempotency(ctx, principal, 'defi.swap', input, options, async () => {
-    const wallet = requireWalletKind(await actingWallet(ctx, principal, input.wallet), 'swap', swapKinds)
+    const wallet = requireAccountWallet(await actingWallet(ctx, principal, input.wallet), 'swap')
     const chain = ctx.chains.get(input.chain ?? wallet.chain)
     const result = await runSwap(ctx, principal, wallet, chain, input)
     if (result.status === 'confirmed') return confirmedAnswer(ctx, result)
@@ -118,9 +118,6 @@ export async function swap(
 }
 
 export type SwapReturnType = z.infer<typeof swapAnswerSchema>
-
-/** The wallets that swap: an EOA, and a smart wallet (approve and swap in one user operation). */
-const swapKinds = ['eoa', 'smart'] as const
 
 /** The answer of a mined swap. */
 function confirmedAnswer(ctx: AgentWalletContext, pass: ConfirmedSwapPass): SwapReturnType {

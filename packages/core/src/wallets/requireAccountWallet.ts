@@ -1,5 +1,5 @@
-import { requireWalletKind } from './requireEoaWallet.js'
-import type { WalletRecord } from './types.js'
+import { BaseError } from '../errors/baseError.js'
+import type { WalletKind, WalletRecord } from './types.js'
 
 /**
  * The flows an EOA and a smart wallet both take (a smart wallet's calls go out as its session key's
@@ -9,4 +9,17 @@ import type { WalletRecord } from './types.js'
  */
 export function requireAccountWallet(wallet: WalletRecord, flow: string): WalletRecord {
   return requireWalletKind(wallet, flow, ['eoa', 'smart'])
+}
+
+/**
+ * The wallet, when its kind is one `kinds` takes (a wallet without a kind is an EOA); any other is
+ * refused with 422 `wallet_kind_unsupported` before anything is signed or saved.
+ */
+function requireWalletKind(wallet: WalletRecord, flow: string, kinds: readonly WalletKind[]): WalletRecord {
+  const kind = wallet.kind ?? 'eoa'
+  if (kinds.includes(kind)) return wallet
+  const use = `a wallet of kind ${kinds.join(' or ')}`
+  throw new BaseError('wallet_kind_unsupported', `A ${kind} wallet cannot ${flow} yet; use ${use}`, {
+    details: { wallet: wallet.address, kind, flow },
+  })
 }
