@@ -118,6 +118,16 @@ module.exports = {
       to: { path: core, pathNot: `${core}(index|testing/index|contract/index)\\.ts$` },
     },
     {
+      name: 'contract-readers-load-no-core',
+      comment:
+        "the client, the dashboard, OpenAPI, MCP and the agent adapters read @agentwallet/core/contract; core's entry (viem, the domain) they may name in types only",
+      severity: 'error',
+      from: {
+        path: '^packages/((client|dashboard|mcp|ai-sdk|langchain|openai-agents)/src/|koa/src/openapi/)',
+      },
+      to: { path: `${core}(index|testing/index)\\.ts$`, ...runTime },
+    },
+    {
       name: 'adapters-beside-core',
       comment: 'a Storage adapter or the devnet builds on core alone, never on another workspace package',
       severity: 'error',

@@ -88,4 +88,22 @@ describe('the import rules of core', () => {
       'core-imports-no-workspace-package',
     ])
   })
+
+  it("refuse core's entry at run time in a reader of the contract (MCP, the client), not in its types", async () => {
+    const violations = await violationsOf({
+      'packages/core/src/index.ts':
+        'export class ForbiddenError extends Error {}\nexport type Session = {}\n',
+      'packages/mcp/src/backend/inProcess.ts':
+        "import { ForbiddenError } from '../../../core/src/index.ts'\nexport const refuse = () => new ForbiddenError()\n",
+      'packages/mcp/src/backend/remote.ts':
+        "import type { Session } from '../../../core/src/index.ts'\nexport type Remote = Session\n",
+    })
+    expect(violations).toEqual([
+      {
+        rule: 'contract-readers-load-no-core',
+        from: 'packages/mcp/src/backend/inProcess.ts',
+        to: 'packages/core/src/index.ts',
+      },
+    ])
+  })
 })

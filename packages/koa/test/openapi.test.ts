@@ -1,3 +1,5 @@
+import { contractList } from '@agentwallet/core/contract'
+import { buildOpenApi, createApp } from '@agentwallet/koa'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from './helpers/testServer.js'
@@ -45,6 +47,14 @@ it('/openapi.json is a valid OpenAPI 3.1 document generated from the request sch
     expect(body.paths[path], path).toBeDefined()
   }
   expect(body.paths['/health'].get.security).toEqual([])
+})
+
+it("is the contract's document: built from the contract alone (no operation bound to core) it is the same", async () => {
+  const { body } = await t.call('GET', '/openapi.json', { key: '' })
+  const { routes } = createApp({ agentWallet: t.agentWallet })
+  const fromContract = buildOpenApi({ operations: contractList, routes }, { version: body.info.version })
+  expect(Object.keys(fromContract.paths as object)).toEqual(Object.keys(body.paths))
+  expect(fromContract).toEqual(body)
 })
 
 it('/health and /onboarding answer without a key', async () => {

@@ -1,4 +1,5 @@
-import { type AgentWalletSession, ForbiddenError } from '@agentwallet/core'
+import type { AgentWalletSession } from '@agentwallet/core'
+import { ForbiddenError } from '@agentwallet/core/contract'
 import type { ApprovalInstructionsOptions } from '../tools/approvalInstructions.js'
 import { assertToolOperation } from '../tools/toolOperations.js'
 import type { AgentWalletBackend, OperationCall } from './agentWalletBackend.js'
