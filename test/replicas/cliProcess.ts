@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { cliEntry } from '../helpers/cliBundle.js'
 
-/** The repository root: tsx resolves `@agentwallet/*` to sources through its tsconfig `paths`. */
+/** The repository root, where each CLI process runs. */
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
 
 export type CliProcess = {
@@ -16,12 +17,12 @@ export type CliProcess = {
 }
 
 /**
- * Runs `agentwallet <args>` from source (`node --import tsx packages/koa/src/cli/main.ts`, cwd the
- * repo root), so the harness needs no build: the same CLI a deployment runs from `dist`.
+ * Runs `agentwallet <args>` from source (bundled by `cliEntry`, cwd the repo root), so the harness
+ * needs no build: the same CLI a deployment runs from `dist`.
  * @example const devnet = startCli(['devnet', '--port', '0'], {}); await devnet.waitFor(/on (http\S+)/, 30_000)
  */
 export function startCli(args: string[], env: Record<string, string>): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/koa/src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, [cliEntry(), ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

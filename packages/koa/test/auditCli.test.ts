@@ -5,17 +5,17 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { devnetAccounts } from '@agentwallet/devnet'
 import { afterAll, expect, it } from 'vitest'
+import { cliEntry } from '../../../test/helpers/cliBundle.js'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
-const main = join(root, 'packages/koa/src/cli/main.ts')
 const dataDir = mkdtempSync(join(tmpdir(), 'agentwallet-audit-'))
 const children: ChildProcess[] = []
 const adminKey = 'aw_fixed_admin_key_for_audit_test_0123456'
 const funded = devnetAccounts[8]!
 
-/** Runs the CLI from source (tsx), collecting output until `until` matches or it exits. */
+/** Runs the CLI (bundled from source, `cliEntry`), collecting output until `until` matches or it exits. */
 function run(args: string[], until?: RegExp) {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+  const child = spawn(process.execPath, [cliEntry(), ...args], {
     cwd: root,
     env: {
       ...process.env,

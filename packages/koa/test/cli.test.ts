@@ -17,17 +17,17 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { devnetAccounts } from '@agentwallet/devnet'
 import { afterAll, expect, it } from 'vitest'
+import { cliEntry } from '../../../test/helpers/cliBundle.js'
 import { ensureDashboardBuilt } from '../../dashboard/test/helpers/buildDashboard.js'
 import { commandHelp } from '../src/cli/commandHelp.js'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
-const main = join(root, 'packages/koa/src/cli/main.ts')
 const dataDir = mkdtempSync(join(tmpdir(), 'agentwallet-cli-'))
 const children: ChildProcess[] = []
 
 /**
- * How long one CLI process may take to print what a test awaits, or to exit: it compiles the CLI
- * with tsx first, which takes seconds on an idle machine and a minute on a busy one. A test's own
+ * How long one CLI process may take to print what a test awaits, or to exit: it loads the CLI and
+ * its packages first, which takes a second or two on an idle machine and much more on a busy one. A test's own
  * bound is `startBound` for each process it starts plus a minute for the rest, so a slow start fails
  * in `run`, named, rather than as an anonymous test timeout.
  */
@@ -35,7 +35,7 @@ const startBound = 90_000
 const bound = (processes: number) => processes * startBound + 60_000
 
 /**
- * Runs the CLI from source (tsx), collecting output until `until` matches or it exits; rejects,
+ * Runs the CLI (bundled from source, `cliEntry`), collecting output until `until` matches or it exits; rejects,
  * naming the command and what it awaited, if neither happened within `startBound`.
  */
 function run(
@@ -46,7 +46,7 @@ function run(
   through: string[] = [],
 ) {
   const [command, ...prefix] = [...through, process.execPath]
-  const child = spawn(command!, [...prefix, '--import', 'tsx', main, ...args], {
+  const child = spawn(command!, [...prefix, cliEntry(), ...args], {
     cwd: root,
     env: { ...process.env, ...env },
   })

@@ -7,18 +7,18 @@ import { createAgentWallet, rotateMasterKey } from '@agentwallet/core'
 import { devnetAccounts } from '@agentwallet/devnet'
 import { postgresStorage } from '@agentwallet/postgres'
 import { afterAll, expect, it } from 'vitest'
+import { cliEntry } from '../../../test/helpers/cliBundle.js'
 import { testSchemas, testUrl } from '../../postgres/test/testDatabase.js'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
-const main = join(root, 'packages/koa/src/cli/main.ts')
 const dataDir = mkdtempSync(join(tmpdir(), 'agentwallet-rotate-'))
 const children: ChildProcess[] = []
 const adminKey = 'aw_fixed_admin_key_for_rotation_test_01234'
 const funded = devnetAccounts[9]!
 
-/** Runs the CLI from source (tsx), collecting output until `until` matches or it exits. */
+/** Runs the CLI (bundled from source, `cliEntry`), collecting output until `until` matches or it exits. */
 function run(args: string[], env: Record<string, string> = {}, until?: RegExp) {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+  const child = spawn(process.execPath, [cliEntry(), ...args], {
     cwd: root,
     env: { ...process.env, AGENTWALLET_MASTER_KEY: '', AGENTWALLET_NEW_MASTER_KEY: '', ...env },
   })

@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { cliEntry } from '../../../../test/helpers/cliBundle.js'
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url))
-const cli = fileURLToPath(new URL('../../../koa/src/cli/main.ts', import.meta.url))
 
 export type SpawnedMcp = {
   client: Client
@@ -20,7 +20,7 @@ export type SpawnedMcp = {
  * the exit `code`, `stdout` and `stderr`. Asynchronous: a server in this process must keep answering.
  */
 export async function runCli(args: string[], env: Record<string, string>): Promise<string> {
-  const run = promisify(execFile)(process.execPath, ['--import', 'tsx', cli, ...args], {
+  const run = promisify(execFile)(process.execPath, [cliEntry(), ...args], {
     cwd: root,
     env: { ...inheritedEnv(), ...env },
     encoding: 'utf8',
@@ -46,13 +46,13 @@ export async function cliOutcome(
 }
 
 /**
- * `agentwallet mcp` as a child process over real stdio (tsx runs the sources; the repo's tsconfig
- * paths resolve the workspace packages), with an SDK client connected to it.
+ * `agentwallet mcp` as a child process over real stdio (the CLI bundled from the sources,
+ * `cliEntry`), with an SDK client connected to it.
  */
 export async function spawnMcp(env: Record<string, string>): Promise<SpawnedMcp> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', cli, 'mcp'],
+    args: [cliEntry(), 'mcp'],
     cwd: root,
     env: { ...inheritedEnv(), ...env },
     stderr: 'pipe',
