@@ -28,7 +28,7 @@ const core = '^packages/core/src/'
 /**
  * The contract (docs/architecture.md, "The contract"): each domain's `*Contract.ts` and the
  * `*Schemas.ts` / `*Schema.ts` files it reads, with the shared `schemas/` and `errors/` and the
- * `contract/` entry. It is what a browser loads: zod and itself only.
+ * `contract/` entry. It is what a browser loads: zod/mini and itself only.
  */
 const contractFiles = `${core}(contract/|errors/|schemas/|[^/]+/[^/]+(Contract|Schemas|Schema)\\.ts$)`
 const runTime = { dependencyTypesNot: ['pre-compilation-only'] }
@@ -53,10 +53,10 @@ module.exports = {
     {
       name: 'contract-imports-only-the-contract',
       comment:
-        'a contract file imports zod, @noble/hashes (the EIP-55 checksum) and other contract files only, types included: no viem, no node built-in, no domain code',
+        'a contract file imports zod/mini, @noble/hashes (the EIP-55 checksum) and other contract files only, types included: no viem, no node built-in, no domain code, and not classic zod (one classic import would bring its 100 kB into every browser bundle)',
       severity: 'error',
       from: { path: contractFiles },
-      to: { pathNot: [contractFiles, '/node_modules/zod/', '/node_modules/@noble/hashes/'] },
+      to: { pathNot: [contractFiles, '/node_modules/zod/mini/', '/node_modules/@noble/hashes/'] },
     },
     {
       name: 'contract-no-cycle',

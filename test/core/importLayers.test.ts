@@ -2,12 +2,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { cruise, type IConfiguration, type ICruiseResult } from 'dependency-cruiser'
 import { afterEach, describe, expect, it } from 'vitest'
 
 // The rules `pnpm lint` checks (docs/architecture.md, Layers), run here on small made-up trees so
 // that each one is seen to fail. The repository itself is checked by `pnpm lint`.
 const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as IConfiguration
+const coreRoot = fileURLToPath(new URL('../../packages/core/', import.meta.url))
 
 let dir: string | undefined
 afterEach(async () => {
@@ -15,9 +17,12 @@ afterEach(async () => {
   dir = undefined
 })
 
-/** Cruises a tree of `files` (path → source) with the repository's rules; answers the violations. */
-async function violationsOf(files: Record<string, string>) {
-  dir = await mkdtemp(join(tmpdir(), 'aw-layers-'))
+/**
+ * Cruises a tree of `files` (path → source) with the repository's rules; answers the violations.
+ * `resolvingPackages` puts the tree inside packages/core, so its imports of npm packages resolve.
+ */
+async function violationsOf(files: Record<string, string>, { resolvingPackages = false } = {}) {
+  dir = await mkdtemp(resolvingPackages ? join(coreRoot, '.example-') : join(tmpdir(), 'aw-layers-'))
   for (const [path, source] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true })
     await writeFile(join(dir, path), source)
@@ -104,6 +109,21 @@ describe('the import rules of core', () => {
         from: 'packages/mcp/src/backend/inProcess.ts',
         to: 'packages/core/src/index.ts',
       },
+    ])
+  })
+
+  it('keep classic zod out of the contract: a contract file imports zod/mini only', async () => {
+    const violations = await violationsOf(
+      {
+        'packages/core/src/wallets/walletSchemas.ts':
+          "import * as z from 'zod/mini'\nexport const name = z.string()\n",
+        'packages/core/src/wallets/walletContract.ts':
+          "import * as z from 'zod'\nimport { name } from './walletSchemas.ts'\nexport const input = z.object({ name })\n",
+      },
+      { resolvingPackages: true },
+    )
+    expect(violations.map(({ rule, from }) => ({ rule, from }))).toEqual([
+      { rule: 'contract-imports-only-the-contract', from: 'packages/core/src/wallets/walletContract.ts' },
     ])
   })
 })

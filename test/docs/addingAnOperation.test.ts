@@ -26,7 +26,7 @@ edit('wallets/walletContract.ts', '  getWallet: {', (anchor) =>
     '  noteWallet: {',
     "    summary: 'Echo a note about a wallet (the worked example)',",
     "    description: 'Answers the wallet and the note it was given.',",
-    '    input: z.strictObject({ wallet: walletField, note: z.string().min(1).max(100) }),',
+    '    input: z.strictObject({ wallet: walletField, note: z.string().check(z.minLength(1), z.maxLength(100)) }),',
     '    output: z.object({ wallet: z.string(), note: z.string() }),',
     "    roles: ['agent', 'admin'],",
     '    idempotent: false,',

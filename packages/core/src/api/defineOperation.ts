@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
 import type { CallOptions, OperationContract } from '../schemas/defineContract.js'
@@ -7,7 +7,10 @@ import type { CallOptions, OperationContract } from '../schemas/defineContract.j
  * The function that does an operation's work (in its domain folder), given input its schema has
  * already parsed, answering its output.
  */
-export type OperationAction<TInput extends z.ZodType = z.ZodType, TOutput extends z.ZodType = z.ZodType> = (
+export type OperationAction<
+  TInput extends z.ZodMiniType = z.ZodMiniType,
+  TOutput extends z.ZodMiniType = z.ZodMiniType,
+> = (
   ctx: AgentWalletContext,
   principal: Principal,
   input: z.output<TInput>,
@@ -21,8 +24,8 @@ export type OperationAction<TInput extends z.ZodType = z.ZodType, TOutput extend
  */
 export type OperationDeclaration<
   TName extends string = string,
-  TInput extends z.ZodObject = z.ZodObject,
-  TOutput extends z.ZodType = z.ZodType,
+  TInput extends z.ZodMiniObject = z.ZodMiniObject,
+  TOutput extends z.ZodMiniType = z.ZodMiniType,
 > = OperationContract<TName, TInput, TOutput> & {
   /** The action that does the work. */
   action: OperationAction<TInput, TOutput>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { contractList, contracts } from '../contract/contractList.js'
 import { errorCodes } from '../errors/errorCodes.js'
 import { pathParametersOf, toolNameOf } from '../schemas/defineContract.js'
@@ -32,8 +32,8 @@ function problemsOf(operation: OperationDeclaration): string[] {
   if (!operation.summary?.trim() || operation.summary.includes('\n')) problems.push('summary is not one line')
   if ((operation.description?.trim().length ?? 0) < 40)
     problems.push('description too short for a model to choose the tool')
-  if (!(operation.input instanceof z.ZodObject)) problems.push('input is not an object schema')
-  if (!(operation.output instanceof z.ZodType)) problems.push('output is not a schema')
+  if (!(operation.input instanceof z.ZodMiniObject)) problems.push('input is not an object schema')
+  if (!(operation.output instanceof z.ZodMiniType)) problems.push('output is not a schema')
   if (!Array.isArray(operation.roles) || operation.roles.length === 0) problems.push('no roles')
   for (const flag of ['idempotent', 'movesValue', 'tool'] as const)
     if (typeof operation[flag] !== 'boolean') problems.push(`${flag} is not a boolean`)
@@ -44,7 +44,7 @@ function problemsOf(operation: OperationDeclaration): string[] {
   else
     for (const code of operation.errors)
       if (!(errorCodes as readonly string[]).includes(code)) problems.push(`unknown error code ${code}`)
-  if (http?.path && operation.input instanceof z.ZodObject) {
+  if (http?.path && operation.input instanceof z.ZodMiniObject) {
     for (const name of pathParametersOf(http.path))
       if (!(name in operation.input.shape)) problems.push(`path parameter :${name} is not an input field`)
   }

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { chainErrors, defineContracts } from '../schemas/defineContract.js'
 import {
   approvalFundsSchema,
@@ -17,7 +17,7 @@ export const approvalContract = defineContracts({
     description:
       'Approvals this caller may see, newest first: an agent sees the ones its paused sends asked for, with their status (pending, approved, rejected, expired).',
     input: listApprovalsSchema,
-    output: z.object({ count: z.number().int(), approvals: z.array(approvalSchema) }),
+    output: z.object({ count: z.number().check(z.int()), approvals: z.array(approvalSchema) }),
     roles: ['agent', 'approver', 'admin'],
     idempotent: false,
     movesValue: false,

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { storedEffectsSchema } from '../effects/storedEffectsSchema.js'
 import { out } from '../schemas/out.js'
 import { pageFields } from '../schemas/primitives.js'
@@ -15,25 +15,28 @@ export const approvalSchema = z.object({
   /** The key that asked: it cannot resolve its own approval. */
   requestedBy: z.string(),
   status: z.enum(approvalStatuses),
-  ruleId: z.string().optional(),
+  ruleId: z.optional(z.string()),
   reason: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
-  effects: storedEffectsSchema
-    .optional()
-    .describe('What the paused transaction does: each asset out and in, each allowance or operator grant'),
+  details: z.optional(z.record(z.string(), z.unknown())),
+  effects: z
+    .optional(storedEffectsSchema)
+    .check(
+      z.describe('What the paused transaction does: each asset out and in, each allowance or operator grant'),
+    ),
   effectsHash: z
-    .string()
-    .optional()
-    .describe('The hash of `effects` this approval binds to: an intent that would do more is not sent'),
+    .optional(z.string())
+    .check(
+      z.describe('The hash of `effects` this approval binds to: an intent that would do more is not sent'),
+    ),
   expiresAt: out.timestamp,
   createdAt: out.timestamp,
-  resolvedBy: z.string().optional(),
-  resolvedAt: out.timestamp.optional(),
-  resolutionReason: z.string().optional(),
+  resolvedBy: z.optional(z.string()),
+  resolvedAt: z.optional(out.timestamp),
+  resolutionReason: z.optional(z.string()),
 })
 
 export const listApprovalsSchema = z.strictObject({
-  status: z.enum(approvalStatuses).optional(),
+  status: z.optional(z.enum(approvalStatuses)),
   ...pageFields({ defaultLimit: 50, maxLimit: 200 }),
 })
 export type ListApprovalsParameters = z.input<typeof listApprovalsSchema>
@@ -49,9 +52,9 @@ export const approvalFundsSchema = z.object({
    * (`gasIncluded`), or the value alone when even that is short (gas is not estimated then), or null
    * when a token it lacks stopped the check first.
    */
-  native: z.object({ balance: out.decimal, required: out.decimal.nullable(), gasIncluded: z.boolean() }),
+  native: z.object({ balance: out.decimal, required: z.nullable(out.decimal), gasIncluded: z.boolean() }),
   /** The ERC-20 an intent pays out of the wallet: its balance and the amount. */
-  token: z.object({ symbol: z.string(), balance: out.decimal, required: out.decimal }).optional(),
+  token: z.optional(z.object({ symbol: z.string(), balance: out.decimal, required: out.decimal })),
 })
 
 export type ApprovalFunds = z.infer<typeof approvalFundsSchema>

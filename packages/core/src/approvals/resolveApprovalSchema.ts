@@ -1,9 +1,11 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { displayTextSchema } from '../schemas/primitives.js'
 
 /** Approve or reject: the approval, and an optional reason shown on it in the dashboard (it may span lines). */
 export const resolveApprovalSchema = z.strictObject({
-  approvalId: z.string().min(1).max(100).describe('The approval id (apr_…)'),
-  reason: displayTextSchema(500, { multiline: true }).optional().describe('Why, kept with the decision'),
+  approvalId: z.string().check(z.minLength(1), z.maxLength(100), z.describe('The approval id (apr_…)')),
+  reason: z
+    .optional(displayTextSchema(500, { multiline: true }))
+    .check(z.describe('Why, kept with the decision')),
 })
 export type ResolveApprovalParameters = z.input<typeof resolveApprovalSchema>

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 
 /** What an audit entry records (docs/security.md, "The audit trail"). */
 export const auditKinds = [
@@ -19,20 +19,21 @@ export const auditKinds = [
 export type AuditKind = (typeof auditKinds)[number]
 
 export const listAuditSchema = z.strictObject({
-  from: z.iso.datetime({ offset: true }).optional().describe('Entries at or after this time'),
-  to: z.iso.datetime({ offset: true }).optional().describe('Entries before this time'),
-  walletId: z.string().optional().describe('Entries about this wallet'),
+  from: z.optional(z.iso.datetime({ offset: true })).check(z.describe('Entries at or after this time')),
+  to: z.optional(z.iso.datetime({ offset: true })).check(z.describe('Entries before this time')),
+  walletId: z.optional(z.string()).check(z.describe('Entries about this wallet')),
   approvalId: z
-    .string()
-    .optional()
-    .describe('Entries about this approval (its pause, re-judgement and resolution)'),
-  kind: z.enum(auditKinds).optional(),
-  cursor: z.coerce.number().int().min(0).optional().describe('`nextCursor` of the previous page'),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+    .optional(z.string())
+    .check(z.describe('Entries about this approval (its pause, re-judgement and resolution)')),
+  kind: z.optional(z.enum(auditKinds)),
+  cursor: z
+    .optional(z.coerce.number().check(z.int(), z.gte(0)))
+    .check(z.describe('`nextCursor` of the previous page')),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(500)), 100),
 })
 
 export const auditEntrySchema = z.object({
-  seq: z.number().int(),
+  seq: z.number().check(z.int()),
   v: z.literal(1),
   tenantId: z.string(),
   at: z.string(),
@@ -45,7 +46,7 @@ export const auditEntrySchema = z.object({
 export const listAuditAnswerSchema = z.object({
   entries: z.array(auditEntrySchema),
   /** Pass as `cursor` for the next page; absent at the end of the trail. */
-  nextCursor: z.number().int().optional(),
+  nextCursor: z.optional(z.number().check(z.int())),
 })
 
 export type ListAuditReturnType = z.infer<typeof listAuditAnswerSchema>

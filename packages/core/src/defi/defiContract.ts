@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { chainErrors, defineContracts, intentErrors } from '../schemas/defineContract.js'
 import {
   pricesAnswerSchema,
@@ -41,7 +41,9 @@ export const defiContract = defineContracts({
       'A swap that paused for approval (swp_…, the swapId of a 202): status, the step it is on, the approval it waits for, what it received',
     description:
       'A swap that paused for approval, by its swapId: its status (awaiting_approval, swapping, confirmed, failed), the step it is on and, once confirmed, what the wallet received.',
-    input: z.strictObject({ swapId: z.string().min(1).max(100).describe('The swap id (swp_…)') }),
+    input: z.strictObject({
+      swapId: z.string().check(z.minLength(1), z.maxLength(100), z.describe('The swap id (swp_…)')),
+    }),
     output: z.object({ swap: swapOperationSchema }),
     roles: ['agent', 'approver', 'admin'],
     idempotent: false,

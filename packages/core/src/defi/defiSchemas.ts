@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { out } from '../schemas/out.js'
 import { addressSchema, decimalAmountSchema } from '../schemas/primitives.js'
 import { approvalSummarySchema, transactionViewSchema } from '../transactions/transactionSchemas.js'
@@ -10,57 +10,63 @@ import { chainField } from '../wallets/walletSchemas.js'
  */
 export const tokenInputSchema = z
   .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .describe('A token address, a known symbol such as "USDC", or "ETH" for the native coin')
+  .check(
+    z.trim(),
+    z.minLength(1),
+    z.maxLength(64),
+    z.describe('A token address, a known symbol such as "USDC", or "ETH" for the native coin'),
+  )
 
-const actingWalletField = addressSchema
-  .optional()
-  .describe('The managed wallet that acts (default: the caller’s only wallet)')
+const actingWalletField = z
+  .optional(addressSchema)
+  .check(z.describe('The managed wallet that acts (default: the caller’s only wallet)'))
 
 /** A swap dry run: what selling `amount` of `fromToken` would give on every venue. */
 export const quoteSwapSchema = z.strictObject({
   fromToken: tokenInputSchema,
   toToken: tokenInputSchema,
-  amount: decimalAmountSchema.describe('How much of fromToken to sell, in its units ("0.5")'),
+  amount: decimalAmountSchema.check(z.describe('How much of fromToken to sell, in its units ("0.5")')),
   wallet: actingWalletField,
-  chain: chainField.optional(),
+  chain: z.optional(chainField),
 })
 export type QuoteSwapParameters = z.input<typeof quoteSwapSchema>
 
 /** Slippage in basis points: 50 = 0.5%. At most 50% — a larger bound is no bound. */
-export const slippageBpsSchema = z.number().int().min(0).max(5000)
+export const slippageBpsSchema = z.number().check(z.int(), z.gte(0), z.lte(5000))
 
 /** A swap of exactly `amount` of `fromToken`; `minAmountOut` (in `toToken` units) overrides `slippageBps`. */
-export const swapSchema = quoteSwapSchema.extend({
-  slippageBps: slippageBpsSchema.optional().describe('Slippage bound in basis points (default 50 = 0.5%)'),
-  minAmountOut: decimalAmountSchema
-    .optional()
-    .describe('The least toToken to accept (overrides slippageBps)'),
+export const swapSchema = z.extend(quoteSwapSchema, {
+  slippageBps: z
+    .optional(slippageBpsSchema)
+    .check(z.describe('Slippage bound in basis points (default 50 = 0.5%)')),
+  minAmountOut: z
+    .optional(decimalAmountSchema)
+    .check(z.describe('The least toToken to accept (overrides slippageBps)')),
 })
 export type SwapParameters = z.input<typeof swapSchema>
 
 /** A stake of `amount` native coin with `protocol` (e.g. 'lido'). */
 export const stakeSchema = z.strictObject({
-  protocol: z.string().trim().min(1).max(64).describe('The staking protocol, e.g. "lido"'),
-  amount: decimalAmountSchema.describe('How much native coin to stake ("1")'),
+  protocol: z
+    .string()
+    .check(z.trim(), z.minLength(1), z.maxLength(64), z.describe('The staking protocol, e.g. "lido"')),
+  amount: decimalAmountSchema.check(z.describe('How much native coin to stake ("1")')),
   wallet: actingWalletField,
-  chain: chainField.optional(),
+  chain: z.optional(chainField),
 })
 export type StakeParameters = z.input<typeof stakeSchema>
 
 /** Prices of `tokens`: symbols or addresses (over HTTP, one comma-separated list). */
 export const pricesSchema = z.strictObject({
-  tokens: z.array(tokenInputSchema).min(1).max(50),
-  chain: chainField.optional(),
+  tokens: z.array(tokenInputSchema).check(z.minLength(1), z.maxLength(50)),
+  chain: z.optional(chainField),
 })
 export type PricesParameters = z.input<typeof pricesSchema>
 
 export const tokenViewSchema = z.object({
   address: z.union([out.address, z.literal('native')]),
   symbol: z.string(),
-  decimals: z.number().int(),
+  decimals: z.number().check(z.int()),
 })
 
 const quoteViewSchema = z.object({
@@ -68,9 +74,9 @@ const quoteViewSchema = z.object({
   venue: z.string(),
   amountOut: out.decimal,
   amountOutRaw: out.baseUnits,
-  path: z.array(z.string()).nullable(),
+  path: z.nullable(z.array(z.string())),
   /** Fee tier per hop in hundredths of a basis point (Uniswap V3). */
-  fees: z.array(z.number().int()).nullable(),
+  fees: z.nullable(z.array(z.number().check(z.int()))),
 })
 
 /** Every venue's quote for one sale, the best first. */
@@ -86,16 +92,16 @@ export const quoteAnswerSchema = z.object({
   unavailable: z.array(z.object({ source: z.string(), code: z.string(), message: z.string() })),
 })
 
-const swapFields = quoteAnswerSchema.extend({
+const swapFields = z.extend(quoteAnswerSchema, {
   wallet: out.address,
   venue: z.string(),
   source: z.string(),
-  slippageBps: z.number().int().nullable(),
+  slippageBps: z.nullable(z.number().check(z.int())),
   minAmountOut: out.decimal,
   minAmountOutRaw: out.baseUnits,
   deadline: out.timestamp,
   /** The ERC-20 approve sent first, when the allowance was short. */
-  allowanceTransaction: transactionViewSchema.nullable(),
+  allowanceTransaction: z.nullable(transactionViewSchema),
 }).shape
 
 /** A swap: mined (`confirmed`, with what the wallet received), or paused at a step for a human (202, with a swapId). */
@@ -103,7 +109,7 @@ export const swapAnswerSchema = z.discriminatedUnion('status', [
   z.object({
     ...swapFields,
     status: z.literal('confirmed'),
-    amountOut: out.decimal.describe('What the wallet received, from the receipt'),
+    amountOut: out.decimal.check(z.describe('What the wallet received, from the receipt')),
     amountOutRaw: out.baseUnits,
     transaction: transactionViewSchema,
     hash: out.hash,
@@ -112,7 +118,7 @@ export const swapAnswerSchema = z.discriminatedUnion('status', [
     ...swapFields,
     status: z.literal('pending_approval'),
     /** The swap transaction (null while the approve step waits for approval). */
-    transaction: transactionViewSchema.nullable(),
+    transaction: z.nullable(transactionViewSchema),
     hash: z.null(),
     approval: approvalSummarySchema,
     /** Follow the swap with `getSwap`: its remaining steps run once approved. */
@@ -125,18 +131,18 @@ export const swapOperationSchema = z.object({
   id: z.string(),
   status: z.enum(['awaiting_approval', 'swapping', 'confirmed', 'failed']),
   step: z.enum(['allowance', 'swap']),
-  approvalId: z.string().nullable(),
+  approvalId: z.nullable(z.string()),
   chain: z.string(),
   wallet: out.address,
   fromToken: tokenViewSchema,
   toToken: tokenViewSchema,
   amountIn: out.decimal,
-  venue: z.string().nullable(),
-  source: z.string().nullable(),
-  minAmountOutRaw: out.baseUnits.nullable(),
-  amountOutRaw: out.baseUnits.nullable(),
-  transactions: z.object({ allowance: z.string().optional(), swap: z.string().optional() }),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  venue: z.nullable(z.string()),
+  source: z.nullable(z.string()),
+  minAmountOutRaw: z.nullable(out.baseUnits),
+  amountOutRaw: z.nullable(out.baseUnits),
+  transactions: z.object({ allowance: z.optional(z.string()), swap: z.optional(z.string()) }),
+  error: z.nullable(z.object({ code: z.string(), message: z.string() })),
   createdAt: out.timestamp,
   updatedAt: out.timestamp,
 })
@@ -187,7 +193,7 @@ export const pricesAnswerSchema = z.object({
         token: z.string(),
         symbol: z.string(),
         address: z.string(),
-        price: out.decimal.describe('USD per whole token'),
+        price: out.decimal.check(z.describe('USD per whole token')),
         currency: z.literal('USD'),
         source: priceSourceSchema,
         updatedAt: out.timestamp,

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { out } from '../schemas/out.js'
 import { addressSchema, decimalAmountSchema } from '../schemas/primitives.js'
 import { chainField } from '../wallets/walletSchemas.js'
@@ -7,11 +7,11 @@ import { chainField } from '../wallets/walletSchemas.js'
 export const faucetCapEth = '100'
 
 export const faucetSchema = z.strictObject({
-  address: addressSchema.describe('The address to fund (any address, managed or not)'),
-  amount: decimalAmountSchema
-    .optional()
-    .describe(`ETH to add, a decimal string (default 10, at most ${faucetCapEth} per call)`),
-  chain: chainField.optional().describe('Devnet chain name (default: the server’s default chain)'),
+  address: addressSchema.check(z.describe('The address to fund (any address, managed or not)')),
+  amount: z
+    .optional(decimalAmountSchema)
+    .check(z.describe(`ETH to add, a decimal string (default 10, at most ${faucetCapEth} per call)`)),
+  chain: z.optional(chainField).check(z.describe('Devnet chain name (default: the server’s default chain)')),
 })
 export type FaucetParameters = z.input<typeof faucetSchema>
 

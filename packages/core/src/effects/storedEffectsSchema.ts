@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { out } from '../schemas/out.js'
 
 const effectSchema = z.object({
@@ -6,18 +6,23 @@ const effectSchema = z.object({
   asset: z.object({
     address: z.union([out.address, z.literal('native')]),
     symbol: z.string(),
-    decimals: z.number().int(),
+    decimals: z.number().check(z.int()),
     standard: z.enum(['native', 'erc20', 'erc721', 'erc1155', 'permit2']),
-    tokenId: out.baseUnits.optional(),
+    tokenId: z.optional(out.baseUnits),
   }),
-  amount: out.baseUnits.describe('Base units of the asset (an ERC-721 token: 1; an operator grant: 0)'),
+  amount: out.baseUnits.check(
+    z.describe('Base units of the asset (an ERC-721 token: 1; an operator grant: 0)'),
+  ),
   unlimited: z
-    .literal(true)
-    .optional()
-    .describe('A grant of the maximum allowance, or of every token of a collection: flag it to a human'),
-  counterparty: out.address.describe('The recipient (out), the sender (in), the spender or operator'),
+    .optional(z.literal(true))
+    .check(
+      z.describe('A grant of the maximum allowance, or of every token of a collection: flag it to a human'),
+    ),
+  counterparty: out.address.check(
+    z.describe('The recipient (out), the sender (in), the spender or operator'),
+  ),
   /** What the amount was worth, when a USD rule valued it. */
-  usd: z.looseObject({ value: out.decimal }).optional(),
+  usd: z.optional(z.looseObject({ value: out.decimal })),
 })
 
 /**
@@ -30,13 +35,13 @@ export const storedEffectsSchema = z.discriminatedUnion('status', [
     status: z.literal('known'),
     source: z.enum(['decoded', 'simulated', 'receipt']),
     effects: z.array(effectSchema),
-    gasUsed: out.baseUnits.optional(),
+    gasUsed: z.optional(out.baseUnits),
   }),
   z.object({
     status: z.literal('reverted'),
     source: z.literal('simulated'),
     reason: z.string(),
-    data: out.hex.optional(),
+    data: z.optional(out.hex),
   }),
   z.object({ status: z.literal('unknown'), reason: z.string() }),
 ])

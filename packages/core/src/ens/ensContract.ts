@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { chainErrors, defineContracts, intentErrors } from '../schemas/defineContract.js'
 import {
   checkEnsSchema,
@@ -20,7 +20,7 @@ export const ensContract = defineContracts({
     description:
       'The .eth names this caller registered (or is registering), newest first, with their status.',
     input: z.strictObject({}),
-    output: z.object({ count: z.number().int(), names: z.array(ensRegistrationSchema) }),
+    output: z.object({ count: z.number().check(z.int()), names: z.array(ensRegistrationSchema) }),
     roles: ['agent', 'approver', 'admin'],
     idempotent: false,
     movesValue: false,
@@ -66,7 +66,9 @@ export const ensContract = defineContracts({
     summary: 'One registration operation (poll it after a 202 from /ens/register)',
     description: 'One .eth registration by id: its status and the transactions of its steps.',
     input: z.strictObject({
-      registrationId: z.string().min(1).max(100).describe('The registration id (ens_…)'),
+      registrationId: z
+        .string()
+        .check(z.minLength(1), z.maxLength(100), z.describe('The registration id (ens_…)')),
     }),
     output: registrationAnswer,
     roles: ['agent', 'approver', 'admin'],

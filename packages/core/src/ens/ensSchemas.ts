@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { out } from '../schemas/out.js'
 import { addressSchema } from '../schemas/primitives.js'
 import { chainField } from '../wallets/walletSchemas.js'
@@ -8,13 +8,10 @@ export const minRegistrationSeconds = 28 * 24 * 60 * 60
 export const secondsPerYear = 365 * 24 * 60 * 60
 
 const durationFields = {
-  years: z.number().int().min(1).max(100).optional(),
-  durationSeconds: z
-    .number()
-    .int()
-    .min(minRegistrationSeconds)
-    .max(100 * secondsPerYear)
-    .optional(),
+  years: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100))),
+  durationSeconds: z.optional(
+    z.number().check(z.int(), z.gte(minRegistrationSeconds), z.lte(100 * secondsPerYear)),
+  ),
 }
 
 function oneDuration(value: { years?: number | undefined; durationSeconds?: number | undefined }): boolean {
@@ -25,20 +22,20 @@ const durationMessage = {
   path: ['durationSeconds'],
 }
 
-const nameField = z.string().max(255).describe('An ENS name, e.g. "my-agent.eth"')
-const ensChain = chainField.optional().describe('Chain name (default: the server’s default chain)')
+const nameField = z.string().check(z.maxLength(255), z.describe('An ENS name, e.g. "my-agent.eth"'))
+const ensChain = z.optional(chainField).check(z.describe('Chain name (default: the server’s default chain)'))
 
 /** `checkEnsName`: the name, the chain and the duration to price (default one year). */
 export const checkEnsSchema = z
   .strictObject({ name: nameField, chain: ensChain, ...durationFields })
-  .refine(oneDuration, durationMessage)
+  .check(z.refine(oneDuration, durationMessage))
 export type CheckEnsNameOptions = Omit<z.input<typeof checkEnsSchema>, 'name'>
 
 export const resolveEnsSchema = z.strictObject({ name: nameField, chain: ensChain })
 export type ResolveEnsNameOptions = { chain?: string | undefined }
 
 export const reverseEnsSchema = z.strictObject({
-  address: addressSchema.describe('Any address (0x + 40 hex)'),
+  address: addressSchema.check(z.describe('Any address (0x + 40 hex)')),
   chain: ensChain,
 })
 
@@ -46,14 +43,16 @@ export const reverseEnsSchema = z.strictObject({
 export const registerEnsSchema = z
   .strictObject({
     name: nameField,
-    wallet: addressSchema
-      .optional()
-      .describe('The managed wallet that pays and owns the name (default: the caller’s only wallet)'),
-    chain: chainField.optional(),
-    setReverse: z.boolean().optional().describe('Also make it the wallet’s primary (reverse) name'),
+    wallet: z
+      .optional(addressSchema)
+      .check(
+        z.describe('The managed wallet that pays and owns the name (default: the caller’s only wallet)'),
+      ),
+    chain: z.optional(chainField),
+    setReverse: z.optional(z.boolean()).check(z.describe('Also make it the wallet’s primary (reverse) name')),
     ...durationFields,
   })
-  .refine(oneDuration, durationMessage)
+  .check(z.refine(oneDuration, durationMessage))
 export type RegisterEnsNameParameters = z.input<typeof registerEnsSchema>
 
 /** Duration in seconds from `years` / `durationSeconds` (default one year). */
@@ -71,7 +70,7 @@ export const ensCheckAnswerSchema = z.object({
   chain: z.string(),
   valid: z.literal(true),
   available: z.boolean(),
-  durationSeconds: z.number().int(),
+  durationSeconds: z.number().check(z.int()),
   price: z.object({
     wei: out.baseUnits,
     eth: out.decimal,
@@ -79,7 +78,7 @@ export const ensCheckAnswerSchema = z.object({
     premiumWei: out.baseUnits,
   }),
   /** Seconds between commit and register the controller requires. */
-  minCommitmentAge: z.number().int(),
+  minCommitmentAge: z.number().check(z.int()),
 })
 
 export const ensResolveAnswerSchema = z.object({
@@ -98,30 +97,32 @@ export const ensRegistrationSchema = z.object({
   id: z.string(),
   walletId: z.string(),
   chain: z.string(),
-  chainId: z.number().int(),
+  chainId: z.number().check(z.int()),
   name: z.string(),
   label: z.string(),
   node: out.hash,
   owner: out.address,
-  durationSeconds: z.number().int(),
+  durationSeconds: z.number().check(z.int()),
   controller: out.address,
   resolver: out.address,
   commitment: out.hash,
   setReverse: z.boolean(),
   rentWei: out.baseUnits,
   status: z.enum(['committing', 'committed', 'registering', 'registered', 'failed']),
-  approvalId: z.string().optional(),
-  commitTransactionId: z.string().optional(),
-  commitHash: out.hash.optional(),
-  committedAt: z.number().int().optional().describe('Block timestamp of the commit (unix seconds)'),
-  registerTransactionId: z.string().optional(),
-  registerHash: out.hash.optional(),
-  reverseTransactionId: z.string().optional(),
-  reverseHash: out.hash.optional(),
-  reverseError: stepError.optional(),
-  expires: z.number().int().optional().describe('Unix seconds'),
-  error: stepError.optional(),
+  approvalId: z.optional(z.string()),
+  commitTransactionId: z.optional(z.string()),
+  commitHash: z.optional(out.hash),
+  committedAt: z
+    .optional(z.number().check(z.int()))
+    .check(z.describe('Block timestamp of the commit (unix seconds)')),
+  registerTransactionId: z.optional(z.string()),
+  registerHash: z.optional(out.hash),
+  reverseTransactionId: z.optional(z.string()),
+  reverseHash: z.optional(out.hash),
+  reverseError: z.optional(stepError),
+  expires: z.optional(z.number().check(z.int())).check(z.describe('Unix seconds')),
+  error: z.optional(stepError),
   createdAt: out.timestamp,
   updatedAt: out.timestamp,
-  registeredAt: out.timestamp.optional(),
+  registeredAt: z.optional(out.timestamp),
 })

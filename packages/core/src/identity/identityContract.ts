@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { chainErrors, defineContracts, intentErrors } from '../schemas/defineContract.js'
 import { out } from '../schemas/out.js'
 import { walletField } from '../wallets/walletSchemas.js'
@@ -56,7 +56,9 @@ export const identityContract = defineContracts({
     description:
       'One identity registration by id (idn_…), in progress or ended: its status, the step it is on and the approval it waits for.',
     input: z.strictObject({
-      registrationId: z.string().min(1).max(100).describe('The registration id (idn_…)'),
+      registrationId: z
+        .string()
+        .check(z.minLength(1), z.maxLength(100), z.describe('The registration id (idn_…)')),
     }),
     output: z.object({ registration: identityRegistrationSchema }),
     roles: ['agent', 'approver', 'admin'],
@@ -70,7 +72,7 @@ export const identityContract = defineContracts({
     summary: 'Identities bound to a wallet',
     description: 'The ERC-8004 identities bound to one of this caller’s wallets.',
     input: z.strictObject({ wallet: walletField }),
-    output: identityListSchema.extend({ address: out.address }),
+    output: z.extend(identityListSchema, { address: out.address }),
     roles: ['agent', 'approver', 'admin'],
     idempotent: false,
     movesValue: false,

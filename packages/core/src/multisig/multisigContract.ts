@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { chainErrors, defineContracts, intentErrors } from '../schemas/defineContract.js'
 import {
   confirmSafeSchema,

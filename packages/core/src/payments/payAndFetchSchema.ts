@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { out } from '../schemas/out.js'
 import { decimalAmountSchema } from '../schemas/primitives.js'
 import { approvalSummarySchema, transactionViewSchema } from '../transactions/transactionSchemas.js'
@@ -13,31 +13,34 @@ const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
  */
 export const payAndFetchSchema = z
   .strictObject({
-    wallet: walletField.describe('The managed wallet that pays (it signs an EIP-3009 authorization)'),
+    wallet: walletField.check(
+      z.describe('The managed wallet that pays (it signs an EIP-3009 authorization)'),
+    ),
     url: z
       .url({ protocol: /^https?$/, error: 'url must be an absolute http(s) URL' })
-      .describe('The resource to fetch; a 402 answer is paid and the request sent again'),
-    method: z.enum(methods).default('GET').describe('HTTP method (default GET)'),
+      .check(z.describe('The resource to fetch; a 402 answer is paid and the request sent again')),
+    method: z._default(z.enum(methods), 'GET').check(z.describe('HTTP method (default GET)')),
     headers: z
-      .record(z.string().min(1), z.string())
-      .optional()
-      .describe('Request headers sent to the resource (kept with the payment, never shown back)'),
-    body: z.string().optional().describe('Request body, as text'),
-    maxAmount: decimalAmountSchema
-      .optional()
-      .describe('Refuse (before signing) a payment above this, in the asset’s units: "0.10" USDC'),
-    chain: chainField.optional(),
+      .optional(z.record(z.string().check(z.minLength(1)), z.string()))
+      .check(z.describe('Request headers sent to the resource (kept with the payment, never shown back)')),
+    body: z.optional(z.string()).check(z.describe('Request body, as text')),
+    maxAmount: z
+      .optional(decimalAmountSchema)
+      .check(z.describe('Refuse (before signing) a payment above this, in the asset’s units: "0.10" USDC')),
+    chain: z.optional(chainField),
   })
-  .refine((input) => input.body === undefined || (input.method !== 'GET' && input.method !== 'HEAD'), {
-    message: 'A GET or HEAD request carries no body',
-    path: ['body'],
-  })
+  .check(
+    z.refine((input) => input.body === undefined || (input.method !== 'GET' && input.method !== 'HEAD'), {
+      message: 'A GET or HEAD request carries no body',
+      path: ['body'],
+    }),
+  )
 export type PayAndFetchParameters = z.input<typeof payAndFetchSchema>
 export type PayAndFetchInput = z.output<typeof payAndFetchSchema>
 
 /** The resource's answer: status, headers and body as text (cut at the limit, then `truncated`). */
 export const resourceResponseSchema = z.object({
-  status: z.number().int(),
+  status: z.number().check(z.int()),
   headers: z.record(z.string(), z.string()),
   body: z.string(),
   truncated: z.boolean(),
@@ -52,9 +55,9 @@ export const paymentSchema = z.object({
   network: z.string(),
   amount: out.decimal,
   amountRaw: out.baseUnits,
-  asset: z.object({ address: out.address, symbol: z.string(), decimals: z.number().int() }),
+  asset: z.object({ address: out.address, symbol: z.string(), decimals: z.number().check(z.int()) }),
   /** The settlement transaction from `PAYMENT-RESPONSE` (null when the server sent none). */
-  settlementTx: z.string().nullable(),
+  settlementTx: z.nullable(z.string()),
 })
 export type Payment = z.infer<typeof paymentSchema>
 
@@ -67,7 +70,7 @@ export const payAndFetchAnswerSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('completed'),
     response: resourceResponseSchema,
-    payment: paymentSchema.nullable(),
+    payment: z.nullable(paymentSchema),
   }),
   z.object({
     status: z.literal('pending_approval'),

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { out } from '../schemas/out.js'
 import { decimalAmountSchema, displayTextSchema } from '../schemas/primitives.js'
 import { sendAnswerSchema, transactionViewSchema } from '../transactions/transactionSchemas.js'
@@ -6,29 +6,39 @@ import { walletField } from '../wallets/walletSchemas.js'
 
 /** The x402 payment whose unused authorization to cancel. */
 export const cancelPaymentSchema = z.strictObject({
-  payment: z.string().min(1).max(100).describe('The x402 payment: its transaction id (tx_…)'),
+  payment: z
+    .string()
+    .check(z.minLength(1), z.maxLength(100), z.describe('The x402 payment: its transaction id (tx_…)')),
 })
 
 export type CancelPaymentInput = z.output<typeof cancelPaymentSchema>
 
 /** The transaction that cancels (as a send answers it), beside the payment, reserved until it is mined. */
-export const cancelPaymentAnswerSchema = sendAnswerSchema.and(z.object({ payment: transactionViewSchema }))
+export const cancelPaymentAnswerSchema = z.intersection(
+  sendAnswerSchema,
+  z.object({ payment: transactionViewSchema }),
+)
 
 export type CancelPaymentAnswer = z.infer<typeof cancelPaymentAnswerSchema>
 
 /** Feedback on the agent paid by a settled x402 payment, from the wallet that paid. */
 export const rateCounterpartySchema = z.strictObject({
-  wallet: walletField.describe('The wallet that made the payment (it signs the feedback and pays its gas)'),
-  payment: z.string().min(1).describe('The x402 payment: its transaction id (tx_…)'),
-  score: decimalAmountSchema.describe('The rating, e.g. "95" (0–100 by convention), up to 18 decimals'),
-  tag1: displayTextSchema(64).default('x402').describe('First tag (default "x402")'),
-  tag2: displayTextSchema(64).default('').describe('Second tag'),
+  wallet: walletField.check(
+    z.describe('The wallet that made the payment (it signs the feedback and pays its gas)'),
+  ),
+  payment: z.string().check(z.minLength(1), z.describe('The x402 payment: its transaction id (tx_…)')),
+  score: decimalAmountSchema.check(
+    z.describe('The rating, e.g. "95" (0–100 by convention), up to 18 decimals'),
+  ),
+  tag1: z._default(displayTextSchema(64), 'x402').check(z.describe('First tag (default "x402")')),
+  tag2: z._default(displayTextSchema(64), '').check(z.describe('Second tag')),
 })
 
 export type RateCounterpartyInput = z.output<typeof rateCounterpartySchema>
 
 /** The feedback posted, beside the transaction that posts it. */
-export const rateCounterpartyAnswerSchema = sendAnswerSchema.and(
+export const rateCounterpartyAnswerSchema = z.intersection(
+  sendAnswerSchema,
   z.object({
     feedback: z.object({
       agentId: z.string(),

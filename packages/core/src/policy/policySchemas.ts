@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { storedEffectsSchema } from '../effects/storedEffectsSchema.js'
 import { out } from '../schemas/out.js'
 import { addressSchema } from '../schemas/primitives.js'
@@ -11,10 +11,10 @@ const decisionKind = z.enum(['allow', 'deny', 'require_approval'])
 /** A policy decision: what decided, and every rule's outcome with its numbers. */
 export const policyDecisionSchema = z.object({
   decision: decisionKind,
-  ruleId: z.string().optional(),
-  ruleType: z.string().optional(),
+  ruleId: z.optional(z.string()),
+  ruleType: z.optional(z.string()),
   reason: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
+  details: z.optional(z.record(z.string(), z.unknown())),
   outcomes: z.array(
     z.object({
       ruleId: z.string(),
@@ -22,25 +22,25 @@ export const policyDecisionSchema = z.object({
       scope: z.enum(['tenant', 'wallet']),
       decision: decisionKind,
       reason: z.string(),
-      details: z.record(z.string(), z.unknown()).optional(),
+      details: z.optional(z.record(z.string(), z.unknown())),
     }),
   ),
 })
 
 export const policyRulesQuerySchema = z.strictObject({
-  wallet: addressSchema.optional().describe('Also answer this wallet’s own rules'),
+  wallet: z.optional(addressSchema).check(z.describe('Also answer this wallet’s own rules')),
 })
 
 export const updatePolicySchema = z.strictObject({
-  wallet: addressSchema.optional().describe('Replace this wallet’s rules (default: the tenant’s)'),
-  rules: z.array(z.unknown()).max(200).describe('The whole new rule set of that scope'),
+  wallet: z.optional(addressSchema).check(z.describe('Replace this wallet’s rules (default: the tenant’s)')),
+  rules: z.array(z.unknown()).check(z.maxLength(200), z.describe('The whole new rule set of that scope')),
 })
 export type UpdatePolicyParameters = z.input<typeof updatePolicySchema>
 
 /** The tenant's rules, and a wallet's own rules when one was named. */
 export const policyRulesSchema = z.object({
   tenant: z.array(policyRuleSchema),
-  wallet: z.object({ address: out.address, rules: z.array(policyRuleSchema) }).optional(),
+  wallet: z.optional(z.object({ address: out.address, rules: z.array(policyRuleSchema) })),
 })
 export type PolicyRulesReturnType = z.infer<typeof policyRulesSchema>
 

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import {
   addressSchema,
   decimalAmountSchema,
@@ -18,45 +18,56 @@ export const usdAsset = 'usd'
  * (checksummed on output), or a token symbol. A symbol matches any asset carrying it, so prefer
  * addresses for tokens you do not control; a token whose symbol is "USD" needs its address.
  */
-export const ruleAssetSchema = z.string().transform((value, ctx) => {
-  if (value.toLowerCase() === 'native') return 'native'
-  if (value.toLowerCase() === usdAsset) return usdAsset
-  if (/^0x/i.test(value)) {
-    const parsed = addressSchema.safeParse(value)
-    if (parsed.success) return parsed.data
-    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message })
+export const ruleAssetSchema = z.pipe(
+  z.string(),
+  // A mini transform gets the parse payload (no `addIssue`): its issues are pushed as they are.
+  z.transform((value, payload) => {
+    if (value.toLowerCase() === 'native') return 'native'
+    if (value.toLowerCase() === usdAsset) return usdAsset
+    if (/^0x/i.test(value)) {
+      const parsed = addressSchema.safeParse(value)
+      if (parsed.success) return parsed.data
+      for (const issue of parsed.error.issues)
+        payload.issues.push({ code: 'custom', message: issue.message, input: value })
+      return z.NEVER
+    }
+    if (symbolPattern.test(value)) return value
+    payload.issues.push({
+      code: 'custom',
+      message: 'Asset must be "native", a token address or a token symbol',
+      input: value,
+    })
     return z.NEVER
-  }
-  if (symbolPattern.test(value)) return value
-  ctx.addIssue({ code: 'custom', message: 'Asset must be "native", a token address or a token symbol' })
-  return z.NEVER
-})
+  }),
+)
 
-const selectorSchema = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{8}$/, { message: 'Selector must be 0x followed by 8 hex characters' })
-  .transform((value) => value.toLowerCase())
+const selectorSchema = z.pipe(
+  z
+    .string()
+    .check(z.regex(/^0x[0-9a-fA-F]{8}$/, { message: 'Selector must be 0x followed by 8 hex characters' })),
+  z.transform((value) => value.toLowerCase()),
+)
 
 const clockSchema = z
   .string()
-  .regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, { message: 'Time must be HH:MM (00:00 to 24:00)' })
+  .check(z.regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, { message: 'Time must be HH:MM (00:00 to 24:00)' }))
 
 export const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 
 const timeZoneSchema = z
   .string()
-  .refine(isTimeZone, { message: 'Unknown time zone (use "UTC" or an IANA name)' })
+  .check(z.refine(isTimeZone, { message: 'Unknown time zone (use "UTC" or an IANA name)' }))
 
-const addressListSchema = z.array(addressSchema).max(maxListLength)
+const addressListSchema = z.array(addressSchema).check(z.maxLength(maxListLength))
 
 /**
  * Fields every rule may carry. `id` is assigned by `validateRules` when missing. Both are shown to
  * approvers beside a paused send, so both are display text (the description may span lines).
  */
 const common = {
-  id: displayTextSchema(128).min(1).optional(),
-  description: displayTextSchema(500, { multiline: true }).optional(),
-  enabled: z.boolean().optional(),
+  id: z.optional(displayTextSchema(128).check(z.minLength(1))),
+  description: z.optional(displayTextSchema(500, { multiline: true })),
+  enabled: z.optional(z.boolean()),
 }
 
 export const maxPerTxRuleSchema = z.strictObject({
@@ -77,7 +88,7 @@ export const spendLimitRuleSchema = z.strictObject({
    * never counted as zero) or `skip` (a budget over the priced assets only). A priced asset whose
    * feed is stale or invalid denies either way.
    */
-  unpriced: z.enum(['deny', 'skip']).optional(),
+  unpriced: z.optional(z.enum(['deny', 'skip'])),
 })
 
 export const allowRecipientsRuleSchema = z.strictObject({
@@ -100,16 +111,16 @@ export const allowContractsRuleSchema = z.strictObject({
       z.strictObject({
         address: addressSchema,
         /** Omitted: any function of the contract. */
-        selectors: z.array(selectorSchema).min(1).max(1_000).optional(),
+        selectors: z.optional(z.array(selectorSchema).check(z.minLength(1), z.maxLength(1_000))),
       }),
     )
-    .max(maxListLength),
+    .check(z.maxLength(maxListLength)),
 })
 
 export const allowChainsRuleSchema = z.strictObject({
   ...common,
   type: z.literal('allow_chains'),
-  chains: z.array(displayTextSchema(64).min(1)).max(1_000),
+  chains: z.array(displayTextSchema(64).check(z.minLength(1))).check(z.maxLength(1_000)),
 })
 
 export const requireApprovalRuleSchema = z
@@ -117,37 +128,44 @@ export const requireApprovalRuleSchema = z
     ...common,
     type: z.literal('require_approval'),
     /** Pause when the amount is strictly above this (in `asset` units; `asset` defaults to native). */
-    above: decimalAmountSchema.optional(),
+    above: z.optional(decimalAmountSchema),
     /** Limits the rule to one asset; without it the rule covers every asset (but `above` needs units). */
-    asset: ruleAssetSchema.optional(),
-    newRecipients: z.boolean().optional(),
-    always: z.boolean().optional(),
+    asset: z.optional(ruleAssetSchema),
+    newRecipients: z.optional(z.boolean()),
+    always: z.optional(z.boolean()),
     /**
      * Pause any allowance or operator grant (ERC-20/721/1155 approvals, Permit2) to a spender that is
      * neither in `spenders` nor a venue of the chain's address book (its routers).
      */
-    grants: z.boolean().optional(),
+    grants: z.optional(z.boolean()),
     /** Spenders a grant may go to without a pause (with `grants: true`). */
-    spenders: addressListSchema.optional(),
+    spenders: z.optional(addressListSchema),
   })
-  .refine(
-    (rule) =>
-      rule.above !== undefined || rule.newRecipients === true || rule.always === true || rule.grants === true,
-    { message: 'require_approval needs a trigger: above, newRecipients: true, always: true or grants: true' },
+  .check(
+    z.refine(
+      (rule) =>
+        rule.above !== undefined ||
+        rule.newRecipients === true ||
+        rule.always === true ||
+        rule.grants === true,
+      {
+        message: 'require_approval needs a trigger: above, newRecipients: true, always: true or grants: true',
+      },
+    ),
+    z.refine((rule) => rule.spenders === undefined || rule.grants === true, {
+      message: 'spenders lists who a grant may go to: it needs grants: true',
+      path: ['spenders'],
+    }),
+    z.refine((rule) => rule.asset !== usdAsset || rule.above !== undefined, {
+      message: 'asset "usd" is a unit for above: without above, leave asset out to cover every asset',
+      path: ['above'],
+    }),
   )
-  .refine((rule) => rule.spenders === undefined || rule.grants === true, {
-    message: 'spenders lists who a grant may go to: it needs grants: true',
-    path: ['spenders'],
-  })
-  .refine((rule) => rule.asset !== usdAsset || rule.above !== undefined, {
-    message: 'asset "usd" is a unit for above: without above, leave asset out to cover every asset',
-    path: ['above'],
-  })
 
 export const rateLimitRuleSchema = z.strictObject({
   ...common,
   type: z.literal('rate_limit'),
-  max: z.number().int().min(0).max(1_000_000),
+  max: z.number().check(z.int(), z.gte(0), z.lte(1_000_000)),
   window: durationSchema,
 })
 
@@ -155,19 +173,21 @@ export const timeWindowRuleSchema = z
   .strictObject({
     ...common,
     type: z.literal('time_window'),
-    days: z.array(z.enum(weekdays)).min(1).max(7),
+    days: z.array(z.enum(weekdays)).check(z.minLength(1), z.maxLength(7)),
     from: clockSchema,
     to: clockSchema,
-    tz: timeZoneSchema.default('UTC'),
+    tz: z._default(timeZoneSchema, 'UTC'),
   })
-  .refine((rule) => rule.from !== rule.to, {
-    message: 'from and to must differ (use from "00:00" to "24:00" for the whole day)',
-    path: ['to'],
-  })
-  .refine((rule) => new Set(rule.days).size === rule.days.length, {
-    message: 'days must not repeat',
-    path: ['days'],
-  })
+  .check(
+    z.refine((rule) => rule.from !== rule.to, {
+      message: 'from and to must differ (use from "00:00" to "24:00" for the whole day)',
+      path: ['to'],
+    }),
+    z.refine((rule) => new Set(rule.days).size === rule.days.length, {
+      message: 'days must not repeat',
+      path: ['days'],
+    }),
+  )
 
 /**
  * An x402 payment's payee must be the `agentWallet` of an agent in the chain's ERC-8004 Identity
@@ -177,15 +197,15 @@ export const timeWindowRuleSchema = z
 export const requireAgentIdentityRuleSchema = z.strictObject({
   ...common,
   type: z.literal('require_agent_identity'),
-  minReputation: z
-    .strictObject({
-      reviewers: z.array(addressSchema).min(1).max(100),
+  minReputation: z.optional(
+    z.strictObject({
+      reviewers: z.array(addressSchema).check(z.minLength(1), z.maxLength(100)),
       minScore: decimalAmountSchema,
-      minCount: z.number().int().min(1).max(1_000_000).default(1),
-      tag1: displayTextSchema(64).default(''),
-      tag2: displayTextSchema(64).default(''),
-    })
-    .optional(),
+      minCount: z._default(z.number().check(z.int(), z.gte(1), z.lte(1_000_000)), 1),
+      tag1: z._default(displayTextSchema(64), ''),
+      tag2: z._default(displayTextSchema(64), ''),
+    }),
+  ),
 })
 
 /**
@@ -208,8 +228,8 @@ export const sponsorGasRuleSchema = z.strictObject({
   ...common,
   type: z.literal('sponsor_gas'),
   max: decimalAmountSchema,
-  window: durationSchema.default('1d'),
-  over: z.enum(['wallet', 'tenant']).default('tenant'),
+  window: z._default(durationSchema, '1d'),
+  over: z._default(z.enum(['wallet', 'tenant']), 'tenant'),
 })
 
 /** Every rule kind of the rules engine, discriminated on `type`. Unknown fields are rejected. */

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { defineContracts } from '../schemas/defineContract.js'
 import {
   apiKeySchema,
@@ -9,7 +9,7 @@ import {
   tenantSchema,
 } from './apiKeySchemas.js'
 
-const rawKey = z.string().describe('The raw key: shown this once, only its hash is stored')
+const rawKey = z.string().check(z.describe('The raw key: shown this once, only its hash is stored'))
 
 /** The calling key, API keys of the caller's tenant, and tenants (root admin). (contracts: what each operation takes, answers and may fail with) */
 export const principalContract = defineContracts({
@@ -47,7 +47,7 @@ export const principalContract = defineContracts({
     summary: 'API keys of the caller’s tenant, without secrets (admin)',
     description: 'The API keys of the caller’s tenant, revoked ones too, never their secrets.',
     input: z.strictObject({}),
-    output: z.object({ count: z.number().int(), apiKeys: z.array(apiKeySchema) }),
+    output: z.object({ count: z.number().check(z.int()), apiKeys: z.array(apiKeySchema) }),
     roles: ['admin'],
     idempotent: false,
     movesValue: false,
@@ -73,7 +73,9 @@ export const principalContract = defineContracts({
     summary: 'Revoke an API key of the caller’s tenant (admin)',
     description:
       'Revoke an API key of the caller’s tenant: it stops authenticating at once and its open WebSocket streams close.',
-    input: z.strictObject({ keyId: z.string().min(1).max(100).describe('The key id (key_…)') }),
+    input: z.strictObject({
+      keyId: z.string().check(z.minLength(1), z.maxLength(100), z.describe('The key id (key_…)')),
+    }),
     output: z.object({ apiKey: apiKeySchema }),
     roles: ['admin'],
     idempotent: false,

@@ -1,4 +1,4 @@
-import type * as z from 'zod'
+import type * as z from 'zod/mini'
 import type { ErrorCode } from '../errors/errorCodes.js'
 
 /**
@@ -38,8 +38,8 @@ export type CallOptions = {
  * action: the contract is zod only, so a browser, an edge runtime or a tool host can load it.
  */
 export type OperationContractBody<
-  TInput extends z.ZodObject = z.ZodObject,
-  TOutput extends z.ZodType = z.ZodType,
+  TInput extends z.ZodMiniObject = z.ZodMiniObject,
+  TOutput extends z.ZodMiniType = z.ZodMiniType,
   TErrors extends readonly ErrorCode[] = readonly ErrorCode[],
 > = {
   /** One line, shown in the OpenAPI document. */
@@ -66,12 +66,12 @@ export type OperationContractBody<
 /** One operation's contract, named: camelCase, the session and client method; its snake_case form names the agent tool. */
 export type OperationContract<
   TName extends string = string,
-  TInput extends z.ZodObject = z.ZodObject,
-  TOutput extends z.ZodType = z.ZodType,
+  TInput extends z.ZodMiniObject = z.ZodMiniObject,
+  TOutput extends z.ZodMiniType = z.ZodMiniType,
   TErrors extends readonly ErrorCode[] = readonly ErrorCode[],
 > = OperationContractBody<TInput, TOutput, TErrors> & { name: TName }
 
-type AnyContractBody = OperationContractBody<z.ZodObject, z.ZodType<Record<string, unknown>>>
+type AnyContractBody = OperationContractBody<z.ZodMiniObject, z.ZodMiniType<Record<string, unknown>>>
 
 /** The contracts of `defineContracts`, each named after its key, its schemas and error codes kept literal. */
 export type NamedContracts<TBodies extends Record<string, AnyContractBody>> = {

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import type { Address, Hex } from './hexTypes.js'
 
 /**
@@ -10,19 +10,19 @@ export const out = {
   /** A checksummed EVM address. */
   address: z
     .custom<Address>((value) => typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value))
-    .meta({ type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', description: 'EVM address (EIP-55)' }),
+    .check(z.meta({ type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', description: 'EVM address (EIP-55)' })),
   /** A 32-byte hash (transaction hash, SafeTx hash). */
   hash: z
     .custom<Hex>((value) => typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value))
-    .meta({ type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' }),
+    .check(z.meta({ type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' })),
   /** `0x`-prefixed bytes (calldata, signatures). */
   hex: z
     .custom<Hex>((value) => typeof value === 'string' && /^0x[0-9a-fA-F]*$/.test(value))
-    .meta({ type: 'string', pattern: '^0x[0-9a-fA-F]*$' }),
+    .check(z.meta({ type: 'string', pattern: '^0x[0-9a-fA-F]*$' })),
   /** An ISO 8601 instant. */
-  timestamp: z.string().meta({ format: 'date-time' }),
+  timestamp: z.string().check(z.meta({ format: 'date-time' })),
   /** A decimal amount in an asset's units ("0.1"). */
-  decimal: z.string().meta({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'Decimal amount' }),
+  decimal: z.string().check(z.meta({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'Decimal amount' })),
   /** An integer amount in base units (wei), as a string. */
-  baseUnits: z.string().meta({ pattern: '^[0-9]+$', description: 'Integer amount in base units' }),
+  baseUnits: z.string().check(z.meta({ pattern: '^[0-9]+$', description: 'Integer amount in base units' })),
 }

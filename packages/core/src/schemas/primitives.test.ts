@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import * as z from 'zod/mini'
 import {
   addressSchema,
   decimalAmountSchema,
@@ -75,7 +76,7 @@ describe('durationSchema', () => {
 })
 
 describe('displayTextSchema', () => {
-  const line = displayTextSchema(100).min(1)
+  const line = displayTextSchema(100).check(z.minLength(1))
   const text = displayTextSchema(100, { multiline: true })
 
   it('keeps ordinary text of any script, trimmed: emoji, right-to-left words, joiners', () => {

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { amountIssueMessage, describeAmountIssue } from './amountIssues.js'
 import { toChecksumAddress } from './checksumAddress.js'
 import type { Address, Hex } from './hexTypes.js'
@@ -19,50 +19,58 @@ export function isValidAddress(value: string): boolean {
 }
 
 /** An EVM address; mixed case must be a valid EIP-55 checksum. Outputs the checksummed form. */
-export const addressSchema = z
-  .string()
-  .refine((value) => addressShape.test(value), {
-    message: 'Address must be 0x followed by 40 hex characters',
-    abort: true,
-  })
-  .refine(isValidAddress, { message: 'Address has an invalid EIP-55 checksum', abort: true })
-  .transform((value): Address => toChecksumAddress(value))
+export const addressSchema = z.pipe(
+  z.string().check(
+    z.refine((value) => addressShape.test(value), {
+      message: 'Address must be 0x followed by 40 hex characters',
+      abort: true,
+    }),
+    z.refine(isValidAddress, { message: 'Address has an invalid EIP-55 checksum', abort: true }),
+  ),
+  z.transform((value): Address => toChecksumAddress(value)),
+)
 
 /**
  * An unsigned decimal amount string ("0.1", "10"): no sign, exponent, hex, spaces or JSON numbers.
  * Precision against the asset's decimals is checked later by `parseAmount`, which knows the asset.
  */
-export const decimalAmountSchema = z
-  .string({ error: amountIssueMessage('not_a_string') })
-  .superRefine((value, ctx) => {
+export const decimalAmountSchema = z.string({ error: amountIssueMessage('not_a_string') }).check(
+  z.superRefine((value, ctx) => {
     const issue = describeAmountIssue(value)
     if (issue) ctx.addIssue({ code: 'custom', message: amountIssueMessage(issue), params: { reason: issue } })
-  })
+  }),
+)
 
 /** `0x`-prefixed hex bytes of even length (calldata, signatures); `0x` alone is empty data. */
-export const hexDataSchema = z
-  .string()
-  .regex(/^0x([0-9a-fA-F]{2})*$/, { message: 'Must be 0x followed by an even number of hex characters' })
-  .transform((value) => value.toLowerCase() as Hex)
+export const hexDataSchema = z.pipe(
+  z.string().check(
+    z.regex(/^0x([0-9a-fA-F]{2})*$/, {
+      message: 'Must be 0x followed by an even number of hex characters',
+    }),
+  ),
+  z.transform((value) => value.toLowerCase() as Hex),
+)
 
 /** A window such as "30s", "15m", "1h", "24h", "7d" (at most 366d). */
-export const durationSchema = z.string().superRefine((value, ctx) => {
-  try {
-    parseDuration(value)
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message })
-  }
-})
+export const durationSchema = z.string().check(
+  z.superRefine((value, ctx) => {
+    try {
+      parseDuration(value)
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message })
+    }
+  }),
+)
 
 /**
  * The `limit` (1…`maxLimit`, default `defaultLimit`) and `offset` (≥ 0, default 0) of a paged list;
  * spread into a list's schema. (The HTTP edge turns query strings into numbers before validation.)
- * @example z.strictObject({ status: statusSchema.optional(), ...pageFields({ defaultLimit: 50, maxLimit: 200 }) })
+ * @example z.strictObject({ status: z.optional(statusSchema), ...pageFields({ defaultLimit: 50, maxLimit: 200 }) })
  */
 export function pageFields({ defaultLimit, maxLimit }: { defaultLimit: number; maxLimit: number }) {
   return {
-    limit: z.number().int().min(1).max(maxLimit).default(defaultLimit),
-    offset: z.number().int().min(0).default(0),
+    limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(maxLimit)), defaultLimit),
+    offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
   }
 }
 
@@ -82,18 +90,18 @@ const unsafeMultiLine =
  * Free text a person reads (names, descriptions, reasons: the dashboard shows them): trimmed, at most
  * `max` characters, and refused (`validation_failed`) when it holds a character that could spoof what
  * is shown — control characters, bidi overrides and isolates, unpaired surrogates. `multiline` allows
- * tab and line breaks. Chain `.min(1)` where empty text makes no sense.
- * @example const agentName = displayTextSchema(100).min(1, 'agentName must not be empty')
+ * tab and line breaks. Add `.check(z.minLength(1))` where empty text makes no sense.
+ * @example const agentName = displayTextSchema(100).check(z.minLength(1, 'agentName must not be empty'))
  */
 export function displayTextSchema(max: number, { multiline = false }: { multiline?: boolean } = {}) {
   const unsafe = multiline ? unsafeMultiLine : unsafeSingleLine
-  return z
-    .string()
-    .trim()
-    .max(max)
-    .refine((value) => !unsafe.test(value), {
+  return z.string().check(
+    z.trim(),
+    z.maxLength(max),
+    z.refine((value) => !unsafe.test(value), {
       message: multiline
         ? 'Text must not contain control characters (other than tab and line breaks), bidirectional controls or unpaired surrogates'
         : 'Text must not contain control characters, line breaks, bidirectional controls or unpaired surrogates',
-    })
+    }),
+  )
 }

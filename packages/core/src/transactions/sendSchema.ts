@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { addressSchema, decimalAmountSchema, hexDataSchema } from '../schemas/primitives.js'
 import { chainField, walletField } from '../wallets/walletSchemas.js'
 
@@ -9,18 +9,24 @@ import { chainField, walletField } from '../wallets/walletSchemas.js'
  */
 export const sendSchema = z
   .strictObject({
-    wallet: walletField.describe('The managed wallet that sends and pays gas'),
-    to: addressSchema.describe('Recipient address, or the contract called (0x + 40 hex)'),
-    value: decimalAmountSchema.describe(
-      'Amount as a decimal string in the asset’s units: "0.1" ETH, or "25" of the ERC-20 in `token`',
+    wallet: walletField.check(z.describe('The managed wallet that sends and pays gas')),
+    to: addressSchema.check(z.describe('Recipient address, or the contract called (0x + 40 hex)')),
+    value: decimalAmountSchema.check(
+      z.describe(
+        'Amount as a decimal string in the asset’s units: "0.1" ETH, or "25" of the ERC-20 in `token`',
+      ),
     ),
-    chain: chainField.optional(),
-    token: addressSchema.optional().describe('ERC-20 contract address; omit to send the native coin'),
-    data: hexDataSchema.optional().describe('Calldata of a contract call (not with `token`)'),
+    chain: z.optional(chainField),
+    token: z
+      .optional(addressSchema)
+      .check(z.describe('ERC-20 contract address; omit to send the native coin')),
+    data: z.optional(hexDataSchema).check(z.describe('Calldata of a contract call (not with `token`)')),
   })
-  .refine((send) => !(send.token && send.data), {
-    message: 'A token transfer builds its own calldata: send either token or data, not both',
-    path: ['data'],
-  })
+  .check(
+    z.refine((send) => !(send.token && send.data), {
+      message: 'A token transfer builds its own calldata: send either token or data, not both',
+      path: ['data'],
+    }),
+  )
 export type SendParameters = z.input<typeof sendSchema>
 export type SendInput = z.output<typeof sendSchema>

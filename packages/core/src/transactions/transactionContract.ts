@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { chainErrors, defineContracts, intentErrors } from '../schemas/defineContract.js'
 import { replacementAnswerSchema, replacementSchema } from './replacementSchema.js'
 import { sendSchema } from './sendSchema.js'
@@ -122,9 +122,9 @@ export const transactionContract = defineContracts({
       'The transactions of one of this caller’s wallets, newest first, with every status (blocked and paused ones too).',
     input: historyQuerySchema,
     output: z.object({
-      count: z.number().int(),
-      limit: z.number().int(),
-      offset: z.number().int(),
+      count: z.number().check(z.int()),
+      limit: z.number().check(z.int()),
+      offset: z.number().check(z.int()),
       transactions: z.array(transactionViewSchema),
     }),
     roles: ['agent', 'approver', 'admin'],

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { storedEffectsSchema } from '../effects/storedEffectsSchema.js'
 import { out } from '../schemas/out.js'
 import { pageFields } from '../schemas/primitives.js'
@@ -7,8 +7,10 @@ import { chainField, walletField } from '../wallets/walletSchemas.js'
 // Not a recursive zod schema: its type would be too deep for the client's inferred method types.
 const jsonSchema = z
   .unknown()
-  .describe(
-    'The argument as JSON: integers as decimal strings, bytes and addresses as 0x hex, tuples as objects',
+  .check(
+    z.describe(
+      'The argument as JSON: integers as decimal strings, bytes and addresses as 0x hex, tuples as objects',
+    ),
   )
 
 export const argumentSchema = z.object({
@@ -16,25 +18,25 @@ export const argumentSchema = z.object({
   type: z.string(),
   value: jsonSchema,
   /** A token amount in the token's units, where the contract is a known token: "1.5 USDC". */
-  formatted: z.string().optional(),
+  formatted: z.optional(z.string()),
 })
 
 export const decodedCallSchema = z.object({
   /** The function's signature, e.g. `transfer(address,uint256)`; null when no known ABI has the selector. */
-  signature: z.string().nullable(),
-  function: z.string().nullable(),
+  signature: z.nullable(z.string()),
+  function: z.nullable(z.string()),
   args: z.array(argumentSchema),
 })
 
 export type DecodedCall = z.infer<typeof decodedCallSchema>
 
 export const decodedEventSchema = z.object({
-  logIndex: z.number().int(),
+  logIndex: z.number().check(z.int()),
   address: out.address,
   /** What the address book calls the emitting contract; null for one it does not name. */
-  contract: z.string().nullable(),
-  signature: z.string().nullable(),
-  event: z.string().nullable(),
+  contract: z.nullable(z.string()),
+  signature: z.nullable(z.string()),
+  event: z.nullable(z.string()),
   args: z.array(argumentSchema),
   /** The raw log, for events no known ABI decodes. */
   topics: z.array(out.hex),
@@ -55,10 +57,16 @@ export const transactionStatuses = [
   'failed',
 ] as const
 
+/** Every status but `pending_approval`: a transaction past its approval. */
+const statusesPastApproval = transactionStatuses.filter(
+  (status): status is Exclude<(typeof transactionStatuses)[number], 'pending_approval'> =>
+    status !== 'pending_approval',
+)
+
 /** A transaction as the API shows it: amounts as decimal strings, no raw signed bytes. */
 export const transactionViewSchema = z.object({
   id: z.string(),
-  hash: out.hash.nullable(),
+  hash: z.nullable(out.hash),
   status: z.enum(transactionStatuses),
   chain: z.string(),
   kind: z.enum(['transfer', 'contract_call', 'swap', 'stake', 'identity', 'ens', 'multisig', 'x402_payment']),
@@ -67,75 +75,75 @@ export const transactionViewSchema = z.object({
   asset: z.object({
     address: z.union([out.address, z.literal('native')]),
     symbol: z.string(),
-    decimals: z.number().int(),
+    decimals: z.number().check(z.int()),
   }),
   amount: out.decimal,
   amountRaw: out.baseUnits,
   /** The Safe the value is paid out of, when not `from` (then `to` is the Safe's recipient). */
-  via: out.address.optional(),
+  via: z.optional(out.address),
   /**
    * What the amount was worth in US dollars when the intent was made (only when a USD rule was in
    * scope), and the price feed round used (absent for a zero amount).
    */
-  usd: z
-    .object({
+  usd: z.optional(
+    z.object({
       value: out.decimal,
-      price: out.decimal.optional(),
-      pair: z.string().optional(),
-      feed: out.address.optional(),
-      roundId: z.string().optional(),
-      updatedAt: out.timestamp.optional(),
-    })
-    .optional(),
+      price: z.optional(out.decimal),
+      pair: z.optional(z.string()),
+      feed: z.optional(out.address),
+      roundId: z.optional(z.string()),
+      updatedAt: z.optional(out.timestamp),
+    }),
+  ),
   /** What the intent was judged to do to the paying account (absent on records made before effects were judged). */
-  effects: storedEffectsSchema.optional(),
-  nonce: z.number().int().nullable(),
+  effects: z.optional(storedEffectsSchema),
+  nonce: z.nullable(z.number().check(z.int())),
   /** Earlier hashes of this tx at the same nonce, replaced with higher fees while it was stuck. */
-  replacedHashes: z.array(out.hash).optional(),
+  replacedHashes: z.optional(z.array(out.hash)),
   /**
    * A submitted tx the tracker no longer raises: the raise it needs (`neededMaxFeePerGas`, wei per
    * gas) passes the cap (`fee_cap_reached`: `maxFeeBumpMultiplier` times its first max fee), or the
    * wallet cannot pay it (`insufficient_funds`). `speed-up` (with an explicit max fee) or `cancel` moves it.
    */
-  stuck: z
-    .object({
+  stuck: z.optional(
+    z.object({
       since: out.timestamp,
       reason: z.enum(['fee_cap_reached', 'insufficient_funds']),
       maxFeePerGas: out.baseUnits,
       neededMaxFeePerGas: out.baseUnits,
       capMaxFeePerGas: out.baseUnits,
-    })
-    .optional(),
+    }),
+  ),
   /** A submitted tx whose newest signature is its cancel (a zero-value transfer to itself). */
-  cancelling: z.literal(true).optional(),
-  blockNumber: z.number().int().nullable(),
+  cancelling: z.optional(z.literal(true)),
+  blockNumber: z.nullable(z.number().check(z.int())),
   /**
    * For a mined tx: `pending` while its block may still be reorganised away (the tracker re-checks
    * it), `finalized` once it is the chain's finality depth deep. `status` stays `confirmed` (or
    * `failed` for a revert) either way.
    */
-  finality: z.enum(['pending', 'finalized']).optional(),
-  explorer: z.string().nullable(),
+  finality: z.optional(z.enum(['pending', 'finalized'])),
+  explorer: z.nullable(z.string()),
   /**
    * A smart wallet's send: the user operation that carries it (`hash`: the userOpHash; `nonce`: the
    * op's EntryPoint nonce, its key derived from the intent) and, once included, what the op itself
    * used and paid from its `UserOperationEvent` (`gasCost` in wei). `hash` and `blockNumber` above
    * are those of the transaction that carried it.
    */
-  userOperation: z
-    .object({
+  userOperation: z.optional(
+    z.object({
       hash: out.hash,
       sender: out.address,
       entryPoint: out.address,
       nonce: out.baseUnits,
-      gasUsed: out.baseUnits.optional(),
-      gasCost: out.baseUnits.optional(),
-    })
-    .optional(),
-  approvalId: z.string().nullable(),
-  policy: z.object({ decision: z.string(), ruleId: z.string().nullable(), reason: z.string() }),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
-  meta: z.record(z.string(), z.unknown()).optional(),
+      gasUsed: z.optional(out.baseUnits),
+      gasCost: z.optional(out.baseUnits),
+    }),
+  ),
+  approvalId: z.nullable(z.string()),
+  policy: z.object({ decision: z.string(), ruleId: z.nullable(z.string()), reason: z.string() }),
+  error: z.nullable(z.object({ code: z.string(), message: z.string() })),
+  meta: z.optional(z.record(z.string(), z.unknown())),
   createdAt: out.timestamp,
   updatedAt: out.timestamp,
 })
@@ -146,10 +154,10 @@ export type TransactionView = z.infer<typeof transactionViewSchema>
 export const approvalSummarySchema = z.object({
   id: z.string(),
   expiresAt: out.timestamp,
-  ruleId: z.string().nullable(),
+  ruleId: z.nullable(z.string()),
   reason: z.string(),
   /** What the approver will be shown: the transaction's effects (absent for an intent made before effects). */
-  effects: storedEffectsSchema.optional(),
+  effects: z.optional(storedEffectsSchema),
 })
 
 export type ApprovalSummary = z.infer<typeof approvalSummarySchema>
@@ -166,7 +174,7 @@ export const sendAnswerSchema = z.discriminatedUnion('status', [
     transaction: transactionViewSchema,
   }),
   z.object({
-    status: z.enum(transactionStatuses).exclude(['pending_approval']),
+    status: z.enum(statusesPastApproval),
     hash: transactionViewSchema.shape.hash,
     transaction: transactionViewSchema,
   }),
@@ -177,10 +185,10 @@ export type SendAnswer = z.infer<typeof sendAnswerSchema>
 const estimateFields = {
   chain: z.string(),
   gasLimit: out.baseUnits,
-  maxFeePerGas: out.baseUnits.describe('wei per gas'),
-  maxPriorityFeePerGas: out.baseUnits.describe('wei per gas'),
+  maxFeePerGas: out.baseUnits.check(z.describe('wei per gas')),
+  maxPriorityFeePerGas: out.baseUnits.check(z.describe('wei per gas')),
   /** gasLimit × maxFeePerGas, the most the tx can cost in gas, in ETH and wei. */
-  maxCost: out.decimal.describe('The most the transaction can cost in gas, in ETH'),
+  maxCost: out.decimal.check(z.describe('The most the transaction can cost in gas, in ETH')),
   maxCostWei: out.baseUnits,
 }
 
@@ -190,11 +198,13 @@ export const estimateGasAnswerSchema = z.object({ ...estimateFields, estimate: z
 export type EstimateGasReturnType = z.infer<typeof estimateGasAnswerSchema>
 
 /** A hash `0x…` or an id `tx_…`: one field names a transaction everywhere. */
-export const transactionField = z.string().min(1).max(100).describe('Transaction hash (0x…) or id (tx_…)')
+export const transactionField = z
+  .string()
+  .check(z.minLength(1), z.maxLength(100), z.describe('Transaction hash (0x…) or id (tx_…)'))
 
 export const getTransactionSchema = z.strictObject({
   transaction: transactionField,
-  chain: chainField.optional().describe('The chain the transaction is on (hashes are per chain)'),
+  chain: z.optional(chainField).check(z.describe('The chain the transaction is on (hashes are per chain)')),
 })
 
 /** A transaction with its block number, confirmations and explorer link, also at the top level. */
@@ -203,8 +213,8 @@ export const transactionAnswerSchema = z.object({
   status: transactionViewSchema.shape.status,
   blockNumber: transactionViewSchema.shape.blockNumber,
   explorer: transactionViewSchema.shape.explorer,
-  confirmations: z.number().int(),
-  transaction: transactionViewSchema.extend({ confirmations: z.number().int() }),
+  confirmations: z.number().check(z.int()),
+  transaction: z.extend(transactionViewSchema, { confirmations: z.number().check(z.int()) }),
 })
 
 export type GetTransactionReturnType = z.infer<typeof transactionAnswerSchema>
@@ -215,22 +225,22 @@ export const transactionDetailsSchema = z.object({
   /** The EVM call: its target (the address book's name for it), value in ETH and wei, calldata decoded. */
   call: z.object({
     to: out.address,
-    contract: z.string().nullable(),
+    contract: z.nullable(z.string()),
     value: out.decimal,
     valueWei: out.baseUnits,
     data: out.hex,
-    decoded: decodedCallSchema.nullable(),
+    decoded: z.nullable(decodedCallSchema),
   }),
   /** Null until the transaction is mined. */
-  block: z.object({ number: z.number().int(), timestamp: out.timestamp }).nullable(),
-  receipt: z
-    .object({
+  block: z.nullable(z.object({ number: z.number().check(z.int()), timestamp: out.timestamp })),
+  receipt: z.nullable(
+    z.object({
       status: z.enum(['success', 'reverted']),
       gasUsed: out.baseUnits,
-      effectiveGasPrice: out.baseUnits.describe('wei per gas'),
-      fee: out.decimal.describe('gasUsed × effectiveGasPrice, in ETH'),
-    })
-    .nullable(),
+      effectiveGasPrice: out.baseUnits.check(z.describe('wei per gas')),
+      fee: out.decimal.check(z.describe('gasUsed × effectiveGasPrice, in ETH')),
+    }),
+  ),
   /** The receipt's logs, each decoded where a known ABI has its event. */
   events: z.array(decodedEventSchema),
 })
@@ -247,13 +257,9 @@ export type ListHistoryParameters = z.input<typeof historyQuerySchema>
 export const waitForTransactionSchema = z.strictObject({
   transaction: transactionField,
   timeoutMs: z
-    .number()
-    .int()
-    .min(0)
-    .max(120_000)
-    .default(60_000)
-    .describe('How long to wait at most, in ms (default 60000, at most 120000)'),
+    ._default(z.number().check(z.int(), z.gte(0), z.lte(120_000)), 60_000)
+    .check(z.describe('How long to wait at most, in ms (default 60000, at most 120000)')),
 })
 
 /** The transaction when it settled, or as it stands when the wait ran out (`final: false`). */
-export const waitForTransactionAnswerSchema = transactionAnswerSchema.extend({ final: z.boolean() })
+export const waitForTransactionAnswerSchema = z.extend(transactionAnswerSchema, { final: z.boolean() })

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { chainErrors, defineContracts } from '../schemas/defineContract.js'
 import {
   balanceQuerySchema,
@@ -22,9 +22,9 @@ export const walletContract = defineContracts({
       'List the wallets this caller manages: address, chain, agentName and id of each, oldest first. Use it to find which wallet to act with before a send, swap or balance read.',
     input: walletListQuerySchema,
     output: z.object({
-      count: z.number().int(),
-      limit: z.number().int(),
-      offset: z.number().int(),
+      count: z.number().check(z.int()),
+      limit: z.number().check(z.int()),
+      offset: z.number().check(z.int()),
       wallets: z.array(walletSchema),
     }),
     roles: ['agent', 'approver', 'admin'],
@@ -101,7 +101,7 @@ export const walletContract = defineContracts({
     summary: 'Native and ERC-20 balances of a wallet',
     description:
       'Native (ETH) and ERC-20 balances of one of this caller’s wallets, as decimal strings plus raw base units. The chain’s known tokens are always included; add others by address in `tokens`.',
-    input: balanceQuerySchema.extend({ wallet: walletField }),
+    input: z.extend(balanceQuerySchema, { wallet: walletField }),
     output: balanceSchema,
     roles: ['agent', 'approver', 'admin'],
     idempotent: false,

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { defineContracts } from '../schemas/defineContract.js'
 import {
   listDeliveriesSchema,
@@ -7,7 +7,9 @@ import {
   webhookSubscriptionSchema,
 } from './webhookSchemas.js'
 
-const subscriptionIdField = z.string().min(1).max(100).describe('The subscription id (whk_…)')
+const subscriptionIdField = z
+  .string()
+  .check(z.minLength(1), z.maxLength(100), z.describe('The subscription id (whk_…)'))
 
 /** Webhook subscriptions and their delivery log (admin keys: tenant events cover every agent). (contracts: what each operation takes, answers and may fail with) */
 export const webhookContract = defineContracts({
@@ -18,7 +20,7 @@ export const webhookContract = defineContracts({
     input: subscribeWebhookSchema,
     output: z.object({
       subscription: webhookSubscriptionSchema,
-      secret: z.string().describe('The signing secret (whsec_…): shown this once'),
+      secret: z.string().check(z.describe('The signing secret (whsec_…): shown this once')),
     }),
     roles: ['admin'],
     idempotent: false,
@@ -31,7 +33,7 @@ export const webhookContract = defineContracts({
     summary: 'Subscriptions of the tenant (never their secrets)',
     description: 'The tenant’s webhook subscriptions, never their secrets.',
     input: z.strictObject({}),
-    output: z.object({ count: z.number().int(), subscriptions: z.array(webhookSubscriptionSchema) }),
+    output: z.object({ count: z.number().check(z.int()), subscriptions: z.array(webhookSubscriptionSchema) }),
     roles: ['admin'],
     idempotent: false,
     movesValue: false,
@@ -43,7 +45,7 @@ export const webhookContract = defineContracts({
     summary: 'Delivery log, newest first, with every attempt (also at /webhooks/history)',
     description: 'The webhook delivery log, newest first, with every attempt.',
     input: listDeliveriesSchema,
-    output: z.object({ count: z.number().int(), deliveries: z.array(webhookDeliverySchema) }),
+    output: z.object({ count: z.number().check(z.int()), deliveries: z.array(webhookDeliverySchema) }),
     roles: ['admin'],
     idempotent: false,
     movesValue: false,
@@ -56,7 +58,7 @@ export const webhookContract = defineContracts({
     description:
       'Attempt a delivery now. A dead-lettered (or delivered) one is sent again with a fresh attempt budget; for one still pending, the subscription’s head (the delivery its order waits on) is attempted now instead of after its backoff, so the order is kept.',
     input: z.strictObject({
-      deliveryId: z.string().min(1).max(200).describe('The delivery id (whd_…)'),
+      deliveryId: z.string().check(z.minLength(1), z.maxLength(200), z.describe('The delivery id (whd_…)')),
     }),
     output: z.object({ delivery: webhookDeliverySchema }),
     roles: ['admin'],

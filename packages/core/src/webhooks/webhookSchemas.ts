@@ -1,30 +1,31 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { toCanonicalEventName } from '../schemas/eventNames.js'
 import { out } from '../schemas/out.js'
 import { displayTextSchema, pageFields } from '../schemas/primitives.js'
 
-const eventName = z.string().refine((name) => name === '*' || toCanonicalEventName(name) !== undefined, {
-  message:
-    'Unknown event name (use a canonical name like tx.confirmed, its webhook spelling tx_confirmed, or *)',
-})
+const eventName = z.string().check(
+  z.refine((name) => name === '*' || toCanonicalEventName(name) !== undefined, {
+    message:
+      'Unknown event name (use a canonical name like tx.confirmed, its webhook spelling tx_confirmed, or *)',
+  }),
+)
 
 /** `POST /webhooks/subscribe`: where to deliver and which events (either spelling, or `*`). */
 export const subscribeWebhookSchema = z.strictObject({
   // Display text too: the dashboard shows the URL as given.
-  url: displayTextSchema(2048).refine(
-    (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
-    {
+  url: displayTextSchema(2048).check(
+    z.refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
       message: 'url must be an absolute http(s) URL',
-    },
+    }),
   ),
-  events: z.array(eventName).min(1).max(50),
-  description: displayTextSchema(200, { multiline: true }).optional(),
+  events: z.array(eventName).check(z.minLength(1), z.maxLength(50)),
+  description: z.optional(displayTextSchema(200, { multiline: true })),
 })
 export type SubscribeWebhookParameters = z.input<typeof subscribeWebhookSchema>
 
 export const listDeliveriesSchema = z.strictObject({
-  subscriptionId: z.string().max(100).optional(),
-  status: z.enum(['pending', 'delivered', 'dead']).optional(),
+  subscriptionId: z.optional(z.string().check(z.maxLength(100))),
+  status: z.optional(z.enum(['pending', 'delivered', 'dead'])),
   ...pageFields({ defaultLimit: 50, maxLimit: 200 }),
 })
 export type ListDeliveriesParameters = z.input<typeof listDeliveriesSchema>
@@ -36,9 +37,9 @@ export const webhookSubscriptionSchema = z.object({
   url: z.string(),
   /** Canonical event names, or ['*'] for all. */
   events: z.array(z.string()),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
   status: z.enum(['active', 'disabled']),
-  disabledReason: z.string().optional(),
+  disabledReason: z.optional(z.string()),
   createdBy: z.string(),
   createdAt: out.timestamp,
   updatedAt: out.timestamp,
@@ -53,22 +54,22 @@ export const webhookDeliverySchema = z.object({
   eventId: z.string(),
   eventType: z.string(),
   webhookEvent: z.string(),
-  seq: z.number().int(),
+  seq: z.number().check(z.int()),
   status: z.enum(['pending', 'delivered', 'dead']),
   attempts: z.array(
     z.object({
       at: out.timestamp,
       durationMs: z.number(),
-      statusCode: z.number().int().nullable(),
+      statusCode: z.nullable(z.number().check(z.int())),
       ok: z.boolean(),
-      error: z.string().optional(),
+      error: z.optional(z.string()),
       /** The first bytes of a public target's reply (never a private one's). */
-      responseExcerpt: z.string().optional(),
+      responseExcerpt: z.optional(z.string()),
       /** How long the reply was. */
-      responseBytes: z.number().int().optional(),
+      responseBytes: z.optional(z.number().check(z.int())),
     }),
   ),
-  attemptBase: z.number().int(),
+  attemptBase: z.number().check(z.int()),
   nextAttemptAt: out.timestamp,
   createdAt: out.timestamp,
   updatedAt: out.timestamp,

@@ -272,7 +272,7 @@ function withSuccess(output: JsonSchema): JsonSchema {
   }
 }
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): JsonSchema {
   // Input: what a client sends (before transforms such as checksumming). Output: what it receives.
   // Refinements cannot be expressed; the server validates them itself.
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema

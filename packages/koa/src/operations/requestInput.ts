@@ -71,7 +71,7 @@ function fromQueryString(
 }
 
 /** The query-string kind of each input field, read from the input's JSON Schema. */
-function queryKinds(input: z.ZodType): Record<string, QueryKind> {
+function queryKinds(input: z.core.$ZodType): Record<string, QueryKind> {
   const schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, { type?: string | string[] }>
   }

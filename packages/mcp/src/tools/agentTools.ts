@@ -3,7 +3,7 @@ import {
   parseInput,
   toolNameOf,
 } from '@agentwallet/core/contract'
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import type { AgentWalletBackend } from '../backend/agentWalletBackend.js'
 import { type JsonObjectSchema, toJsonObjectSchema } from './toJsonObjectSchema.js'
 import { type ToolAnnotations, toolAnnotations } from './toolAnnotations.js'
@@ -22,7 +22,7 @@ export type AgentTool = {
   description: string
   operation: OperationDeclaration
   /** The arguments: the operation's input, plus `idempotencyKey` when it takes one. */
-  inputSchema: z.ZodType<Record<string, unknown>>
+  inputSchema: z.ZodMiniType<Record<string, unknown>>
   /** The same as JSON Schema, for models and MCP's `tools/list`. */
   inputJsonSchema: JsonObjectSchema
   /** JSON Schema of what `handler` answers (MCP's `outputSchema`). */

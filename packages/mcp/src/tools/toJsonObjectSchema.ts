@@ -13,7 +13,7 @@ export type JsonObjectSchema = {
  * fields optional) or what it receives (`output`).
  * @example toJsonObjectSchema(operations.send.input, 'input')
  */
-export function toJsonObjectSchema(schema: z.ZodType, io: 'input' | 'output'): JsonObjectSchema {
+export function toJsonObjectSchema(schema: z.core.$ZodType, io: 'input' | 'output'): JsonObjectSchema {
   // `$schema` is dropped: some MCP clients only accept the bare object form. Refinements cannot be
   // expressed; the handler still validates them.
   const { $schema: _, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
