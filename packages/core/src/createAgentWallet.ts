@@ -210,8 +210,6 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
   const checkpoints = ctx.options.audit
     ? startAuditCheckpoints(ctx, { onError: config.onBackgroundError })
     : undefined
-  // A decision records its counted spends as changes from an entry this process has seen committed.
-  const unwatchSpends = ctx.options.audit ? storage.onEvents(ctx.options.audit.spends.committed) : undefined
   const reconcile = async () => {
     await sealLegacyWebhookSecrets(ctx)
     await trackTransactions(ctx, { all: true })
@@ -243,7 +241,6 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       await webhookWorker?.stop()
       // Last: every entry the steps above wrote is covered by a signed checkpoint.
       await checkpoints?.stop()
-      unwatchSpends?.()
       unsubscribe()
       await chains.close?.()
     },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fromAuditJson, toAuditJson } from './auditJson.js'
+import { auditJsonText, fromAuditJson, toAuditJson } from './auditJson.js'
 import { auditSigner, verifyAuditSignature } from './auditSigner.js'
 import { canonicalJson } from './canonicalJson.js'
 
@@ -36,6 +36,17 @@ describe('audit JSON', () => {
       at: '2026-01-02T03:04:05.000Z',
       list: [1n, 'a'],
     })
+  })
+
+  it('writes in one pass the same text as JSON of toAuditJson (bigints, dates, undefined, nesting)', () => {
+    const values = [
+      { amount: 5n, at: new Date(0), to: '0xab', gone: undefined, list: [1n, undefined, { n: -2n }] },
+      [undefined, null, 0n, 'x', [new Date('2026-05-06T07:08:09.010Z')]],
+      { usd: { value: '1.5', at: 3 }, effects: [{ asset: { tokenId: 7n }, amount: 10n ** 40n }] },
+      12n,
+      'text',
+    ]
+    for (const value of values) expect(auditJsonText(value)).toBe(JSON.stringify(toAuditJson(value)))
   })
 })
 

@@ -15,6 +15,18 @@ export function toAuditJson(value: unknown): unknown {
 }
 
 /**
+ * The text of `JSON.stringify(toAuditJson(value))`, written in one pass (no intermediate tree): what
+ * a decision compares and records of each counted spend, every send, over the whole rule window.
+ * @example auditJsonText({ amount: 5n }) // '{"amount":{"$bigint":"5"}}'
+ */
+export function auditJsonText(value: unknown): string {
+  // JSON.stringify already writes a Date as its ISO string and leaves `undefined` out (null in a list).
+  return JSON.stringify(value, (_key, item) =>
+    typeof item === 'bigint' ? { $bigint: item.toString() } : item,
+  )
+}
+
+/**
  * The inverse of {@link toAuditJson} for bigints (Dates stay ISO strings).
  * @example fromAuditJson({ amount: { $bigint: '5' } }) // { amount: 5n }
  */

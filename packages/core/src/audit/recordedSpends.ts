@@ -36,17 +36,17 @@ export function resolveRecordedSpends(recorded: RecordedSpends, base: readonly u
 }
 
 /**
- * The recorded form of `spends` against `base` (an earlier decision's list, by `after`): the spends of
- * `base` still counted, in the same order, are kept; the rest of `base` is dropped and the rest of
- * `spends` added where it stands. Items compare by their JSON.
- * @example encodeRecordedSpends(spends, { after: hash, keys })
+ * The recorded form of a list of spends, given as each spend's audit JSON text (`keys`), against
+ * `base` (an earlier decision's list, by `after`): the spends of `base` still counted, in the same
+ * order, are kept; the rest of `base` is dropped and the rest added where it stands, parsed from its
+ * text. Items compare by their text; only the added ones are parsed.
+ * @example encodeRecordedSpends(spends.map(auditJsonText), { after: hash, keys })
  */
 export function encodeRecordedSpends(
-  spends: readonly unknown[],
   keys: readonly string[],
   base?: { after: string; keys: readonly string[] } | undefined,
 ): RecordedSpends {
-  if (!base) return { add: spends.map((spend, position) => [position, spend]) }
+  if (!base) return { add: keys.map((key, position) => [position, JSON.parse(key)]) }
   const positionsOf = new Map<string, number[]>()
   for (const [position, key] of base.keys.entries()) {
     const positions = positionsOf.get(key) ?? []
@@ -61,7 +61,7 @@ export function encodeRecordedSpends(
     // The first unused position of the same spend in `base`, if it keeps the kept ones in order.
     while (positions?.length && positions[0]! <= last) positions.shift()
     const match = positions?.shift()
-    if (match === undefined) add.push([position, spends[position]])
+    if (match === undefined) add.push([position, JSON.parse(key)])
     else {
       kept.add(match)
       last = match

@@ -9,7 +9,8 @@ export type AuditCheckpoints = { stop(): Promise<void>; settled(): Promise<void>
 /**
  * Watches committed audit entries and signs a checkpoint for a tenant once `checkpointEvery` entries
  * follow its last one; one checkpoint at a time per tenant. Errors go to `onError` (the next entry
- * or `stop` tries again).
+ * or `stop` tries again). The same subscription tells the spends memory (`AuditOptions.spends`) which
+ * decisions committed: one copy of each committed batch for the trail, not one per use.
  * @example const checkpoints = startAuditCheckpoints(ctx); …; await checkpoints.stop()
  */
 export function startAuditCheckpoints(
@@ -35,6 +36,8 @@ export function startAuditCheckpoints(
   }
 
   const unsubscribe = ctx.storage.onEvents((events) => {
+    // A decision records its counted spends as changes from an entry this process has seen committed.
+    ctx.options.audit?.spends.committed(events)
     for (const event of events) {
       const tenantId = tenantOfAuditStream(event.stream)
       if (tenantId === undefined || (event.data as StoredAuditEntry).kind === 'audit.checkpoint') continue
