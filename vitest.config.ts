@@ -37,6 +37,9 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     // The in-process EVM segfaults under worker threads; forks are safe.
     pool: 'forks',
+    // Vitest's default is one fewer than the cores: one file at a time on CI's 2 cores, while most of a
+    // file's time is spent waiting (on a child process, the tracker's interval, a socket). Two at once.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
