@@ -121,11 +121,22 @@ export async function startServer(
   return { server, url }
 }
 
-/** A JSON call to a served API with `apiKey`: its status and parsed body. */
-export async function callApi(url: string, apiKey: string, method: string, path: string, body?: unknown) {
+/** A JSON call to a served API with `apiKey` (and an idempotency key when given): its status and parsed body. */
+export async function callApi(
+  url: string,
+  apiKey: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  idempotencyKey?: string,
+) {
   const response = await fetch(`${url}${path}`, {
     method,
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    headers: {
+      'x-api-key': apiKey,
+      'content-type': 'application/json',
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   return { status: response.status, body: (await response.json()) as Record<string, any> }

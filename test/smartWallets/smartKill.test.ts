@@ -16,7 +16,7 @@ import { entryPoint08Abi, entryPoint08Address } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshAddress, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
 import { type FaultCall, type FaultyRpcServer, faults, faultyRpcServer } from '../helpers/faultyChain.js'
-import { type CliProcess, startServer } from '../replicas/cliProcess.js'
+import { type CliProcess, callApi, startServer } from '../replicas/cliProcess.js'
 
 const env = {
   AGENTWALLET_MASTER_KEY: 'c7'.repeat(32),
@@ -48,18 +48,8 @@ async function serve(): Promise<{ server: CliProcess; url: string }> {
 }
 
 /** A JSON call as the admin, with an idempotency key when given. */
-async function call(url: string, method: string, path: string, body?: unknown, idempotencyKey?: string) {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      'x-api-key': env.AGENTWALLET_ADMIN_KEY,
-      'content-type': 'application/json',
-      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: response.status, body: (await response.json()) as Record<string, any> }
-}
+const call = (url: string, method: string, path: string, body?: unknown, idempotencyKey?: string) =>
+  callApi(url, env.AGENTWALLET_ADMIN_KEY, method, path, body, idempotencyKey)
 
 /**
  * The sender of the single signed op a `handleOps` calldata carries, if it is one (not the gas
