@@ -5,6 +5,7 @@ import type { QuoteSource } from './defi/quoteSource.js'
 import type { EventBus } from './events/eventBus.js'
 import type { PriceFeedMaxAge } from './policy/priceFeedMaxAge.js'
 import type { PolicyEngine } from './policy/types.js'
+import type { EventListenerSet } from './storage/eventListeners.js'
 import type { Storage } from './storage/types.js'
 import type { SecretSealer } from './vault/secretSealer.js'
 import type { KeyVault } from './vault/types.js'
@@ -57,6 +58,11 @@ export type CoreOptions = {
  */
 export type AgentWalletContext = {
   storage: Storage
+  /**
+   * Storage's committed batches for core's own listeners (the bus, the audit checkpointer, the
+   * webhook worker): one subscription and one copy per batch, shared by listeners that only read it.
+   */
+  commits: Pick<EventListenerSet, 'add'>
   vault: KeyVault
   /**
    * Seals secrets core keeps at rest (webhook signing secrets) with the master key; undefined when

@@ -31,6 +31,7 @@ import {
 import { localPrincipal, type Principal } from './principals/types.js'
 import { type AgentWalletSession, createSession } from './session.js'
 import { startTracker, type Tracker } from './startTracker.js'
+import { eventListeners } from './storage/eventListeners.js'
 import { memoryStorage } from './storage/memoryStorage.js'
 import type { Storage } from './storage/types.js'
 import { settleBroadcasts } from './transactions/broadcastLane.js'
@@ -169,8 +170,10 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       masterKey: parseMasterKey(config.masterKey),
       walletKeys: config.vault === undefined,
     })
+  const commits = eventListeners({ shared: true })
   const ctx: AgentWalletContext = {
     storage,
+    commits,
     vault: config.vault ?? defaultVault(storage, masterKey),
     secrets: masterKey === undefined ? undefined : secretSealer(masterKey),
     chains,
@@ -202,7 +205,10 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
   registerOperations(ctx, [ensRegistration, identityRegistration, trackedSwap])
   // A subscriber's throw (the caller's own bus handler) is a background error: the commit is done,
   // and the batch's other events still reach every subscriber.
-  const unsubscribe = storage.onEvents((events) => {
+  // Core's listeners share one copy of each committed batch (`ctx.commits`); the bus's subscribers
+  // get domain events built from it, never the audit entries.
+  const unsubscribe = storage.onEvents((events) => commits.notify(events))
+  commits.add((events) => {
     for (const event of events)
       if (tenantOfAuditStream(event.stream) === undefined)
         ctx.bus.publish(toDomainEvent(event), (error) => config.onBackgroundError?.(error))

@@ -118,7 +118,7 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
           const done = unit.commit()
           stats.wrote(done.rows)
           const notify = () => {
-            if (done.count > 0) listeners.notify(done.materialize())
+            if (done.count > 0) listeners.notify(done.materialize(), { fresh: true })
           }
           if (!log) notify()
           // The locks are held, and the events wait, until the commit (or, when it wrote nothing,

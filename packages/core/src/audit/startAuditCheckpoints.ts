@@ -14,7 +14,7 @@ export type AuditCheckpoints = { stop(): Promise<void>; settled(): Promise<void>
  * @example const checkpoints = startAuditCheckpoints(ctx); …; await checkpoints.stop()
  */
 export function startAuditCheckpoints(
-  ctx: Pick<AgentWalletContext, 'storage' | 'now' | 'newId' | 'options'>,
+  ctx: Pick<AgentWalletContext, 'storage' | 'commits' | 'now' | 'newId' | 'options'>,
   hooks: { onError?: ((error: unknown) => void) | undefined } = {},
 ): AuditCheckpoints {
   const every = ctx.options.audit?.checkpointEvery ?? 100
@@ -35,7 +35,7 @@ export function startAuditCheckpoints(
     return next
   }
 
-  const unsubscribe = ctx.storage.onEvents((events) => {
+  const unsubscribe = ctx.commits.add((events) => {
     // A decision records its counted spends as changes from an entry this process has seen committed.
     ctx.options.audit?.spends.committed(events)
     for (const event of events) {

@@ -6,8 +6,12 @@ export type EventListenerSet = {
    * to `onError`; with none, they are thrown again on a later turn (an uncaught exception).
    */
   add(listener: EventsListener, onError?: (error: unknown) => void): () => void
-  /** Calls every listener with its own copy of a committed batch; one's throw does not stop the others. */
-  notify(events: StoredEvent[]): void
+  /**
+   * Calls every listener with a committed batch (its own copy, unless the set shares one); one's
+   * throw does not stop the others. `fresh`: the batch was made for this call (parsed from the
+   * rows just written) and nothing else holds it, so the last listener is handed it as is.
+   */
+  notify(events: StoredEvent[], options?: { fresh?: boolean }): void
   clear(): void
   readonly size: number
 }
@@ -15,10 +19,11 @@ export type EventListenerSet = {
 /**
  * The `onEvents` side of a Storage adapter: listeners are called after a commit, each with its own
  * copy, and a failing listener can never fail a transaction that has already committed; its error
- * goes to the `onError` it subscribed with.
+ * goes to the `onError` it subscribed with. `{ shared: true }`: every listener gets the same batch,
+ * for listeners that only read it (core's own, fed from one subscription: `AgentWalletContext.commits`).
  * @example const listeners = eventListeners(); storage.onEvents = listeners.add; listeners.notify(committed)
  */
-export function eventListeners(): EventListenerSet {
+export function eventListeners({ shared = false }: { shared?: boolean } = {}): EventListenerSet {
   const listeners = new Set<EventsListener>()
   return {
     add(listener, onError = throwLater) {
@@ -35,9 +40,14 @@ export function eventListeners(): EventListenerSet {
         listeners.delete(wrapped)
       }
     },
-    notify(events) {
+    notify(events, { fresh = false } = {}) {
       if (events.length === 0) return
-      for (const listener of listeners) listener(structuredClone(events))
+      // Those subscribed now; one subscribing during the calls hears from the next batch on.
+      const targets = [...listeners]
+      for (const [index, listener] of targets.entries()) {
+        const own = shared || (fresh && index === targets.length - 1)
+        listener(own ? events : structuredClone(events))
+      }
     },
     clear: () => listeners.clear(),
     get size() {

@@ -44,7 +44,7 @@ export function startWebhookWorker(
     })
     return running
   }
-  const unsubscribe = ctx.storage.onEvents(() => {
+  const unsubscribe = ctx.commits.add(() => {
     if (!stopped) void run()
   })
   timer = setTimeout(run, ctx.options.webhooks.intervalMs)
