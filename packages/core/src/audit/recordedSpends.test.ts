@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { encodeRecordedSpends, recordedSpendsMemory, resolveRecordedSpends } from './recordedSpends.js'
+import {
+  encodeRecordedSpends,
+  recordedSpendsMemory,
+  resolveRecordedSpends,
+  sameSpend,
+} from './recordedSpends.js'
 
 const spend = (n: number, usd = '1') => ({ amount: { $bigint: String(n) }, at: n, usd })
-const keysOf = (spends: readonly unknown[]) => spends.map((item) => JSON.stringify(item))
 
 function roundTrip(base: unknown[], next: unknown[]) {
-  const recorded = encodeRecordedSpends(keysOf(next), { after: 'h', keys: keysOf(base) })
+  const recorded = encodeRecordedSpends(next, { after: 'h', spends: base })
   return { recorded, resolved: resolveRecordedSpends(recorded, base) }
 }
 
@@ -35,9 +39,79 @@ describe('recorded spends', () => {
     for (const base of lists) for (const next of lists) expect(roundTrip(base, next).resolved).toEqual(next)
   })
 
+  it('records a long window by its changes: spends gone from its start, one changed, one new', () => {
+    const base = Array.from({ length: 100 }, (_, n) => spend(n))
+    const next = [...base.slice(2, 50), spend(50, '2'), ...base.slice(51), spend(100)]
+    const { recorded, resolved } = roundTrip(base, next)
+    expect(recorded).toEqual({
+      after: 'h',
+      drop: [0, 1, 50],
+      add: [
+        [48, spend(50, '2')],
+        [98, spend(100)],
+      ],
+    })
+    expect(resolved).toEqual(next)
+  })
+
+  it('rebuilds random lists from random lists, reordered far beyond the nearby search', () => {
+    let seed = 7
+    const random = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % below
+    }
+    for (let round = 0; round < 300; round++) {
+      const base = Array.from({ length: random(40) }, () => spend(random(30)))
+      const next = [...base, ...Array.from({ length: random(10) }, () => spend(random(30)))]
+        .filter(() => random(5) > 0)
+        .sort(() => (random(4) === 0 ? random(3) - 1 : 0))
+      expect(roundTrip(base, next).resolved).toEqual(next)
+    }
+  })
+
+  it('records engine inputs in audit JSON, and keeps a spend equal in value to the earlier one', () => {
+    const at = new Date(1_000)
+    const input = (amount: bigint) => ({
+      asset: 'native',
+      amount,
+      at,
+      effects: [{ amount, unlimited: undefined }],
+    })
+    const recorded = encodeRecordedSpends([input(2n), input(3n)], {
+      after: 'h',
+      spends: [input(1n), input(2n)],
+    })
+    expect(recorded).toEqual({
+      after: 'h',
+      drop: [0],
+      add: [
+        [
+          1,
+          {
+            asset: 'native',
+            amount: { $bigint: '3' },
+            at: at.toISOString(),
+            effects: [{ amount: { $bigint: '3' } }],
+          },
+        ],
+      ],
+    })
+  })
+
+  it('compares spends by value: members in any order, bigints, dates, absent and undefined alike', () => {
+    expect(sameSpend({ a: 1n, b: [new Date(5)] }, { b: [new Date(5)], a: 1n, c: undefined })).toBe(true)
+    expect(sameSpend({ a: 1n }, { a: 2n })).toBe(false)
+    expect(sameSpend({ a: 1n }, { a: 1 })).toBe(false)
+    expect(sameSpend({ at: new Date(5) }, { at: new Date(6) })).toBe(false)
+    expect(sameSpend({ at: new Date(5) }, { at: {} })).toBe(false)
+    expect(sameSpend([1, 2], [1, 2, 3])).toBe(false)
+    expect(sameSpend({ a: [1] }, { a: { 0: 1 } })).toBe(false)
+    expect(sameSpend({ a: 1 }, { a: 1, b: null })).toBe(false)
+  })
+
   it('with no earlier list, records the whole list', () => {
     const spends = [spend(1), spend(2)]
-    const recorded = encodeRecordedSpends(keysOf(spends))
+    const recorded = encodeRecordedSpends(spends)
     expect(recorded).toEqual({
       add: [
         [0, spend(1)],
@@ -71,11 +145,11 @@ describe('recorded spends', () => {
     memory.committed([{ ...committed('aud_1'), stream: 'default' }])
     expect(memory.latest('w1')).toBeUndefined()
     memory.committed([committed('aud_1')])
-    expect(memory.latest('w1')).toEqual({ after: 'h1', keys: ['a'] })
+    expect(memory.latest('w1')).toEqual({ after: 'h1', spends: ['a'] })
     memory.appended({ id: 'aud_2', hash: 'h2' }, 'w2', [])
     memory.appended({ id: 'aud_3', hash: 'h3' }, 'w3', [])
     memory.committed([committed('aud_2'), committed('aud_3')])
     expect(memory.latest('w1')).toBeUndefined()
-    expect(memory.latest('w3')).toEqual({ after: 'h3', keys: [] })
+    expect(memory.latest('w3')).toEqual({ after: 'h3', spends: [] })
   })
 })

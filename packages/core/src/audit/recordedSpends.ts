@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../storage/types.js'
+import { auditJsonText, toAuditJson } from './auditJson.js'
 import { tenantOfAuditStream } from './auditStream.js'
 
 /**
@@ -36,64 +37,118 @@ export function resolveRecordedSpends(recorded: RecordedSpends, base: readonly u
 }
 
 /**
- * The recorded form of a list of spends, given as each spend's audit JSON text (`keys`), against
- * `base` (an earlier decision's list, by `after`): the spends of `base` still counted, in the same
- * order, are kept; the rest of `base` is dropped and the rest added where it stands, parsed from its
- * text. Items compare by their text; only the added ones are parsed.
- * @example encodeRecordedSpends(spends.map(auditJsonText), { after: hash, keys })
+ * The recorded form of a list of spends (engine inputs: bigints and all) against `base` (an earlier
+ * decision's list, by `after`): spends of `base` still counted, in the same order, are kept; the rest
+ * of `base` is dropped and the rest added where it stands, in audit JSON. A list mostly keeps its
+ * order from one decision to the next (a few spends leave the window, a few arrive or change), so
+ * each spend is compared by value (`sameSpend`: about a fifth of the cost of writing it as text)
+ * with the next few of `base` first; only a list reordered beyond that is indexed by text. Any
+ * answer rebuilds the list exactly; the search only keeps it small.
+ * @example encodeRecordedSpends(context.recent, memory.latest(scope))
  */
 export function encodeRecordedSpends(
-  keys: readonly string[],
-  base?: { after: string; keys: readonly string[] } | undefined,
+  spends: readonly unknown[],
+  base?: { after: string; spends: readonly unknown[] } | undefined,
 ): RecordedSpends {
-  if (!base) return { add: keys.map((key, position) => [position, JSON.parse(key)]) }
-  const positionsOf = new Map<string, number[]>()
-  for (const [position, key] of base.keys.entries()) {
-    const positions = positionsOf.get(key) ?? []
-    positions.push(position)
-    positionsOf.set(key, positions)
-  }
-  const kept = new Set<number>()
+  if (!base) return { add: spends.map((spend, position) => [position, toAuditJson(spend)]) }
+  const kept = new Array<boolean>(base.spends.length).fill(false)
   const add: [number, unknown][] = []
-  let last = -1
-  for (const [position, key] of keys.entries()) {
-    const positions = positionsOf.get(key)
-    // The first unused position of the same spend in `base`, if it keeps the kept ones in order.
-    while (positions?.length && positions[0]! <= last) positions.shift()
-    const match = positions?.shift()
-    if (match === undefined) add.push([position, JSON.parse(key)])
+  // Positions of `base` before `next` are kept or dropped: a kept spend is always after the last one.
+  let next = 0
+  let misses = 0
+  let positionsOf: Map<string, number[]> | undefined
+  const find = (spend: unknown): number | undefined => {
+    const end = Math.min(base.spends.length, next + nearby)
+    for (let position = next; position < end; position++)
+      if (sameSpend(base.spends[position], spend)) return position
+    if (++misses <= nearby) return undefined
+    positionsOf ??= indexFrom(base.spends, next)
+    const positions = positionsOf.get(auditJsonText(spend))
+    while (positions?.length && positions[0]! < next) positions.shift()
+    return positions?.shift()
+  }
+  for (const [position, spend] of spends.entries()) {
+    const match = find(spend)
+    if (match === undefined) add.push([position, toAuditJson(spend)])
     else {
-      kept.add(match)
-      last = match
+      kept[match] = true
+      next = match + 1
     }
   }
-  const drop = base.keys.flatMap((_, position) => (kept.has(position) ? [] : [position]))
+  const drop = kept.flatMap((isKept, position) => (isKept ? [] : [position]))
   return { after: base.after, ...(drop.length > 0 ? { drop } : {}), add }
+}
+
+/** How far ahead in `base` a spend is looked for, and how many misses pass before `base` is indexed. */
+const nearby = 8
+
+function indexFrom(spends: readonly unknown[], from: number): Map<string, number[]> {
+  const positionsOf = new Map<string, number[]>()
+  for (let position = from; position < spends.length; position++) {
+    const text = auditJsonText(spends[position])
+    const positions = positionsOf.get(text)
+    if (positions) positions.push(position)
+    else positionsOf.set(text, [position])
+  }
+  return positionsOf
+}
+
+/**
+ * Whether two engine inputs have the same audit JSON, up to the order of object members: plain
+ * objects and lists compared member by member, a Date by its time, anything else by its JSON text.
+ * False only costs a spend written again, so any doubt answers false.
+ */
+export function sameSpend(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+    for (let index = 0; index < a.length; index++) if (!sameSpend(a[index], b[index])) return false
+    return true
+  }
+  if (a instanceof Date || b instanceof Date)
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime()
+  if (!isPlain(a) || !isPlain(b)) return auditJsonText(a) === auditJsonText(b)
+  const left = a as Record<string, unknown>
+  const right = b as Record<string, unknown>
+  let members = 0
+  for (const key in left) {
+    if (left[key] === undefined) continue
+    members++
+    if (!Object.hasOwn(right, key) || !sameSpend(left[key], right[key])) return false
+  }
+  for (const key in right) if (right[key] !== undefined) members--
+  return members === 0
+}
+
+function isPlain(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
 }
 
 /**
  * What this process knows each wallet's last committed decision recorded, so the next decision
  * records only the changes. An entry is remembered when its commit is seen (`committed`, from
- * `storage.onEvents`), never before: the entry a decision names is always earlier in the chain.
+ * `ctx.commits`), never before: the entry a decision names is always earlier in the chain.
  * Bounded; a process that has forgotten (restarted, another replica) records the whole list.
  */
 export type RecordedSpendsMemory = {
   /** The last committed list of a scope (a wallet and chain), if this process knows it. */
-  latest(scope: string): { after: string; keys: readonly string[] } | undefined
+  latest(scope: string): { after: string; spends: readonly unknown[] } | undefined
   /** Notes an appended entry's list, to become `latest` once its commit is seen. */
-  appended(entry: { id: string; hash: string }, scope: string, keys: readonly string[]): void
-  /** The onEvents listener: promotes the committed entries. */
+  appended(entry: { id: string; hash: string }, scope: string, spends: readonly unknown[]): void
+  /** The committed batches' listener: promotes the committed entries. */
   committed(events: readonly StoredEvent[]): void
 }
 
 /**
  * A fresh memory holding at most `capacity` scopes and as many uncommitted entries (a rolled-back
  * entry is forgotten when the bound is reached).
- * @example const memory = recordedSpendsMemory(); storage.onEvents(memory.committed)
+ * @example const memory = recordedSpendsMemory(); ctx.commits.add(memory.committed)
  */
 export function recordedSpendsMemory(capacity = 10_000): RecordedSpendsMemory {
-  const latest = new Map<string, { after: string; keys: readonly string[] }>()
-  const pending = new Map<string, { scope: string; after: string; keys: readonly string[] }>()
+  const latest = new Map<string, { after: string; spends: readonly unknown[] }>()
+  const pending = new Map<string, { scope: string; after: string; spends: readonly unknown[] }>()
   const bounded = <V>(map: Map<string, V>, key: string, value: V): void => {
     map.delete(key)
     map.set(key, value)
@@ -101,14 +156,14 @@ export function recordedSpendsMemory(capacity = 10_000): RecordedSpendsMemory {
   }
   return {
     latest: (scope) => latest.get(scope),
-    appended: ({ id, hash }, scope, keys) => bounded(pending, id, { scope, after: hash, keys }),
+    appended: ({ id, hash }, scope, spends) => bounded(pending, id, { scope, after: hash, spends }),
     committed(events) {
       for (const event of events) {
         if (tenantOfAuditStream(event.stream) === undefined) continue
         const entry = pending.get(event.id)
         if (!entry) continue
         pending.delete(event.id)
-        bounded(latest, entry.scope, { after: entry.after, keys: entry.keys })
+        bounded(latest, entry.scope, { after: entry.after, spends: entry.spends })
       }
     },
   }

@@ -1,5 +1,5 @@
 import { appendAudit } from '../audit/appendAudit.js'
-import { auditJsonText, toAuditJson } from '../audit/auditJson.js'
+import { toAuditJson } from '../audit/auditJson.js'
 import { encodeRecordedSpends } from '../audit/recordedSpends.js'
 import type { AuditSubjects, DecisionPayload } from '../audit/types.js'
 import type { AgentWalletContext } from '../context.js'
@@ -25,15 +25,14 @@ export function auditDecision(
   if (!audit || !decision.inputs) return
   const { intent, context } = decision.inputs
   const { recent, ...facts } = context
-  const keys = recent.map(auditJsonText)
   const scope = subjects.walletId && `${tenantId}\n${subjects.walletId}\n${intent.chain}`
   const payload: DecisionPayload = {
     engine: ctx.policy.name,
     intent: toAuditJson(intent),
     context: toAuditJson(facts),
-    recent: encodeRecordedSpends(keys, scope ? audit.spends.latest(scope) : undefined),
+    recent: encodeRecordedSpends(recent, scope ? audit.spends.latest(scope) : undefined),
     decision: { decision: decision.decision, ruleId: decision.ruleId, reason: decision.reason },
   }
   const entry = appendAudit(ctx, tx, tenantId, { kind: 'policy.decision', subjects, payload })
-  if (entry && scope) audit.spends.appended(entry, scope, keys)
+  if (entry && scope) audit.spends.appended(entry, scope, recent)
 }
