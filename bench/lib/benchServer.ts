@@ -67,30 +67,38 @@ export async function startBenchServer(
     server,
     adminKey,
     admin,
-    async call(method, path, body) {
-      const request = () =>
-        fetch(`${server.url}${path}`, {
-          method,
-          headers: {
-            'x-api-key': adminKey,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        })
-      // A keep-alive socket that sat idle past the server's 5 s keepAliveTimeout (while seeding) is
-      // reset on reuse before the request is read; one retry on a fresh socket is safe.
-      const response = await request().catch((error: Error) => {
-        if ((error.cause as { code?: string } | undefined)?.code !== 'ECONNRESET') throw error
-        return request()
-      })
-      return { status: response.status, body: await response.json() }
-    },
+    call: callServer(server.url, adminKey),
     async close() {
       await server.close()
       await agentWallet.close()
       await devnet.close()
       rmSync(dir, { recursive: true, force: true })
     },
+  }
+}
+
+/**
+ * Calls a bench server's API as its admin: JSON in, status and JSON out.
+ * @example const call = callServer(server.url, adminKey); await call('POST', '/wallet/create', {})
+ */
+export function callServer(url: string, adminKey: string): BenchServer['call'] {
+  return async (method, path, body) => {
+    const request = () =>
+      fetch(`${url}${path}`, {
+        method,
+        headers: {
+          'x-api-key': adminKey,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    // A keep-alive socket that sat idle past the server's 5 s keepAliveTimeout (while seeding) is
+    // reset on reuse before the request is read; one retry on a fresh socket is safe.
+    const response = await request().catch((error: Error) => {
+      if ((error.cause as { code?: string } | undefined)?.code !== 'ECONNRESET') throw error
+      return request()
+    })
+    return { status: response.status, body: await response.json() }
   }
 }
 
