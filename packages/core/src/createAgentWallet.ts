@@ -34,6 +34,7 @@ import { startTracker, type Tracker } from './startTracker.js'
 import { eventListeners } from './storage/eventListeners.js'
 import { memoryStorage } from './storage/memoryStorage.js'
 import type { Storage } from './storage/types.js'
+import { withWriteIds } from './storage/withWriteIds.js'
 import { settleBroadcasts } from './transactions/broadcastLane.js'
 import { settleSubmitted } from './transactions/submittedBatch.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
@@ -158,7 +159,9 @@ function resolveAuditOptions(audit: AgentWalletConfig['audit']): AuditOptions | 
 
 export async function createAgentWallet(config: AgentWalletConfig): Promise<AgentWallet> {
   const webhooks = resolveWebhookOptions(config.webhooks)
-  const storage = config.storage ?? memoryStorage()
+  // Transaction records carry a fresh id per write: a decision's audit entry tells the wallet's
+  // unchanged spends from changed ones by it (`auditDecision`).
+  const storage = withWriteIds(config.storage ?? memoryStorage(), ['transactions'], () => randomUUID())
   const chains = isChainProvider(config.chains)
     ? config.chains
     : viemChainProvider({ chains: config.chains, defaultChain: config.defaultChain })

@@ -9,7 +9,7 @@ import {
 const spend = (n: number, usd = '1') => ({ amount: { $bigint: String(n) }, at: n, usd })
 
 function roundTrip(base: unknown[], next: unknown[]) {
-  const recorded = encodeRecordedSpends(next, { after: 'h', spends: base })
+  const recorded = encodeRecordedSpends({ spends: next }, { after: 'h', spends: base })
   return { recorded, resolved: resolveRecordedSpends(recorded, base) }
 }
 
@@ -77,10 +77,13 @@ describe('recorded spends', () => {
       at,
       effects: [{ amount, unlimited: undefined }],
     })
-    const recorded = encodeRecordedSpends([input(2n), input(3n)], {
-      after: 'h',
-      spends: [input(1n), input(2n)],
-    })
+    const recorded = encodeRecordedSpends(
+      { spends: [input(2n), input(3n)] },
+      {
+        after: 'h',
+        spends: [input(1n), input(2n)],
+      },
+    )
     expect(recorded).toEqual({
       after: 'h',
       drop: [0],
@@ -98,6 +101,28 @@ describe('recorded spends', () => {
     })
   })
 
+  it('takes a spend with the same key as the one it follows, and compares spends of other keys by value', () => {
+    const base = [spend(1), spend(2), spend(3)]
+    // Keys name the write a spend was built from: the same key is the same spend, unread.
+    const sameKey = encodeRecordedSpends(
+      { spends: [spend(1), spend(2), spend(3)], keys: ['a', 'b', 'c'] },
+      { after: 'h', spends: base, keys: ['a', 'b', 'c'] },
+    )
+    expect(sameKey).toEqual({ after: 'h', add: [] })
+    // Another key (a later write of the record) is compared: unchanged stays, changed is written again.
+    const rewritten = encodeRecordedSpends(
+      { spends: [spend(1), spend(2, '9'), spend(3)], keys: ['a', 'b2', 'c2'] },
+      { after: 'h', spends: base, keys: ['a', 'b', 'c'] },
+    )
+    expect(rewritten).toEqual({ after: 'h', drop: [1], add: [[1, spend(2, '9')]] })
+    // A key is trusted: equal keys keep the earlier spend even if the objects differ.
+    const trusted = encodeRecordedSpends(
+      { spends: [spend(7)], keys: ['a'] },
+      { after: 'h', spends: [spend(1)], keys: ['a'] },
+    )
+    expect(trusted).toEqual({ after: 'h', add: [] })
+  })
+
   it('compares spends by value: members in any order, bigints, dates, absent and undefined alike', () => {
     expect(sameSpend({ a: 1n, b: [new Date(5)] }, { b: [new Date(5)], a: 1n, c: undefined })).toBe(true)
     expect(sameSpend({ a: 1n }, { a: 2n })).toBe(false)
@@ -111,7 +136,7 @@ describe('recorded spends', () => {
 
   it('with no earlier list, records the whole list', () => {
     const spends = [spend(1), spend(2)]
-    const recorded = encodeRecordedSpends(spends)
+    const recorded = encodeRecordedSpends({ spends })
     expect(recorded).toEqual({
       add: [
         [0, spend(1)],
@@ -139,17 +164,17 @@ describe('recorded spends', () => {
 
   it('remembers a list only once its entry is seen committed, and forgets past its bound', () => {
     const memory = recordedSpendsMemory(2)
-    memory.appended({ id: 'aud_1', hash: 'h1' }, 'w1', ['a'])
+    memory.appended({ id: 'aud_1', hash: 'h1' }, 'w1', { spends: ['a'], keys: ['k'] })
     expect(memory.latest('w1')).toBeUndefined()
     const committed = (id: string) => ({ id, stream: 'audit:t', seq: 1, type: 'x', timestamp: '', data: {} })
     memory.committed([{ ...committed('aud_1'), stream: 'default' }])
     expect(memory.latest('w1')).toBeUndefined()
     memory.committed([committed('aud_1')])
-    expect(memory.latest('w1')).toEqual({ after: 'h1', spends: ['a'] })
-    memory.appended({ id: 'aud_2', hash: 'h2' }, 'w2', [])
-    memory.appended({ id: 'aud_3', hash: 'h3' }, 'w3', [])
+    expect(memory.latest('w1')).toEqual({ after: 'h1', spends: ['a'], keys: ['k'] })
+    memory.appended({ id: 'aud_2', hash: 'h2' }, 'w2', { spends: [] })
+    memory.appended({ id: 'aud_3', hash: 'h3' }, 'w3', { spends: [] })
     memory.committed([committed('aud_2'), committed('aud_3')])
     expect(memory.latest('w1')).toBeUndefined()
-    expect(memory.latest('w3')).toEqual({ after: 'h3', spends: [] })
+    expect(memory.latest('w3')).toEqual({ after: 'h3', spends: [], keys: undefined })
   })
 })

@@ -37,38 +37,50 @@ export function resolveRecordedSpends(recorded: RecordedSpends, base: readonly u
 }
 
 /**
+ * A decision's counted spends, with what is known of each one's version: `keys[i]`, when set, names
+ * the stored write `spends[i]` was built from alone (a transaction record's `writeId`), so two spends
+ * with the same key are the same without comparing them.
+ */
+export type SpendList = { spends: readonly unknown[]; keys?: readonly (string | undefined)[] | undefined }
+
+/**
  * The recorded form of a list of spends (engine inputs: bigints and all) against `base` (an earlier
  * decision's list, by `after`): spends of `base` still counted, in the same order, are kept; the rest
  * of `base` is dropped and the rest added where it stands, in audit JSON. A list mostly keeps its
  * order from one decision to the next (a few spends leave the window, a few arrive or change), so
- * each spend is compared by value (`sameSpend`: about a fifth of the cost of writing it as text)
- * with the next few of `base` first; only a list reordered beyond that is indexed by text. Any
+ * each spend is looked for among the next few of `base` first: the same by key when both have one,
+ * else compared by value (`sameSpend`); only a list reordered beyond that is indexed by text. Any
  * answer rebuilds the list exactly; the search only keeps it small.
- * @example encodeRecordedSpends(context.recent, memory.latest(scope))
+ * @example encodeRecordedSpends({ spends: context.recent, keys }, memory.latest(scope))
  */
 export function encodeRecordedSpends(
-  spends: readonly unknown[],
-  base?: { after: string; spends: readonly unknown[] } | undefined,
+  { spends, keys }: SpendList,
+  base?: (SpendList & { after: string }) | undefined,
 ): RecordedSpends {
   if (!base) return { add: spends.map((spend, position) => [position, toAuditJson(spend)]) }
   const kept = new Array<boolean>(base.spends.length).fill(false)
   const add: [number, unknown][] = []
+  const same = (position: number, index: number): boolean => {
+    const key = keys?.[index]
+    return (
+      (key !== undefined && key === base.keys?.[position]) || sameSpend(base.spends[position], spends[index])
+    )
+  }
   // Positions of `base` before `next` are kept or dropped: a kept spend is always after the last one.
   let next = 0
   let misses = 0
   let positionsOf: Map<string, number[]> | undefined
-  const find = (spend: unknown): number | undefined => {
+  const find = (index: number): number | undefined => {
     const end = Math.min(base.spends.length, next + nearby)
-    for (let position = next; position < end; position++)
-      if (sameSpend(base.spends[position], spend)) return position
+    for (let position = next; position < end; position++) if (same(position, index)) return position
     if (++misses <= nearby) return undefined
     positionsOf ??= indexFrom(base.spends, next)
-    const positions = positionsOf.get(auditJsonText(spend))
+    const positions = positionsOf.get(auditJsonText(spends[index]))
     while (positions?.length && positions[0]! < next) positions.shift()
     return positions?.shift()
   }
   for (const [position, spend] of spends.entries()) {
-    const match = find(spend)
+    const match = find(position)
     if (match === undefined) add.push([position, toAuditJson(spend)])
     else {
       kept[match] = true
@@ -134,9 +146,9 @@ function isPlain(value: object): boolean {
  */
 export type RecordedSpendsMemory = {
   /** The last committed list of a scope (a wallet and chain), if this process knows it. */
-  latest(scope: string): { after: string; spends: readonly unknown[] } | undefined
+  latest(scope: string): (SpendList & { after: string }) | undefined
   /** Notes an appended entry's list, to become `latest` once its commit is seen. */
-  appended(entry: { id: string; hash: string }, scope: string, spends: readonly unknown[]): void
+  appended(entry: { id: string; hash: string }, scope: string, list: SpendList): void
   /** The committed batches' listener: promotes the committed entries. */
   committed(events: readonly StoredEvent[]): void
 }
@@ -147,8 +159,8 @@ export type RecordedSpendsMemory = {
  * @example const memory = recordedSpendsMemory(); ctx.commits.add(memory.committed)
  */
 export function recordedSpendsMemory(capacity = 10_000): RecordedSpendsMemory {
-  const latest = new Map<string, { after: string; spends: readonly unknown[] }>()
-  const pending = new Map<string, { scope: string; after: string; spends: readonly unknown[] }>()
+  const latest = new Map<string, SpendList & { after: string }>()
+  const pending = new Map<string, SpendList & { scope: string; after: string }>()
   const bounded = <V>(map: Map<string, V>, key: string, value: V): void => {
     map.delete(key)
     map.set(key, value)
@@ -156,14 +168,15 @@ export function recordedSpendsMemory(capacity = 10_000): RecordedSpendsMemory {
   }
   return {
     latest: (scope) => latest.get(scope),
-    appended: ({ id, hash }, scope, spends) => bounded(pending, id, { scope, after: hash, spends }),
+    appended: ({ id, hash }, scope, { spends, keys }) =>
+      bounded(pending, id, { scope, after: hash, spends, keys }),
     committed(events) {
       for (const event of events) {
         if (tenantOfAuditStream(event.stream) === undefined) continue
         const entry = pending.get(event.id)
         if (!entry) continue
         pending.delete(event.id)
-        bounded(latest, entry.scope, { after: entry.after, spends: entry.spends })
+        bounded(latest, entry.scope, { after: entry.after, spends: entry.spends, keys: entry.keys })
       }
     },
   }

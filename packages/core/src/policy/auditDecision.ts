@@ -23,16 +23,16 @@ export function auditDecision(
 ): void {
   const audit = ctx.options.audit
   if (!audit || !decision.inputs) return
-  const { intent, context } = decision.inputs
+  const { intent, context, recentKeys: keys } = decision.inputs
   const { recent, ...facts } = context
   const scope = subjects.walletId && `${tenantId}\n${subjects.walletId}\n${intent.chain}`
   const payload: DecisionPayload = {
     engine: ctx.policy.name,
     intent: toAuditJson(intent),
     context: toAuditJson(facts),
-    recent: encodeRecordedSpends(recent, scope ? audit.spends.latest(scope) : undefined),
+    recent: encodeRecordedSpends({ spends: recent, keys }, scope ? audit.spends.latest(scope) : undefined),
     decision: { decision: decision.decision, ruleId: decision.ruleId, reason: decision.reason },
   }
   const entry = appendAudit(ctx, tx, tenantId, { kind: 'policy.decision', subjects, payload })
-  if (entry && scope) audit.spends.appended(entry, scope, recent)
+  if (entry && scope) audit.spends.appended(entry, scope, { spends: recent, keys })
 }

@@ -23,8 +23,14 @@ export type IntentDecision = PolicyDecision & {
   usd?: StoredUsd | undefined
   effects?: Effects | undefined
   payeeAgent?: { agentId: string; registry: string } | undefined
-  /** What the pure engine was given, for the audit trail to re-run the decision offline. */
-  inputs?: { intent: PolicyIntent; context: PolicyContext } | undefined
+  /**
+   * What the pure engine was given, for the audit trail to re-run the decision offline; with each
+   * counted spend's key when it was built from its record alone (no USD valuation): the record's
+   * `writeId`, so the trail knows it unchanged without comparing it.
+   */
+  inputs?:
+    | { intent: PolicyIntent; context: PolicyContext; recentKeys?: (string | undefined)[] | undefined }
+    | undefined
 }
 
 /**
@@ -110,7 +116,11 @@ export async function evaluateIntent(
     ...(counterparty?.agentId && counterparty.registry
       ? { payeeAgent: { agentId: counterparty.agentId, registry: counterparty.registry } }
       : {}),
-    inputs: { intent: judged, context },
+    inputs: {
+      intent: judged,
+      context,
+      ...(usd ? {} : { recentKeys: counted.map((record) => record.writeId) }),
+    },
   }
 }
 

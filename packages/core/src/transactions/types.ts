@@ -103,6 +103,11 @@ type TransactionBase = {
   meta?: Record<string, unknown> | undefined
   createdAt: string
   updatedAt: string
+  /**
+   * A fresh id per write of the record (`withWriteIds`): two reads with the same one hold the same
+   * record. Absent on records written before it was kept.
+   */
+  writeId?: string | undefined
 }
 
 /**
