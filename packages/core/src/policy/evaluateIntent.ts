@@ -26,7 +26,7 @@ export type IntentDecision = PolicyDecision & {
   /**
    * What the pure engine was given, for the audit trail to re-run the decision offline; with each
    * counted spend's key when it was built from its record alone (no USD valuation): the record's
-   * `writeId`, so the trail knows it unchanged without comparing it.
+   * write (`writeKeyOf`), so the trail knows it unchanged without comparing it.
    */
   inputs?:
     | { intent: PolicyIntent; context: PolicyContext; recentKeys?: (string | undefined)[] | undefined }
@@ -119,9 +119,19 @@ export async function evaluateIntent(
     inputs: {
       intent: judged,
       context,
-      ...(usd ? {} : { recentKeys: counted.map((record) => record.writeId) }),
+      ...(usd ? {} : { recentKeys: counted.map(writeKeyOf) }),
     },
   }
+}
+
+/**
+ * A counted spend's key: the write its record holds. The status and time of the write stand beside
+ * the `writeId` for a replica of a version before `withWriteIds` (a rolling upgrade): it rewrites a
+ * record keeping the `writeId` it read, and only a rewrite that also keeps the status within the
+ * same millisecond would pass for the earlier write.
+ */
+function writeKeyOf(record: TransactionRecord): string | undefined {
+  return record.writeId && `${record.writeId} ${record.status} ${record.updatedAt}`
 }
 
 /**
