@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { memoryStorage } from './memoryStorage.js'
 import type { Storage } from './types.js'
 import { withWriteIds } from './withWriteIds.js'
@@ -39,6 +39,17 @@ describe('withWriteIds', () => {
     expect(storage.name).toBe(adapter.name)
     expect(storage.capabilities).toBe(adapter.capabilities)
     expect(storage.readEvents).toBe(storage.readEvents)
+  })
+
+  it('uses a method replaced on it or on the adapter after wrapping (a spy)', async () => {
+    const adapter = memoryStorage()
+    const storage = withWriteIds(adapter, ['transactions'], counter())
+    expect(await storage.count('wallets')).toBe(0)
+    const spy = vi.spyOn(storage, 'count').mockResolvedValueOnce(7)
+    expect(await storage.count('wallets')).toBe(7)
+    expect(await storage.count('wallets')).toBe(0)
+    spy.mockRestore()
+    expect(await storage.count('wallets')).toBe(0)
   })
 
   it('calls a class-based adapter on itself, so its private fields work', async () => {

@@ -23,15 +23,16 @@ export function withWriteIds(storage: Storage, collections: readonly string[], n
   })
   const transaction: Storage['transaction'] = (keys, fn) =>
     storage.transaction(keys, (tx) => fn(stamping(tx)))
-  // Methods bound once to the adapter (a class's private fields need it as `this`); getters read live.
-  const bound = new Map<PropertyKey, unknown>()
+  // Methods are called on the adapter (a class's private fields need it as `this`), each bound once
+  // per function: one replaced on the adapter later (a spy, a patch) is bound and used in its turn.
+  const bound = new WeakMap<(...args: never[]) => unknown, unknown>()
   return new Proxy(storage, {
     get(target, property) {
       if (property === 'transaction') return transaction
       const value: unknown = Reflect.get(target, property, target)
       if (typeof value !== 'function') return value
-      if (!bound.has(property)) bound.set(property, value.bind(target))
-      return bound.get(property)
+      if (!bound.has(value as never)) bound.set(value as never, value.bind(target))
+      return bound.get(value as never)
     },
   })
 }
