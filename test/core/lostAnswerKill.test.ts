@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { Devnet } from '@agentwallet/devnet'
 import { parseEther } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freshAddress, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
-import { type FaultyRpcServer, faults, faultyRpcServer } from '../helpers/faultyChain.js'
-import { type CliProcess, callApi, startServer } from '../replicas/cliProcess.js'
+import { describe, expect, it } from 'vitest'
+import { freshAddress, publicClientOf } from '../helpers/devnetAgentWallet.js'
+import { faults } from '../helpers/faultyChain.js'
+import { killableServers } from '../helpers/killableServer.js'
 
 const env = {
   AGENTWALLET_MASTER_KEY: 'b2'.repeat(32),
@@ -14,41 +10,19 @@ const env = {
   AGENTWALLET_LOG_LEVEL: 'warn',
 }
 
-let devnet: Devnet
-let proxy: FaultyRpcServer
-let dataDir: string
-const running = new Set<CliProcess>()
-
-beforeAll(async () => {
-  devnet = await startDevnet()
-  proxy = await faultyRpcServer(devnet.provider)
-  dataDir = mkdtempSync(join(tmpdir(), 'aw-lost-answer-'))
-})
-afterAll(async () => {
-  await Promise.all([...running].map((server) => server.kill('SIGKILL')))
-  await proxy?.close()
-  await devnet?.close()
-  rmSync(dataDir, { recursive: true, force: true })
-})
-
-/** `agentwallet serve` on the data dir and the faulty proxy; its tracker rebroadcasts only after an hour. */
-function serve(): Promise<{ server: CliProcess; url: string }> {
-  const args = ['--port', '0', '--data-dir', dataDir, '--chain', `devnet=${proxy.url}`]
-  return startServer([...args, '--rebroadcast-after-ms', '3600000'], env, running)
-}
-
-const call = (url: string, method: string, path: string, body?: unknown) =>
-  callApi(url, env.AGENTWALLET_ADMIN_KEY, method, path, body)
+// `agentwallet serve` on one data dir behind the faulty proxy; its tracker rebroadcasts only after an hour.
+const servers = killableServers({ name: 'lost-answer', env, args: ['--rebroadcast-after-ms', '3600000'] })
+const { serve, call } = servers
 
 describe('a server killed between a lost answer and the tracker', () => {
   it('is answered queued, not failed, and after kill -9 and a restart the tx is confirmed once', async () => {
     const first = await serve()
     const created = await call(first.url, 'POST', '/wallet/create', { agentName: 'lost-answer' })
     const wallet = created.body.wallet.address as `0x${string}`
-    await devnet.faucet(wallet, parseEther('10'))
+    await servers.devnet.faucet(wallet, parseEther('10'))
 
     // The node takes the tx; the answer, and the "does the node know it" read after it, are lost.
-    proxy.setPlan([
+    servers.proxy.setPlan([
       { method: 'eth_sendRawTransaction', fault: faults.lostAnswer(faults.rateLimited), times: 1 },
       { method: 'eth_getTransactionByHash', fault: faults.lostAnswer(faults.rateLimited), times: 1 },
     ])
@@ -57,12 +31,12 @@ describe('a server killed between a lost answer and the tracker', () => {
     expect(sent.status).toBe(200)
     expect(sent.body.status).not.toBe('failed')
     const hash = sent.body.transaction.hash as `0x${string}`
-    const client = publicClientOf(devnet)
+    const client = publicClientOf(servers.devnet)
     expect((await client.getTransactionReceipt({ hash })).status).toBe('success')
 
     // Killed before any tracker pass could learn what the chain did (it waits an hour to ask).
     await first.server.kill('SIGKILL')
-    proxy.setPlan([])
+    servers.proxy.setPlan([])
     const second = await serve()
     await expect
       .poll(async () => (await call(second.url, 'GET', `/wallet/tx/${hash}`)).body.transaction?.status, {

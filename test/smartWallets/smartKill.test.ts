@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { dummySignature } from '@agentwallet/core'
-import { type Devnet, withAddressBook } from '@agentwallet/devnet'
+import { withAddressBook } from '@agentwallet/devnet'
 import {
   type Address,
   decodeFunctionData,
@@ -13,10 +10,10 @@ import {
   parseTransaction,
 } from 'viem'
 import { entryPoint08Abi, entryPoint08Address } from 'viem/account-abstraction'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freshAddress, publicClientOf, startDevnet } from '../helpers/devnetAgentWallet.js'
-import { type FaultCall, type FaultyRpcServer, faults, faultyRpcServer } from '../helpers/faultyChain.js'
-import { type CliProcess, callApi, startServer } from '../replicas/cliProcess.js'
+import { describe, expect, it } from 'vitest'
+import { freshAddress, publicClientOf } from '../helpers/devnetAgentWallet.js'
+import { type FaultCall, faults } from '../helpers/faultyChain.js'
+import { killableServers } from '../helpers/killableServer.js'
 
 const env = {
   AGENTWALLET_MASTER_KEY: 'c7'.repeat(32),
@@ -24,32 +21,13 @@ const env = {
   AGENTWALLET_LOG_LEVEL: 'warn',
 }
 
-let devnet: Devnet
-let proxy: FaultyRpcServer
-let dataDir: string
-const running = new Set<CliProcess>()
-
-beforeAll(async () => {
-  devnet = await startDevnet()
-  // Over JSON-RPC the server learns where the EntryPoint and the DeleGators are (`agentwallet_addressBook`).
-  proxy = await faultyRpcServer(withAddressBook(devnet.provider, devnet.addressBook))
-  dataDir = mkdtempSync(join(tmpdir(), 'aw-smart-kill-'))
+// Over JSON-RPC the server learns where the EntryPoint and the DeleGators are (`agentwallet_addressBook`).
+const servers = killableServers({
+  name: 'smart-kill',
+  env,
+  behind: (devnet) => withAddressBook(devnet.provider, devnet.addressBook),
 })
-afterAll(async () => {
-  await Promise.all([...running].map((server) => server.kill('SIGKILL')))
-  await proxy?.close()
-  await devnet?.close()
-  rmSync(dataDir, { recursive: true, force: true })
-})
-
-/** `agentwallet serve` on the data dir, its chain behind the faulty proxy. */
-async function serve(): Promise<{ server: CliProcess; url: string }> {
-  return startServer(['--port', '0', '--data-dir', dataDir, '--chain', `devnet=${proxy.url}`], env, running)
-}
-
-/** A JSON call as the admin, with an idempotency key when given. */
-const call = (url: string, method: string, path: string, body?: unknown, idempotencyKey?: string) =>
-  callApi(url, env.AGENTWALLET_ADMIN_KEY, method, path, body, idempotencyKey)
+const { serve, call } = servers
 
 /**
  * The sender of the single signed op a `handleOps` calldata carries, if it is one (not the gas
@@ -102,12 +80,12 @@ describe('agentwallet serve killed (SIGKILL) during a smart wallet’s sends', (
     expect(unfunded.status).toBeLessThan(500)
     const listed = await call(url, 'GET', '/wallet/list')
     const relayer = listed.body.wallets.find((wallet: { kind: string }) => wallet.kind === 'relayer')
-    await devnet.faucet(relayer.address, parseEther('10'))
+    await servers.devnet.faucet(relayer.address, parseEther('10'))
     const created = await call(url, 'POST', '/wallet/create', { agentName: 'kill-smart', kind: 'smart' })
     expect(created.status).toBe(201)
     const wallet = created.body.wallet.address as Address
     const sessionKey = created.body.wallet.smart.sessionKey as Address
-    await devnet.faucet(wallet, parseEther('5'))
+    await servers.devnet.faucet(wallet, parseEther('5'))
     const send = (to: Address, value: string, key: string) =>
       call(url, 'POST', `/wallet/${wallet}/send`, { to, value }, key)
     const recipients = { a: freshAddress(), b: freshAddress(), c: freshAddress(), d: freshAddress() }
@@ -121,14 +99,17 @@ describe('agentwallet serve killed (SIGKILL) during a smart wallet’s sends', (
     await confirmedView(url, ids.a)
 
     // B: the op is signed and saved, then the relayer's eth_call check of it never answers → kill -9.
-    proxy.setPlan((request) => (isHandleOpsCheck(request, sessionKey) ? faults.hang : undefined))
+    servers.proxy.setPlan((request) => (isHandleOpsCheck(request, sessionKey) ? faults.hang : undefined))
     const b = send(recipients.b, values.b, 'kill-b').catch((error: unknown) => error)
     await expect
-      .poll(() => proxy.count({ fault: 'hang', method: 'eth_call' }), { timeout: 60_000, interval: 50 })
+      .poll(() => servers.proxy.count({ fault: 'hang', method: 'eth_call' }), {
+        timeout: 60_000,
+        interval: 50,
+      })
       .toBeGreaterThan(0)
     await server.kill('SIGKILL')
     expect(await b).toBeInstanceOf(Error) // the client never had its answer
-    proxy.setPlan([])
+    servers.proxy.setPlan([])
     ;({ server, url } = await serve())
     // The replay answers the intent accepted before the kill; the op saved then is the one included.
     const bAgain = await send(recipients.b, values.b, 'kill-b')
@@ -138,7 +119,7 @@ describe('agentwallet serve killed (SIGKILL) during a smart wallet’s sends', (
 
     // C: the relayer's handleOps reaches the node (mined at once), then the node answers nothing more → kill -9.
     let broadcast = false
-    proxy.setPlan((request) => {
+    servers.proxy.setPlan((request) => {
       if (broadcast) return faults.hang
       if (isHandleOpsBroadcast(request, sessionKey)) broadcast = true
       return undefined
@@ -146,13 +127,15 @@ describe('agentwallet serve killed (SIGKILL) during a smart wallet’s sends', (
     const c = send(recipients.c, values.c, 'kill-c').catch((error: unknown) => error)
     await expect.poll(() => broadcast, { timeout: 60_000, interval: 50 }).toBe(true)
     await expect
-      .poll(() => proxy.count({ fault: 'hang' }), { timeout: 60_000, interval: 50 })
+      .poll(() => servers.proxy.count({ fault: 'hang' }), { timeout: 60_000, interval: 50 })
       .toBeGreaterThan(0)
     await server.kill('SIGKILL')
     await c
     // The op is on chain already; the server died before it read any receipt.
-    expect(await publicClientOf(devnet).getBalance({ address: recipients.c })).toBe(parseEther(values.c))
-    proxy.setPlan([])
+    expect(await publicClientOf(servers.devnet).getBalance({ address: recipients.c })).toBe(
+      parseEther(values.c),
+    )
+    servers.proxy.setPlan([])
     ;({ server, url } = await serve())
     const cAgain = await send(recipients.c, values.c, 'kill-c')
     expect(cAgain.status).toBe(200)
@@ -165,7 +148,7 @@ describe('agentwallet serve killed (SIGKILL) during a smart wallet’s sends', (
     await confirmedView(url, ids.d)
 
     // Every accepted send confirmed exactly once: one recipient credit, one op, one carrier each.
-    const client = publicClientOf(devnet)
+    const client = publicClientOf(servers.devnet)
     for (const key of ['a', 'b', 'c', 'd'] as const)
       expect(await client.getBalance({ address: recipients[key] })).toBe(parseEther(values[key]))
     const logs = await client.getLogs({ address: entryPoint08Address, fromBlock: 0n })
