@@ -119,7 +119,8 @@ export async function evaluateIntent(
     inputs: {
       intent: judged,
       context,
-      ...(usd ? {} : { recentKeys: counted.map(writeKeyOf) }),
+      // Only the trail reads the keys: no string per counted spend when it is off.
+      ...(usd || !ctx.options.audit ? {} : { recentKeys: counted.map(writeKeyOf) }),
     },
   }
 }
