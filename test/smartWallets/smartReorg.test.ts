@@ -1,7 +1,7 @@
 import {
   type AgentWallet,
-  isMinedOperation,
-  type MinedOperation,
+  isMinedUserOperation,
+  type MinedUserOperation,
   relayerAccount,
   type TransactionRecord,
 } from '@agentwallet/core'
@@ -55,8 +55,8 @@ async function operationEvents(hash: Hex) {
   )
 }
 
-function minedOperation(record: TransactionRecord): MinedOperation {
-  if (!isMinedOperation(record)) throw new Error(`not an included op: ${record.status}`)
+function minedOperation(record: TransactionRecord): MinedUserOperation {
+  if (!isMinedUserOperation(record)) throw new Error(`not an included op: ${record.status}`)
   return record
 }
 

@@ -293,7 +293,7 @@ export {
   buildUserOperation,
   dummySignature,
   type PaymasterFields,
-} from './smartAccounts/sessionUserOperation.js'
+} from './smartAccounts/buildUserOperation.js'
 export { signDelegation } from './smartAccounts/signDelegation.js'
 export { signUpgradeAuthorization } from './smartAccounts/signUpgradeAuthorization.js'
 export { type DeleGatorKind, signUserOperation } from './smartAccounts/signUserOperation.js'
@@ -357,13 +357,13 @@ export {
 } from './transactions/transactionSchemas.js'
 export * from './transactions/types.js'
 export { waitForFinalStatus } from './transactions/waitForTransaction.js'
-export { deployByRelayer } from './userOperations/deployByRelayer.js'
-export { estimateOperationGas, simulatedVerificationGas } from './userOperations/estimateOperationGas.js'
-export { relayerAccount } from './userOperations/relayerAccount.js'
-export { relayerBundler } from './userOperations/relayerBundler.js'
-export { handleOpsData, simulateHandleOps } from './userOperations/simulateHandleOps.js'
-export * from './userOperations/types.js'
-export { userOperationReceiptOf } from './userOperations/userOperationReceiptOf.js'
+export { deployByRelayer } from './smartWallets/deployByRelayer.js'
+export { estimateUserOperationGas, simulatedVerificationGas } from './smartWallets/estimateUserOperationGas.js'
+export { relayerAccount } from './smartWallets/relayerAccount.js'
+export { relayerBundler } from './smartWallets/relayerBundler.js'
+export { handleOpsData, simulateHandleOps } from './smartWallets/simulateHandleOps.js'
+export * from './smartWallets/types.js'
+export { userOperationReceiptOf } from './smartWallets/userOperationReceiptOf.js'
 export { formatAmount, parseAmount } from './utils/amounts.js'
 export { aesGcmOpen, aesGcmSeal, type SealedBox } from './vault/aesGcm.js'
 export {

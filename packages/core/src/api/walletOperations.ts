@@ -1,5 +1,5 @@
-import { createWalletOfKind } from '../userOperations/createWalletOfKind.js'
-import { upgradeWallet } from '../userOperations/upgradeWallet.js'
+import { createWalletOfKind } from '../smartWallets/createWalletOfKind.js'
+import { upgradeWallet } from '../smartWallets/upgradeWallet.js'
 import { importWallet } from '../wallets/createWallet.js'
 import { getBalance } from '../wallets/getBalance.js'
 import { getWallet } from '../wallets/getWallet.js'

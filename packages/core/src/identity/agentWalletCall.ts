@@ -12,7 +12,7 @@ import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
 import { signAsWallet } from '../smartWallets/signAsWallet.js'
 import type { TransactionRecord } from '../transactions/types.js'
-import { deployByRelayer } from '../userOperations/deployByRelayer.js'
+import { deployByRelayer } from '../smartWallets/deployByRelayer.js'
 import type { WalletRecord } from '../wallets/types.js'
 
 /** The registry accepts deadlines up to 5 minutes past block time; 4 leaves room for inclusion. */

@@ -7,12 +7,12 @@ import { toChainError } from '../chain/toChainError.js'
 import type { AccountAbstractionContracts, ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
-import { buildUserOperation } from '../smartAccounts/sessionUserOperation.js'
+import { buildUserOperation } from '../smartAccounts/buildUserOperation.js'
 import { signUserOperation } from '../smartAccounts/signUserOperation.js'
 import { smartWalletDeployment } from '../smartAccounts/smartWalletDeployment.js'
 import { walletCalldata } from '../smartAccounts/walletCalls.js'
 import type { SmartWalletFields, WalletRecord } from '../wallets/types.js'
-import { accountAbstractionOf } from './accountAbstractionOf.js'
+import { accountAbstractionOf } from '../smartAccounts/accountAbstractionOf.js'
 
 /** The wallet an owner op is for: its address, and the records its audit entry names. */
 type WalletRef = Pick<WalletRecord, 'address' | 'id' | 'tenantId'>
@@ -31,7 +31,7 @@ const operationGasBudget = 2_000_000n
  * `depositTo(session)` of at least `minimumTopUp` (twice the shortfall) — paid from the wallet's ETH,
  * and the bundler carries it. `waiting` while the chain does not show it ready yet (the tracker
  * tries again); the wallet pays every op's gas this way. Callers hold the wallet's
- * `operationLockKey`: two top-ups at once would take the same EntryPoint nonce.
+ * `userOperationLockKey`: two top-ups at once would take the same EntryPoint nonce.
  * @example if ((await fundSession(ctx, chain, wallet.address, smart, bundler)) === 'waiting') return record
  */
 export async function fundSession(
@@ -60,7 +60,7 @@ export async function fundSession(
     },
   ])
   try {
-    await ownerOperation(ctx, chain, wallet, smart, bundler, callData)
+    await ownerUserOperation(ctx, chain, wallet, smart, bundler, callData)
   } catch (error) {
     // Another owner op of this wallet (another process's top-up) took the nonce first: wait for it.
     if (isNonceTaken(error)) return 'waiting'
@@ -80,9 +80,9 @@ function isNonceTaken(error: unknown): boolean {
  * vault and paid from the wallet's ETH, handed to the bundler: deploying a HybridDeleGator wallet
  * first from the factory when it has no code yet — unless `deployedOnly`, when an undeployed wallet
  * sends nothing (false).
- * @example await ownerOperation(ctx, chain, wallet, smart, bundler, walletCalldata(revokeSessionCalls(old)), { deployedOnly: true })
+ * @example await ownerUserOperation(ctx, chain, wallet, smart, bundler, walletCalldata(revokeSessionCalls(old)), { deployedOnly: true })
  */
-export async function ownerOperation(
+export async function ownerUserOperation(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   wallet: WalletRef,

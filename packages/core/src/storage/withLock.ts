@@ -18,6 +18,6 @@ export function walletLockKey(address: string): string {
  * The lock a smart wallet's own user operations take while one is prepared and signed (the session
  * account's funding, an intent's op): one owner op per EntryPoint nonce, one op per intent.
  */
-export function operationLockKey(walletId: string): string {
+export function userOperationLockKey(walletId: string): string {
   return `operation:${walletId}`
 }

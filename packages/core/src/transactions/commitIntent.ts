@@ -3,7 +3,7 @@ import type { AgentWalletContext } from '../context.js'
 import type { StorageTx } from '../storage/types.js'
 import type { Allocated } from './allocateNonce.js'
 import { enqueueBroadcast } from './broadcastLane.js'
-import { carryOperation } from './carryOperation.js'
+import { carryUserOperation } from '../smartWallets/carryUserOperation.js'
 import { saveSigned, signRecord } from './signAndBroadcast.js'
 import {
   type ClosedTransaction,
@@ -57,7 +57,7 @@ export async function commitIntent(
   })
   // A smart wallet's intent: its user operation carries it, signed and handed on outside the lock.
   if (!signing && saved.status === 'queued' && !isSigned(saved) && isCarried(saved))
-    return { record: saved, sending: carryOperation(ctx, chain, saved) }
+    return { record: saved, sending: carryUserOperation(ctx, chain, saved) }
   if (!signing) return { record: saved }
   return { record: saved, sending: enqueueBroadcast(ctx, chain, signing) }
 }

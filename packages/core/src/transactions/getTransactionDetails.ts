@@ -8,7 +8,7 @@ import { findRequestedTransaction } from './getTransaction.js'
 import { knownContracts } from './knownAbis.js'
 import { toTransactionView } from './toTransactionView.js'
 import type { getTransactionSchema, TransactionDetails } from './transactionSchemas.js'
-import { isMinedOperation } from './types.js'
+import { isMinedUserOperation } from './types.js'
 
 /**
  * One transaction with its call decoded and its receipt's events (ERC-20, Uniswap, Safe, ENS,
@@ -49,7 +49,7 @@ export async function getTransactionDetails(
       number: Number(block.number),
       timestamp: new Date(Number(block.timestamp) * 1000).toISOString(),
     },
-    receipt: isMinedOperation(record)
+    receipt: isMinedUserOperation(record)
       ? operationFee(receipt.status, BigInt(record.gasUsed), BigInt(record.gasCost))
       : {
           status: receipt.status,

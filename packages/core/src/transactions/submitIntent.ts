@@ -17,9 +17,9 @@ import type { PolicyDecision } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
 import { fundSession } from '../smartWallets/fundSession.js'
 import type { StorageTx } from '../storage/types.js'
-import { operationLockKey, walletLockKey, withLock } from '../storage/withLock.js'
+import { userOperationLockKey, walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { bundlerOf } from './carryOperation.js'
+import { bundlerOf } from '../smartWallets/carryUserOperation.js'
 import { commitIntent } from './commitIntent.js'
 import { judgeIntent } from './judgeIntent.js'
 import { estimateAhead } from './prepareGas.js'
@@ -93,7 +93,7 @@ export async function submitIntent(
   const smart = wallet.smart
   if (carried && draft.calls && smart) {
     const bundler = bundlerOf(ctx, { tenantId: wallet.tenantId, chain: chain.name })
-    await withLock(ctx.storage, [operationLockKey(wallet.id)], () =>
+    await withLock(ctx.storage, [userOperationLockKey(wallet.id)], () =>
       fundSession(ctx, chain, wallet, smart, bundler),
     )
   }

@@ -1,6 +1,6 @@
 import { formatUnits } from 'viem'
 import type { TransactionView } from './transactionSchemas.js'
-import { isMinedOperation, type TransactionRecord } from './types.js'
+import { isMinedUserOperation, type TransactionRecord } from './types.js'
 
 /**
  * The public view of a stored transaction.
@@ -28,7 +28,7 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
     blockNumber: record.blockNumber ?? null,
     ...(record.blockNumber === undefined ? {} : { finality: record.finality ?? 'pending' }),
     explorer: explorerLink(explorerUrl, record.hash),
-    ...(record.userOperation ? { userOperation: operationView(record) } : {}),
+    ...(record.userOperation ? { userOperation: userOperationView(record) } : {}),
     approvalId: record.approvalId ?? null,
     policy: {
       decision: record.policy.decision,
@@ -43,7 +43,7 @@ export function toTransactionView(record: TransactionRecord, explorerUrl?: strin
 }
 
 /** The op carrying a smart wallet's intent, with its own gas once included. */
-function operationView(record: TransactionRecord): TransactionView['userOperation'] {
+function userOperationView(record: TransactionRecord): TransactionView['userOperation'] {
   const stored = record.userOperation
   if (!stored) return undefined
   return {
@@ -51,7 +51,7 @@ function operationView(record: TransactionRecord): TransactionView['userOperatio
     sender: stored.sender,
     entryPoint: stored.entryPoint,
     nonce: stored.op.nonce ?? '0',
-    ...(isMinedOperation(record) ? { gasUsed: record.gasUsed, gasCost: record.gasCost } : {}),
+    ...(isMinedUserOperation(record) ? { gasUsed: record.gasUsed, gasCost: record.gasCost } : {}),
   }
 }
 

@@ -12,7 +12,7 @@ import { recheckFailed } from './recheckFailed.js'
 import { refreshCall } from './refreshCall.js'
 import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from './replaceStuck.js'
 import { broadcastSigned, failSigned, signAndBroadcast } from './signAndBroadcast.js'
-import { trackOperations } from './trackOperations.js'
+import { trackUserOperations } from '../smartWallets/trackUserOperations.js'
 import { markFailed, markRebroadcast, minedRecord, saveMined, writeFailed } from './transitions.js'
 import {
   isSettledOffchain,
@@ -77,7 +77,7 @@ export async function trackTransactions(
       .filter((record) => Date.parse(record.updatedAt) <= staleBefore && !isSettledOffchain(record))
       .map((record) => resume(ctx, record)),
     recheckFailed(ctx, { where: chain, legacy: options.all === true }),
-    trackOperations(ctx, { queued, submitted: stored, staleBefore }),
+    trackUserOperations(ctx, { queued, submitted: stored, staleBefore }),
   ])
 }
 

@@ -16,14 +16,14 @@ import type { StorageTx } from '../storage/types.js'
 import type {
   FailedTransaction,
   MinedIn,
-  MinedOperation,
+  MinedUserOperation,
   MinedTransaction,
   QueuedTransaction,
   SettledOffchainTransaction,
   Signature,
   SignedQueuedTransaction,
   SignedVersion,
-  SubmittedOperation,
+  SubmittedUserOperation,
   SubmittedTransaction,
   TransactionRecord,
   TxStuck,
@@ -35,7 +35,7 @@ import type {
 // event in one commit. queued → submitted is also batched off the send's path (submittedBatch.ts).
 
 /** A transaction that can still fail: accepted and not yet mined. */
-export type ActiveTransaction = QueuedTransaction | SubmittedTransaction | SubmittedOperation
+export type ActiveTransaction = QueuedTransaction | SubmittedTransaction | SubmittedUserOperation
 
 /**
  * `policy.hitl`, in `tx`: an intent waits for a human, with what the approver will be shown.
@@ -196,7 +196,7 @@ function holdersOf(record: Pick<TransactionRecord, 'from' | 'via' | 'call'>): Ad
 export function noteDifference(
   ctx: AgentWalletContext,
   tx: StorageTx,
-  next: MinedTransaction | MinedOperation,
+  next: MinedTransaction | MinedUserOperation,
 ): void {
   if (!next.effects || !next.receiptEffects) return
   const predicted = fromStoredEffects(next.effects)
@@ -294,7 +294,7 @@ export async function writeLeftBlock(
  */
 export async function writeBlockChecked(
   tx: StorageTx,
-  record: MinedRecord | MinedOperation,
+  record: MinedRecord | MinedUserOperation,
   checked: { blockHash: Hex; finalizedAt: string | undefined },
 ): Promise<void> {
   await tx.put('transactions', {

@@ -23,7 +23,7 @@ export function isSettledOffchain(record: Pick<TransactionRecord, 'kind' | 'carr
 
 /**
  * Whether a user operation carries the intent (a smart wallet's): the tracker never signs or
- * broadcasts it as a tx; `trackOperations` submits its op through the bundler and reads its receipt.
+ * broadcasts it as a tx; `trackUserOperations` submits its op through the bundler and reads its receipt.
  */
 export function isCarried(record: Pick<TransactionRecord, 'carriedBy'>): boolean {
   return record.carriedBy === 'user_operation'
@@ -112,7 +112,7 @@ type TransactionBase = {
 
 /**
  * A signed user operation as stored: its hash, EntryPoint and the op itself with every number a
- * decimal string (`toStoredOperation` / `fromStoredOperation`).
+ * decimal string (`toStoredUserOperation` / `fromStoredUserOperation`).
  */
 export type StoredUserOperation = {
   hash: Hex
@@ -200,7 +200,7 @@ export type SubmittedTransaction = TransactionBase &
   Unmined & { status: 'submitted'; submittedAt: string; error?: undefined }
 
 /** A smart wallet's intent whose user operation the bundler took (`submittedAt`); no tx of its own. */
-export type SubmittedOperation = TransactionBase &
+export type SubmittedUserOperation = TransactionBase &
   Unsigned &
   Unmined & {
     status: 'submitted'
@@ -267,7 +267,7 @@ export type SettledOffchainTransaction = TransactionBase &
  * `UserOperationEvent`, `receiptEffects` what its calls moved (the logs between its event and the
  * previous op's). Its nonce is the op's (`userOperation.op.nonce`); the wallet signed no tx.
  */
-export type MinedOperation = TransactionBase &
+export type MinedUserOperation = TransactionBase &
   Absent<'nonce' | 'gas' | 'rawTx' | 'replaced' | 'stuck' | 'cancels'> &
   MinedIn & {
     status: 'confirmed'
@@ -279,7 +279,7 @@ export type MinedOperation = TransactionBase &
     gasCost: string
   }
 
-export type ConfirmedTransaction = MinedTransaction | MinedOperation | SettledOffchainTransaction
+export type ConfirmedTransaction = MinedTransaction | MinedUserOperation | SettledOffchainTransaction
 
 /** Ended without effect: refused by the node, reverted (with its block), or its payment refused. */
 export type FailedTransaction = TransactionBase &
@@ -305,7 +305,7 @@ export type TransactionRecord =
   | ClosedTransaction
   | QueuedTransaction
   | SubmittedTransaction
-  | SubmittedOperation
+  | SubmittedUserOperation
   | ConfirmedTransaction
   | FailedTransaction
 
@@ -341,9 +341,9 @@ export function isMined(record: TransactionRecord): record is MinedTransaction {
 
 /**
  * Whether the record is a smart wallet's intent whose op the chain shows included (in a block).
- * @example if (isMinedOperation(record)) record.gasCost
+ * @example if (isMinedUserOperation(record)) record.gasCost
  */
-export function isMinedOperation(record: TransactionRecord): record is MinedOperation {
+export function isMinedUserOperation(record: TransactionRecord): record is MinedUserOperation {
   return (
     record.status === 'confirmed' && record.blockNumber !== undefined && record.userOperation !== undefined
   )

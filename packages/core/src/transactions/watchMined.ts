@@ -6,12 +6,12 @@ import { walletLockKey, withLock } from '../storage/withLock.js'
 import { nonceIdOf } from './allocateNonce.js'
 import { finalityDepthOf } from './finalityDepthOf.js'
 import { nextNonceFromNode } from './nextNonceFromNode.js'
-import { writeOperationReorged } from './operationTransitions.js'
+import { writeUserOperationReorged } from '../smartWallets/userOperationTransitions.js'
 import { type MinedRecord, writeBlockChecked, writeReorged } from './transitions.js'
-import { isMinedOperation, isSigned, type MinedOperation, type TransactionRecord } from './types.js'
+import { isMinedUserOperation, isSigned, type MinedUserOperation, type TransactionRecord } from './types.js'
 
 /** What the watch follows to finality: a wallet's mined tx, or a smart wallet's included op. */
-type Watched = MinedRecord | MinedOperation
+type Watched = MinedRecord | MinedUserOperation
 
 /**
  * The tracker's watch over mined txs until they are final: each pass reads the head and, once per
@@ -21,7 +21,7 @@ type Watched = MinedRecord | MinedOperation
  * nonce is re-derived from the node; the receipt pass then confirms it again in its new block. With
  * `all` (start-up), records mined before block hashes were kept are checked once too. A smart
  * wallet's included op is watched the same way, by its carrier's block; reorged, it goes back to
- * `submitted` (`writeOperationReorged`) and the relayer's own watch broadcasts the carrier again. With `memo`
+ * `submitted` (`writeUserOperationReorged`) and the relayer's own watch broadcasts the carrier again. With `memo`
  * (the tracker loop's), txs found canonical below a head still on the chain are not read again.
  * @example await watchMined(ctx, { chains: ['devnet'] })
  */
@@ -54,7 +54,7 @@ export async function watchMined(
 }
 
 const isWatched = (record: TransactionRecord): record is Watched =>
-  isMinedOperation(record) ||
+  isMinedUserOperation(record) ||
   ((record.status === 'confirmed' || record.status === 'failed') &&
     record.blockNumber !== undefined &&
     isSigned(record))
@@ -140,15 +140,15 @@ async function watchChain(
     })
   }
   const reorged = verdicts.filter((verdict) => verdict.kind === 'reorged').map(({ record }) => record)
-  const operations = reorged.filter(isMinedOperation)
+  const operations = reorged.filter(isMinedUserOperation)
   if (operations.length > 0)
     await ctx.storage.transaction([], async (tx) => {
       for (const record of operations)
-        if (await unchanged(tx, record)) await writeOperationReorged(ctx, tx, record)
+        if (await unchanged(tx, record)) await writeUserOperationReorged(ctx, tx, record)
     })
   const byWallet = new Map<string, MinedRecord[]>()
   for (const record of reorged)
-    if (!isMinedOperation(record))
+    if (!isMinedUserOperation(record))
       byWallet.set(record.walletId, [...(byWallet.get(record.walletId) ?? []), record])
   await Promise.all([...byWallet.values()].map((mined) => sendAgain(ctx, chain, mined)))
 }

@@ -4,34 +4,34 @@ import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError, NotImplementedError } from '../errors/errors.js'
-import { fundSession } from '../smartWallets/fundSession.js'
-import { sessionOperation } from '../smartWallets/sessionOperation.js'
-import { fromStoredOperation, toStoredOperation } from '../smartWallets/storedOperation.js'
-import { operationLockKey, withLock } from '../storage/withLock.js'
+import { fundSession } from './fundSession.js'
+import { sessionUserOperation } from './sessionUserOperation.js'
+import { fromStoredUserOperation, toStoredUserOperation } from './storedUserOperation.js'
+import { userOperationLockKey, withLock } from '../storage/withLock.js'
 import { carriedCalls } from './carriedCalls.js'
-import { markOperationSubmitted, saveOperation } from './operationTransitions.js'
-import { sponsorOperation } from './sponsorOperation.js'
-import { markFailed } from './transitions.js'
+import { markUserOperationSubmitted, saveUserOperation } from './userOperationTransitions.js'
+import { sponsorUserOperation } from './sponsorUserOperation.js'
+import { markFailed } from '../transactions/transitions.js'
 import {
   isSigned,
   type TransactionRecord,
   type UnpausedTransaction,
   type UnsignedQueuedTransaction,
-} from './types.js'
+} from '../transactions/types.js'
 
 /**
  * Carries a smart wallet's accepted intent (`isCarried`) as a user operation (its `calls`, a batch, in
  * one op: all or none): sponsored by the tenant's paymaster while its `sponsor_gas` rules leave room
- * (`sponsorOperation`), else the session account readied to pay (`fundSession`); the op built and
- * signed by the session key (`sessionOperation`), saved on
+ * (`sponsorUserOperation`), else the session account readied to pay (`fundSession`); the op built and
+ * signed by the session key (`sessionUserOperation`), saved on
  * the record (durable) and only then handed to the bundler → `submitted`. An op already saved is
  * handed on as saved: a crash anywhere leaves at most one op for the intent (its own nonce key), and
  * the bundler answers the same hash for it again. A refusal (`user_operation_rejected`, a call the
  * session's delegations do not cover) fails the intent; a node or bundler out of reach, or a session
  * account not ready yet, leaves it queued for the tracker.
- * @example const sending = carryOperation(ctx, chain, record)
+ * @example const sending = carryUserOperation(ctx, chain, record)
  */
-export async function carryOperation(
+export async function carryUserOperation(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   candidate: UnsignedQueuedTransaction,
@@ -41,8 +41,8 @@ export async function carryOperation(
     const bundler = bundlerOf(ctx, candidate)
     if (!candidate.userOperation) {
       // One carrier at a time per wallet (the request and a tracker pass): one owner op, one signature.
-      const saved = await withLock(ctx.storage, [operationLockKey(candidate.walletId)], () =>
-        signOperation(ctx, chain, bundler, candidate),
+      const saved = await withLock(ctx.storage, [userOperationLockKey(candidate.walletId)], () =>
+        signIntentUserOperation(ctx, chain, bundler, candidate),
       )
       if (!saved) return candidate
       record = saved
@@ -50,8 +50,8 @@ export async function carryOperation(
     if (record.status !== 'queued' || isSigned(record) || !record.userOperation)
       return record as UnpausedTransaction
     const stored = record.userOperation
-    await bundler.sendUserOperation(fromStoredOperation(stored), stored.entryPoint)
-    return await markOperationSubmitted(ctx, { ...record, userOperation: stored })
+    await bundler.sendUserOperation(fromStoredUserOperation(stored), stored.entryPoint)
+    return await markUserOperationSubmitted(ctx, { ...record, userOperation: stored })
   } catch (error) {
     if (!isAgentWalletError(error)) throw error
     if (error.code === 'chain_unavailable') return record as UnpausedTransaction
@@ -63,7 +63,7 @@ export async function carryOperation(
 }
 
 /** The op built, signed and saved on the record; undefined while the session account is not ready. */
-async function signOperation(
+async function signIntentUserOperation(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   bundler: Bundler,
@@ -76,11 +76,11 @@ async function signOperation(
   if (!wallet || !smart) throw new NotFoundError('Wallet', { details: { walletId: record.walletId } })
   const paymaster = ctx.paymasterOf?.(record.tenantId, chain.name)
   if (paymaster) {
-    const sponsored = await sponsorOperation(ctx, chain, bundler, { record, wallet, smart, paymaster })
+    const sponsored = await sponsorUserOperation(ctx, chain, bundler, { record, wallet, smart, paymaster })
     if (sponsored !== 'unsponsored') return sponsored
   }
   if ((await fundSession(ctx, chain, wallet, smart, bundler)) === 'waiting') return undefined
-  const { op, entryPoint } = await sessionOperation(ctx, chain, smart, bundler, {
+  const { op, entryPoint } = await sessionUserOperation(ctx, chain, smart, bundler, {
     intentId: record.id,
     calls: carriedCalls(record),
   })
@@ -90,7 +90,7 @@ async function signOperation(
     entryPointVersion: '0.8',
     userOperation: op,
   })
-  return saveOperation(ctx, record, toStoredOperation(op, { hash, entryPoint }))
+  return saveUserOperation(ctx, record, toStoredUserOperation(op, { hash, entryPoint }))
 }
 
 /** The bundler the composition root set for the record's tenant and chain. */

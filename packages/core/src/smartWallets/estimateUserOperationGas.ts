@@ -23,9 +23,9 @@ const simulator: Address = '0x000000000000000000000000000000000000dEaD'
  * factory's deployment included; `preVerificationGas` is what the relayer pays outside the
  * EntryPoint's metering: the transaction's 21000 and its calldata (+10%). The relayer is refunded
  * only what the op used.
- * @example const gas = await estimateOperationGas(chain, op, entryPoint)
+ * @example const gas = await estimateUserOperationGas(chain, op, entryPoint)
  */
-export async function estimateOperationGas(
+export async function estimateUserOperationGas(
   chain: ChainHandle,
   op: SignedUserOperation,
   entryPoint: Address,

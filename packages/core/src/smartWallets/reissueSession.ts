@@ -1,8 +1,8 @@
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import { revokeSessionCalls, walletCalldata } from '../smartAccounts/walletCalls.js'
-import { ownerOperation } from '../smartWallets/fundSession.js'
-import { sessionDelegationsOf, toStoredSession } from '../smartWallets/storedSession.js'
+import { ownerUserOperation } from './fundSession.js'
+import { sessionDelegationsOf, toStoredSession } from './storedSession.js'
 import type { StoredSession, WalletRecord } from '../wallets/types.js'
 import { issueSessionGrant } from './issueSessionGrant.js'
 
@@ -33,7 +33,7 @@ export async function reissueSession(ctx: AgentWalletContext, wallet: WalletReco
     const bundler = ctx.bundlerOf?.(wallet.tenantId, chain.name)
     if (bundler) {
       const calls = revokeSessionCalls(sessionDelegationsOf(before))
-      revoked = await ownerOperation(ctx, chain, wallet, smart, bundler, walletCalldata(calls), {
+      revoked = await ownerUserOperation(ctx, chain, wallet, smart, bundler, walletCalldata(calls), {
         deployedOnly: true,
       })
     }

@@ -6,11 +6,11 @@ import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { redeemCalldata } from '../smartAccounts/redeemCalldata.js'
-import { buildUserOperation, type PaymasterFields } from '../smartAccounts/sessionUserOperation.js'
+import { buildUserOperation, type PaymasterFields } from '../smartAccounts/buildUserOperation.js'
 import { signUserOperation } from '../smartAccounts/signUserOperation.js'
 import type { SmartAccountCall } from '../smartAccounts/smartAccountCall.js'
 import type { SmartWalletFields } from '../wallets/types.js'
-import { accountAbstractionOf } from './accountAbstractionOf.js'
+import { accountAbstractionOf } from '../smartAccounts/accountAbstractionOf.js'
 import { sessionDelegationsOf } from './storedSession.js'
 
 /**
@@ -19,28 +19,28 @@ import { sessionDelegationsOf } from './storedSession.js'
  * limits from the bundler, fees from the node. Its nonce key is derived from `intentId`, so each
  * intent has its own nonce sequence and an op signed for it again (a crash before it was saved)
  * takes the same nonce: at most one of them is ever included. `maxCost` is what its prefund may take.
- * @example const { op, maxCost } = await sessionOperation(ctx, chain, smart, bundler, { intentId, calls })
+ * @example const { op, maxCost } = await sessionUserOperation(ctx, chain, smart, bundler, { intentId, calls })
  */
-export async function sessionOperation(
+export async function sessionUserOperation(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   smart: SmartWalletFields,
   bundler: Bundler,
   target: { intentId: string; calls: readonly SmartAccountCall[] },
 ): Promise<{ op: SignedUserOperation; entryPoint: Address; maxCost: bigint }> {
-  const { unsigned, entryPoint } = await unsignedSessionOperation(chain, smart, bundler, target)
-  const op = await signSessionOperation(ctx, chain, smart, unsigned)
+  const { unsigned, entryPoint } = await unsignedSessionUserOperation(chain, smart, bundler, target)
+  const op = await signSessionUserOperation(ctx, chain, smart, unsigned)
   return { op, entryPoint, maxCost: maxGasCostOf(op) }
 }
 
 /**
  * The session account's op for `calls`, priced (nonce, gas limits from the bundler, fees) but not
  * signed: with `paymaster` (a sponsor's stub fields) its gas covers the paymaster's check, and the
- * stub's gas limits are the ones the sponsor signs for. Sign it with {@link signSessionOperation}
+ * stub's gas limits are the ones the sponsor signs for. Sign it with {@link signSessionUserOperation}
  * once its paymaster fields are final (the session key's signature covers them).
- * @example const { unsigned } = await unsignedSessionOperation(chain, smart, bundler, { intentId, calls, paymaster: stub })
+ * @example const { unsigned } = await unsignedSessionUserOperation(chain, smart, bundler, { intentId, calls, paymaster: stub })
  */
-export async function unsignedSessionOperation(
+export async function unsignedSessionUserOperation(
   chain: ChainHandle,
   smart: SmartWalletFields,
   bundler: Bundler,
@@ -71,9 +71,9 @@ export async function unsignedSessionOperation(
 
 /**
  * The op signed by the session key from the vault (EIP7702StatelessDeleGator's EIP-712 over it).
- * @example const op = await signSessionOperation(ctx, chain, smart, { ...unsigned, ...paymasterFields })
+ * @example const op = await signSessionUserOperation(ctx, chain, smart, { ...unsigned, ...paymasterFields })
  */
-export async function signSessionOperation(
+export async function signSessionUserOperation(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   smart: SmartWalletFields,

@@ -15,9 +15,9 @@ const bigintFields = [
 
 /**
  * A signed op as a record keeps it: numbers as decimal strings, beside its hash and EntryPoint.
- * @example record.userOperation = toStoredOperation(op, { hash, entryPoint })
+ * @example record.userOperation = toStoredUserOperation(op, { hash, entryPoint })
  */
-export function toStoredOperation(
+export function toStoredUserOperation(
   op: SignedUserOperation,
   { hash, entryPoint }: { hash: Hex; entryPoint: Address },
 ): StoredUserOperation {
@@ -30,7 +30,7 @@ export function toStoredOperation(
 }
 
 /** The signed op again, exactly as it was handed to the bundler. */
-export function fromStoredOperation(stored: StoredUserOperation): SignedUserOperation {
+export function fromStoredUserOperation(stored: StoredUserOperation): SignedUserOperation {
   const op: Record<string, unknown> = { ...stored.op }
   for (const key of bigintFields) if (op[key] !== undefined) op[key] = BigInt(op[key] as string)
   return op as SignedUserOperation

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import type { TransactionRecord } from './types.js'
+import type { TransactionRecord } from '../transactions/types.js'
 
 /**
  * The calls a smart wallet's user operation carries for a record: its batch (`calls`), or its one

@@ -10,8 +10,8 @@ import { delegationHash } from '../smartAccounts/delegationHash.js'
 import { type OffChainRule, permissionsFromRules } from '../smartAccounts/permissionsFromRules.js'
 import { sessionDelegations } from '../smartAccounts/sessionDelegations.js'
 import { signDelegation } from '../smartAccounts/signDelegation.js'
-import { accountAbstractionOf } from '../smartWallets/accountAbstractionOf.js'
-import { delegationsOf, type SessionGrant } from '../smartWallets/storedSession.js'
+import { accountAbstractionOf } from '../smartAccounts/accountAbstractionOf.js'
+import { delegationsOf, type SessionGrant } from './storedSession.js'
 
 /** How long a session key's delegations stay redeemable; re-issued before (any rules change re-issues). */
 export const sessionLifetimeMs = 30 * 24 * 60 * 60 * 1000

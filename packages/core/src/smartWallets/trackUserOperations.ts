@@ -1,24 +1,24 @@
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
-import { fromStoredOperation } from '../smartWallets/storedOperation.js'
-import { bundlerOf, carryOperation } from './carryOperation.js'
-import { markOperationMined } from './operationTransitions.js'
+import { fromStoredUserOperation } from './storedUserOperation.js'
+import { bundlerOf, carryUserOperation } from './carryUserOperation.js'
+import { markUserOperationMined } from './userOperationTransitions.js'
 import {
   isCarried,
   isSigned,
-  type SubmittedOperation,
+  type SubmittedUserOperation,
   type TransactionRecord,
   type UnsignedQueuedTransaction,
-} from './types.js'
+} from '../transactions/types.js'
 
 /**
  * The tracker's pass over smart wallets' intents (`isCarried`): a submitted op's receipt from the
  * bundler (→ confirmed, or failed when its calls reverted), handed to the bundler again as saved once
  * stale (the same op: the same hash, never a second inclusion); a queued one left by a crash or a
- * session account not yet ready, carried again (`carryOperation`: its saved op, or one signed now).
- * @example await trackOperations(ctx, { queued, submitted, staleBefore })
+ * session account not yet ready, carried again (`carryUserOperation`: its saved op, or one signed now).
+ * @example await trackUserOperations(ctx, { queued, submitted, staleBefore })
  */
-export async function trackOperations(
+export async function trackUserOperations(
   ctx: AgentWalletContext,
   {
     queued,
@@ -28,17 +28,17 @@ export async function trackOperations(
 ): Promise<void> {
   const stale = (record: TransactionRecord) => Date.parse(record.updatedAt) <= staleBefore
   await Promise.all([
-    ...submitted.filter(isSubmittedOperation).map((record) => settleOperation(ctx, record, stale(record))),
+    ...submitted.filter(isSubmittedUserOperation).map((record) => settleOperation(ctx, record, stale(record))),
     ...queued
       .filter(isCarriedQueued)
       .filter(stale)
-      .map((record) => carryOperation(ctx, ctx.chains.get(record.chain), record)),
+      .map((record) => carryUserOperation(ctx, ctx.chains.get(record.chain), record)),
   ])
 }
 
 async function settleOperation(
   ctx: AgentWalletContext,
-  record: SubmittedOperation,
+  record: SubmittedUserOperation,
   stale: boolean,
 ): Promise<void> {
   const bundler = bundlerOf(ctx, record)
@@ -46,10 +46,10 @@ async function settleOperation(
   try {
     const receipt = await bundler.getUserOperationReceipt(userOperation.hash)
     if (receipt) {
-      await markOperationMined(ctx, record, receipt)
+      await markUserOperationMined(ctx, record, receipt)
       return
     }
-    if (stale) await bundler.sendUserOperation(fromStoredOperation(userOperation), userOperation.entryPoint)
+    if (stale) await bundler.sendUserOperation(fromStoredUserOperation(userOperation), userOperation.entryPoint)
   } catch (error) {
     // Out of reach, or refused now (included meanwhile: the next pass reads its receipt).
     if (!isAgentWalletError(error)) throw error
@@ -60,6 +60,6 @@ function isCarriedQueued(record: TransactionRecord): record is UnsignedQueuedTra
   return record.status === 'queued' && !isSigned(record) && isCarried(record)
 }
 
-function isSubmittedOperation(record: TransactionRecord): record is SubmittedOperation {
+function isSubmittedUserOperation(record: TransactionRecord): record is SubmittedUserOperation {
   return record.status === 'submitted' && !isSigned(record) && record.userOperation !== undefined
 }

@@ -6,26 +6,26 @@ import { toStoredEffects } from '../effects/toStoredEffects.js'
 import { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
-import { actualEffectsOf, noteDifference, txPayload, writeFailed, writeLeftBlock } from './transitions.js'
+import { actualEffectsOf, noteDifference, txPayload, writeFailed, writeLeftBlock } from '../transactions/transitions.js'
 import {
   isSigned,
-  type MinedOperation,
+  type MinedUserOperation,
   type StoredUserOperation,
-  type SubmittedOperation,
+  type SubmittedUserOperation,
   type TransactionRecord,
   type UnpausedTransaction,
   type UnsignedQueuedTransaction,
-} from './types.js'
+} from '../transactions/types.js'
 
-// The steps of a smart wallet's intent, carried by a user operation (`carryOperation`): its op saved
+// The steps of a smart wallet's intent, carried by a user operation (`carryUserOperation`): its op saved
 // (signed, durable) → submitted (the bundler took it) → confirmed / failed by the op's receipt.
 
 /**
  * queued → queued with its signed op, unless another carrier saved one first (then that one, as
  * saved: an op is never signed twice for an intent). The record as it now stands.
- * @example const saved = await saveOperation(ctx, record, toStoredOperation(op, { hash, entryPoint }))
+ * @example const saved = await saveUserOperation(ctx, record, toStoredUserOperation(op, { hash, entryPoint }))
  */
-export async function saveOperation(
+export async function saveUserOperation(
   ctx: AgentWalletContext,
   record: UnsignedQueuedTransaction,
   userOperation: StoredUserOperation,
@@ -48,7 +48,7 @@ export async function saveOperation(
  * queued (op saved) → submitted, with `tx.submitted`: the bundler took the op. Once only: a carrier
  * that finds the intent moved on (the tracker carried it meanwhile) answers it as it stands.
  */
-export async function markOperationSubmitted(
+export async function markUserOperationSubmitted(
   ctx: AgentWalletContext,
   record: UnsignedQueuedTransaction & { userOperation: StoredUserOperation },
 ): Promise<UnpausedTransaction> {
@@ -56,7 +56,7 @@ export async function markOperationSubmitted(
     const current = await tx.get('transactions', record.id)
     if (current && current.status !== 'queued') return current as UnpausedTransaction
     const now = ctx.now().toISOString()
-    const next: SubmittedOperation = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
+    const next: SubmittedUserOperation = { ...record, status: 'submitted', submittedAt: now, updatedAt: now }
     await tx.put('transactions', next)
     appendEvent(ctx, tx, next.tenantId, 'tx.submitted', txPayload(next))
     return next
@@ -67,9 +67,9 @@ export async function markOperationSubmitted(
  * submitted → confirmed (`hash`: the transaction that included the op) or, when the wallet's calls
  * reverted inside it, failed (`transaction_failed`, the revert reason in the message).
  */
-export async function markOperationMined(
+export async function markUserOperationMined(
   ctx: AgentWalletContext,
-  record: SubmittedOperation,
+  record: SubmittedUserOperation,
   receipt: UserOperationReceipt,
 ): Promise<TransactionRecord> {
   return ctx.storage.transaction([], async (tx) => {
@@ -80,11 +80,11 @@ export async function markOperationMined(
       const error = new BaseError('transaction_failed', `The user operation's calls reverted${reason}`, {
         details: { userOpHash: receipt.userOpHash, hash: receipt.receipt.transactionHash },
       })
-      return writeFailed(ctx, tx, { ...record, ...current } as SubmittedOperation, error)
+      return writeFailed(ctx, tx, { ...record, ...current } as SubmittedUserOperation, error)
     }
     const now = ctx.now().toISOString()
-    const { submittedAt, ...submitted } = current as SubmittedOperation
-    const next: MinedOperation = {
+    const { submittedAt, ...submitted } = current as SubmittedUserOperation
+    const next: MinedUserOperation = {
       ...submitted,
       status: 'confirmed',
       hash: receipt.receipt.transactionHash,
@@ -110,13 +110,13 @@ export async function markOperationMined(
  * `writeReorged` for a tx. The block's fields go, the signed op stays (the carrier is broadcast again
  * by the relayer's tracker; any other inclusion of it takes the same nonce), and `tx.reorged` names
  * the block it was in. Spend limits keep counting it.
- * @example const back = await writeOperationReorged(ctx, tx, record)
+ * @example const back = await writeUserOperationReorged(ctx, tx, record)
  */
-export async function writeOperationReorged(
+export async function writeUserOperationReorged(
   ctx: AgentWalletContext,
   tx: StorageTx,
-  record: MinedOperation,
-): Promise<SubmittedOperation> {
+  record: MinedUserOperation,
+): Promise<SubmittedUserOperation> {
   const {
     blockNumber,
     blockHash,
@@ -131,7 +131,7 @@ export async function writeOperationReorged(
     ...rest
   } = record
   const now = ctx.now().toISOString()
-  const next: SubmittedOperation = { ...rest, status: 'submitted', submittedAt: now, updatedAt: now }
+  const next: SubmittedUserOperation = { ...rest, status: 'submitted', submittedAt: now, updatedAt: now }
   await writeLeftBlock(ctx, tx, next, { blockNumber, blockHash })
   return next
 }

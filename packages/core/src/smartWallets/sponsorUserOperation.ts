@@ -10,16 +10,16 @@ import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { scopedRules } from '../policy/policyStore.js'
 import { sponsorshipOf } from '../policy/sponsorshipOf.js'
-import type { PaymasterFields } from '../smartAccounts/sessionUserOperation.js'
-import { accountAbstractionOf } from '../smartWallets/accountAbstractionOf.js'
-import { sessionState } from '../smartWallets/fundSession.js'
-import { signSessionOperation, unsignedSessionOperation } from '../smartWallets/sessionOperation.js'
-import { fromStoredOperation, toStoredOperation } from '../smartWallets/storedOperation.js'
+import type { PaymasterFields } from '../smartAccounts/buildUserOperation.js'
+import { accountAbstractionOf } from '../smartAccounts/accountAbstractionOf.js'
+import { sessionState } from './fundSession.js'
+import { signSessionUserOperation, unsignedSessionUserOperation } from './sessionUserOperation.js'
+import { fromStoredUserOperation, toStoredUserOperation } from './storedUserOperation.js'
 import { withLock } from '../storage/withLock.js'
 import type { SmartWalletFields, WalletRecord } from '../wallets/types.js'
 import { carriedCalls } from './carriedCalls.js'
-import { saveOperation } from './operationTransitions.js'
-import type { TransactionRecord, UnsignedQueuedTransaction } from './types.js'
+import { saveUserOperation } from './userOperationTransitions.js'
+import type { TransactionRecord, UnsignedQueuedTransaction } from '../transactions/types.js'
 
 /**
  * A smart wallet's op for `record`, sponsored by the tenant's verifying paymaster when its
@@ -30,9 +30,9 @@ import type { TransactionRecord, UnsignedQueuedTransaction } from './types.js'
  * session key, and saved on the record before the lock is let go. Answers the record as saved, or
  * `unsponsored` (no room, no rule, or an account not ready to run without its own gas: a wallet not
  * deployed yet) — then the wallet pays, as without a paymaster.
- * @example const sponsored = await sponsorOperation(ctx, chain, bundler, { record, wallet, smart, paymaster })
+ * @example const sponsored = await sponsorUserOperation(ctx, chain, bundler, { record, wallet, smart, paymaster })
  */
-export async function sponsorOperation(
+export async function sponsorUserOperation(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   bundler: Bundler,
@@ -57,7 +57,7 @@ export async function sponsorOperation(
     now: () => ctx.now().getTime(),
   })
   const stub: PaymasterFields = await sponsor.getPaymasterStubData({} as never)
-  const { unsigned, entryPoint } = await unsignedSessionOperation(chain, smart, bundler, {
+  const { unsigned, entryPoint } = await unsignedSessionUserOperation(chain, smart, bundler, {
     intentId: record.id,
     calls: carriedCalls(record),
     paymaster: stub,
@@ -94,14 +94,14 @@ export async function sponsorOperation(
       subjects: { walletId: record.walletId, transactionId: record.id, keyId: paymaster.signer },
       payload: sponsorshipSigned(sponsored, { chainId: chain.chainId, maxCost, ruleIds: decision.ruleIds }),
     })
-    const op = await signSessionOperation(ctx, chain, smart, sponsored)
+    const op = await signSessionUserOperation(ctx, chain, smart, sponsored)
     const hash = getUserOperationHash({
       chainId: chain.chainId,
       entryPointAddress: entryPoint,
       entryPointVersion: '0.8',
       userOperation: op,
     })
-    return (await saveOperation(ctx, record, toStoredOperation(op, { hash, entryPoint }))) ?? record
+    return (await saveUserOperation(ctx, record, toStoredUserOperation(op, { hash, entryPoint }))) ?? record
   })
 }
 
@@ -149,7 +149,7 @@ async function sponsoredSpend(
   for (const candidate of open) {
     const stored = candidate.userOperation
     if (!stored || seen.has(stored.hash.toLowerCase())) continue
-    const op = fromStoredOperation(stored)
+    const op = fromStoredUserOperation(stored)
     if (op.paymaster?.toLowerCase() === query.paymaster.toLowerCase()) inFlight += maxGasCostOf(op)
   }
   return included.reduce((sum, operation) => sum + operation.actualGasCost, inFlight)

@@ -6,7 +6,7 @@ import type { AgentWalletContext } from '../context.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { isMined, type UnpausedTransaction } from '../transactions/types.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { estimateOperationGas } from './estimateOperationGas.js'
+import { estimateUserOperationGas } from './estimateUserOperationGas.js'
 import { relayCall } from './relayCall.js'
 import { relayerAccount } from './relayerAccount.js'
 import { handleOpsData, simulateHandleOps } from './simulateHandleOps.js'
@@ -48,7 +48,7 @@ export function relayerBundler(
       return receiptOf(ctx, chain, hash)
     },
     estimateUserOperationGas(op, entryPoint) {
-      return estimateOperationGas(chain, op, entryPoint)
+      return estimateUserOperationGas(chain, op, entryPoint)
     },
   }
 }
