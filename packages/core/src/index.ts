@@ -274,6 +274,11 @@ export {
   isValidAddress,
 } from './schemas/primitives.js'
 export { type AgentWalletSession, createSession } from './session.js'
+export {
+  buildUserOperation,
+  dummySignature,
+  type PaymasterFields,
+} from './smartAccounts/buildUserOperation.js'
 export { deleGatorAbi } from './smartAccounts/deleGatorAbi.js'
 export { type Caveat, type Delegation, delegationTypes, rootAuthority } from './smartAccounts/delegation.js'
 export { delegationHash } from './smartAccounts/delegationHash.js'
@@ -289,11 +294,6 @@ export { type AllowancesLeft, readAllowancesLeft } from './smartAccounts/readAll
 export { redeemCalldata } from './smartAccounts/redeemCalldata.js'
 export { type SessionDelegations, sessionDelegations } from './smartAccounts/sessionDelegations.js'
 export type { PeriodicAllowance, SessionPermissions } from './smartAccounts/sessionPermissions.js'
-export {
-  buildUserOperation,
-  dummySignature,
-  type PaymasterFields,
-} from './smartAccounts/buildUserOperation.js'
 export { signDelegation } from './smartAccounts/signDelegation.js'
 export { signUpgradeAuthorization } from './smartAccounts/signUpgradeAuthorization.js'
 export { type DeleGatorKind, signUserOperation } from './smartAccounts/signUserOperation.js'
@@ -301,6 +301,13 @@ export { simpleFactoryAbi } from './smartAccounts/simpleFactoryAbi.js'
 export type { SmartAccountCall } from './smartAccounts/smartAccountCall.js'
 export { type SmartWalletDeployment, smartWalletDeployment } from './smartAccounts/smartWalletDeployment.js'
 export { revokeCall, revokeSessionCalls, walletCalldata } from './smartAccounts/walletCalls.js'
+export { deployByRelayer } from './smartWallets/deployByRelayer.js'
+export {
+  estimateUserOperationGas,
+  simulatedVerificationGas,
+} from './smartWallets/estimateUserOperationGas.js'
+export { relayerAccount } from './smartWallets/relayerAccount.js'
+export { relayerBundler } from './smartWallets/relayerBundler.js'
 export {
   erc1271Abi,
   erc1271MagicValue,
@@ -309,6 +316,9 @@ export {
   type WalletSignatureScheme,
   type WalletSigner,
 } from './smartWallets/signAsWallet.js'
+export { handleOpsData, simulateHandleOps } from './smartWallets/simulateHandleOps.js'
+export * from './smartWallets/types.js'
+export { userOperationReceiptOf } from './smartWallets/userOperationReceiptOf.js'
 export { startTracker, type Tracker } from './startTracker.js'
 export { type EventListenerSet, eventListeners } from './storage/eventListeners.js'
 export { type KeyedMutex, keyedMutex, type Release } from './storage/keyedMutex.js'
@@ -357,13 +367,6 @@ export {
 } from './transactions/transactionSchemas.js'
 export * from './transactions/types.js'
 export { waitForFinalStatus } from './transactions/waitForTransaction.js'
-export { deployByRelayer } from './smartWallets/deployByRelayer.js'
-export { estimateUserOperationGas, simulatedVerificationGas } from './smartWallets/estimateUserOperationGas.js'
-export { relayerAccount } from './smartWallets/relayerAccount.js'
-export { relayerBundler } from './smartWallets/relayerBundler.js'
-export { handleOpsData, simulateHandleOps } from './smartWallets/simulateHandleOps.js'
-export * from './smartWallets/types.js'
-export { userOperationReceiptOf } from './smartWallets/userOperationReceiptOf.js'
 export { formatAmount, parseAmount } from './utils/amounts.js'
 export { aesGcmOpen, aesGcmSeal, type SealedBox } from './vault/aesGcm.js'
 export {

@@ -10,9 +10,9 @@ import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
+import { deployByRelayer } from '../smartWallets/deployByRelayer.js'
 import { signAsWallet } from '../smartWallets/signAsWallet.js'
 import type { TransactionRecord } from '../transactions/types.js'
-import { deployByRelayer } from '../smartWallets/deployByRelayer.js'
 import type { WalletRecord } from '../wallets/types.js'
 
 /** The registry accepts deadlines up to 5 minutes past block time; 4 leaves room for inclusion. */

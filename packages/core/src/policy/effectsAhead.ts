@@ -7,8 +7,8 @@ import { type PredictedCall, predictEffects } from '../effects/predictEffects.js
 import { simulateEffects } from '../effects/simulateEffects.js'
 import type { Effects } from '../effects/types.js'
 import type { IntentDraft } from '../intents/types.js'
-import { walletCalldata } from '../smartAccounts/walletCalls.js'
 import { accountAbstractionOf } from '../smartAccounts/accountAbstractionOf.js'
+import { walletCalldata } from '../smartAccounts/walletCalls.js'
 import type { TransactionRecord } from '../transactions/types.js'
 
 type DraftedCall = { to: Address; value: bigint | string; data?: IntentDraft['call']['data'] }

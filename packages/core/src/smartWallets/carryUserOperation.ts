@@ -4,13 +4,7 @@ import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError, NotImplementedError } from '../errors/errors.js'
-import { fundSession } from './fundSession.js'
-import { sessionUserOperation } from './sessionUserOperation.js'
-import { fromStoredUserOperation, toStoredUserOperation } from './storedUserOperation.js'
 import { userOperationLockKey, withLock } from '../storage/withLock.js'
-import { carriedCalls } from './carriedCalls.js'
-import { markUserOperationSubmitted, saveUserOperation } from './userOperationTransitions.js'
-import { sponsorUserOperation } from './sponsorUserOperation.js'
 import { markFailed } from '../transactions/transitions.js'
 import {
   isSigned,
@@ -18,6 +12,12 @@ import {
   type UnpausedTransaction,
   type UnsignedQueuedTransaction,
 } from '../transactions/types.js'
+import { carriedCalls } from './carriedCalls.js'
+import { fundSession } from './fundSession.js'
+import { sessionUserOperation } from './sessionUserOperation.js'
+import { sponsorUserOperation } from './sponsorUserOperation.js'
+import { fromStoredUserOperation, toStoredUserOperation } from './storedUserOperation.js'
+import { markUserOperationSubmitted, saveUserOperation } from './userOperationTransitions.js'
 
 /**
  * Carries a smart wallet's accepted intent (`isCarried`) as a user operation (its `calls`, a batch, in

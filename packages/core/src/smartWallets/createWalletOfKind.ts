@@ -2,14 +2,14 @@ import type { z } from 'zod'
 import type { AgentWalletContext } from '../context.js'
 import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import type { Principal } from '../principals/types.js'
-import { smartWalletDeployment } from '../smartAccounts/smartWalletDeployment.js'
 import { accountAbstractionOf } from '../smartAccounts/accountAbstractionOf.js'
-import { toStoredSession } from './storedSession.js'
+import { smartWalletDeployment } from '../smartAccounts/smartWalletDeployment.js'
 import { createWallet, saveWallet } from '../wallets/createWallet.js'
 import type { Wallet } from '../wallets/types.js'
 import type { createWalletSchema } from '../wallets/walletSchemas.js'
 import { delegateByRelayer } from './delegateByRelayer.js'
 import { issueSessionGrant } from './issueSessionGrant.js'
+import { toStoredSession } from './storedSession.js'
 
 /**
  * Creates a wallet of the asked kind: an EOA (`createWallet`), or a smart wallet — a HybridDeleGator

@@ -7,12 +7,12 @@ import { toChainError } from '../chain/toChainError.js'
 import type { AccountAbstractionContracts, ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
+import { accountAbstractionOf } from '../smartAccounts/accountAbstractionOf.js'
 import { buildUserOperation } from '../smartAccounts/buildUserOperation.js'
 import { signUserOperation } from '../smartAccounts/signUserOperation.js'
 import { smartWalletDeployment } from '../smartAccounts/smartWalletDeployment.js'
 import { walletCalldata } from '../smartAccounts/walletCalls.js'
 import type { SmartWalletFields, WalletRecord } from '../wallets/types.js'
-import { accountAbstractionOf } from '../smartAccounts/accountAbstractionOf.js'
 
 /** The wallet an owner op is for: its address, and the records its audit entry names. */
 type WalletRef = Pick<WalletRecord, 'address' | 'id' | 'tenantId'>

@@ -6,11 +6,11 @@ import type { AgentWalletContext } from '../context.js'
 import { venuesOf } from '../policy/evaluateIntent.js'
 import { scopedRules } from '../policy/policyStore.js'
 import { policyRuleSchema, type RulesEngineRule } from '../policy/ruleSchemas.js'
+import { accountAbstractionOf } from '../smartAccounts/accountAbstractionOf.js'
 import { delegationHash } from '../smartAccounts/delegationHash.js'
 import { type OffChainRule, permissionsFromRules } from '../smartAccounts/permissionsFromRules.js'
 import { sessionDelegations } from '../smartAccounts/sessionDelegations.js'
 import { signDelegation } from '../smartAccounts/signDelegation.js'
-import { accountAbstractionOf } from '../smartAccounts/accountAbstractionOf.js'
 import { delegationsOf, type SessionGrant } from './storedSession.js'
 
 /** How long a session key's delegations stay redeemable; re-issued before (any rules change re-issues). */

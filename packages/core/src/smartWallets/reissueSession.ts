@@ -1,10 +1,10 @@
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import { revokeSessionCalls, walletCalldata } from '../smartAccounts/walletCalls.js'
-import { ownerUserOperation } from './fundSession.js'
-import { sessionDelegationsOf, toStoredSession } from './storedSession.js'
 import type { StoredSession, WalletRecord } from '../wallets/types.js'
+import { ownerUserOperation } from './fundSession.js'
 import { issueSessionGrant } from './issueSessionGrant.js'
+import { sessionDelegationsOf, toStoredSession } from './storedSession.js'
 
 /**
  * Re-issues a smart wallet's session grant from its current rules (after they changed): a new grant

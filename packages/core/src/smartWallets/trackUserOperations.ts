@@ -1,8 +1,5 @@
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
-import { fromStoredUserOperation } from './storedUserOperation.js'
-import { bundlerOf, carryUserOperation } from './carryUserOperation.js'
-import { markUserOperationMined } from './userOperationTransitions.js'
 import {
   isCarried,
   isSigned,
@@ -10,6 +7,9 @@ import {
   type TransactionRecord,
   type UnsignedQueuedTransaction,
 } from '../transactions/types.js'
+import { bundlerOf, carryUserOperation } from './carryUserOperation.js'
+import { fromStoredUserOperation } from './storedUserOperation.js'
+import { markUserOperationMined } from './userOperationTransitions.js'
 
 /**
  * The tracker's pass over smart wallets' intents (`isCarried`): a submitted op's receipt from the
@@ -28,7 +28,9 @@ export async function trackUserOperations(
 ): Promise<void> {
   const stale = (record: TransactionRecord) => Date.parse(record.updatedAt) <= staleBefore
   await Promise.all([
-    ...submitted.filter(isSubmittedUserOperation).map((record) => settleOperation(ctx, record, stale(record))),
+    ...submitted
+      .filter(isSubmittedUserOperation)
+      .map((record) => settleOperation(ctx, record, stale(record))),
     ...queued
       .filter(isCarriedQueued)
       .filter(stale)
@@ -49,7 +51,8 @@ async function settleOperation(
       await markUserOperationMined(ctx, record, receipt)
       return
     }
-    if (stale) await bundler.sendUserOperation(fromStoredUserOperation(userOperation), userOperation.entryPoint)
+    if (stale)
+      await bundler.sendUserOperation(fromStoredUserOperation(userOperation), userOperation.entryPoint)
   } catch (error) {
     // Out of reach, or refused now (included meanwhile: the next pass reads its receipt).
     if (!isAgentWalletError(error)) throw error

@@ -5,13 +5,13 @@ import { ConflictError } from '../errors/errors.js'
 import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIdempotency.js'
 import type { Principal } from '../principals/types.js'
 import { accountAbstractionOf } from '../smartAccounts/accountAbstractionOf.js'
-import { toStoredSession } from './storedSession.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { findWallet } from '../wallets/findWallet.js'
 import { toWallet, type Wallet, type WalletRecord } from '../wallets/types.js'
 import type { upgradeWalletSchema } from '../wallets/walletSchemas.js'
 import { delegateByRelayer } from './delegateByRelayer.js'
 import { issueSessionGrant } from './issueSessionGrant.js'
+import { toStoredSession } from './storedSession.js'
 
 /** Statuses of a record whose tx may still take the wallet's next account nonce. */
 const inFlight = ['queued', 'submitted', 'pending_approval'] as const

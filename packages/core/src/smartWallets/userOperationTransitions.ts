@@ -6,7 +6,13 @@ import { toStoredEffects } from '../effects/toStoredEffects.js'
 import { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
-import { actualEffectsOf, noteDifference, txPayload, writeFailed, writeLeftBlock } from '../transactions/transitions.js'
+import {
+  actualEffectsOf,
+  noteDifference,
+  txPayload,
+  writeFailed,
+  writeLeftBlock,
+} from '../transactions/transitions.js'
 import {
   isSigned,
   type MinedUserOperation,

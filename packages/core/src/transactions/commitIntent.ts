@@ -1,9 +1,9 @@
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { carryUserOperation } from '../smartWallets/carryUserOperation.js'
 import type { StorageTx } from '../storage/types.js'
 import type { Allocated } from './allocateNonce.js'
 import { enqueueBroadcast } from './broadcastLane.js'
-import { carryUserOperation } from '../smartWallets/carryUserOperation.js'
 import { saveSigned, signRecord } from './signAndBroadcast.js'
 import {
   type ClosedTransaction,

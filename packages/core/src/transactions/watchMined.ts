@@ -1,12 +1,12 @@
 import { BlockNotFoundError, type Hex, TransactionReceiptNotFoundError } from 'viem'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import { writeUserOperationReorged } from '../smartWallets/userOperationTransitions.js'
 import type { Filter } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { nonceIdOf } from './allocateNonce.js'
 import { finalityDepthOf } from './finalityDepthOf.js'
 import { nextNonceFromNode } from './nextNonceFromNode.js'
-import { writeUserOperationReorged } from '../smartWallets/userOperationTransitions.js'
 import { type MinedRecord, writeBlockChecked, writeReorged } from './transitions.js'
 import { isMinedUserOperation, isSigned, type MinedUserOperation, type TransactionRecord } from './types.js'
 
