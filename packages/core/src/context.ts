@@ -7,6 +7,7 @@ import type { PriceFeedMaxAge } from './policy/priceFeedMaxAge.js'
 import type { PolicyEngine } from './policy/types.js'
 import type { EventListenerSet } from './storage/eventListeners.js'
 import type { Storage } from './storage/types.js'
+import type { Carriers } from './transactions/carrier.js'
 import type { SecretSealer } from './vault/secretSealer.js'
 import type { KeyVault } from './vault/types.js'
 import type { WebhookOptions } from './webhooks/webhookOptions.js'
@@ -80,6 +81,11 @@ export type AgentWalletContext = {
    * composition root (default: the tenant's relayer, `relayerBundler`).
    */
   bundlerOf?: ((tenantId: string, chain: string) => Bundler) | undefined
+  /**
+   * The ways a record's transaction reaches the chain (`carrierOf`): the wallet's lane, a user
+   * operation, the x402 payee. The money path asks them; set by the composition root.
+   */
+  carriers: Carriers
   /** The tenant's verifying paymaster on a chain, when the operator configured one (sponsored gas). */
   paymasterOf?: ((tenantId: string, chain: string) => TenantPaymaster | undefined) | undefined
 }

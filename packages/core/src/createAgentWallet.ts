@@ -17,7 +17,7 @@ import { toDomainEvent } from './events/appendEvent.js'
 import { EventBus } from './events/eventBus.js'
 import { identityRegistration } from './identity/identityRegistration.js'
 import { registerOperations, resumeOperations, stopOperations } from './operations/backgroundOperations.js'
-import { trackAuthorizations } from './payments/trackAuthorizations.js'
+import { payeeCarrier } from './payments/payeeCarrier.js'
 import { defaultTenantRules } from './policy/defaultRules.js'
 import { type PriceFeedMaxAge, resolvePriceFeedMaxAge } from './policy/priceFeedMaxAge.js'
 import { rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
@@ -31,12 +31,13 @@ import {
 import { localPrincipal, type Principal } from './principals/types.js'
 import { type AgentWalletSession, createSession } from './session.js'
 import { relayerBundler } from './smartWallets/relayerBundler.js'
+import { userOperationCarrier } from './smartWallets/userOperationCarrier.js'
 import { startTracker, type Tracker } from './startTracker.js'
 import { eventListeners } from './storage/eventListeners.js'
 import { memoryStorage } from './storage/memoryStorage.js'
 import type { Storage } from './storage/types.js'
 import { withWriteIds } from './storage/withWriteIds.js'
-import { settleBroadcasts } from './transactions/broadcastLane.js'
+import { laneCarrier } from './transactions/laneCarrier.js'
 import { settleSubmitted } from './transactions/submittedBatch.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
 import { assertMasterKey } from './vault/assertMasterKey.js'
@@ -202,6 +203,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     bundlerOf: (tenantId, chain) =>
       config.bundler?.({ tenantId, chain }) ?? relayerBundler(ctx, { tenantId, chain }),
     paymasterOf: (tenantId, chain) => config.paymaster?.({ tenantId, chain }),
+    carriers: { lane: laneCarrier(), user_operation: userOperationCarrier, payee: payeeCarrier },
   }
   // The multi-step operations: resumed at start, stopped at close, their steps' call refreshers
   // asked by `refreshCall` (a late approval, a stuck-tx replacement).
@@ -222,7 +224,6 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
   const reconcile = async () => {
     await sealLegacyWebhookSecrets(ctx)
     await trackTransactions(ctx, { all: true })
-    await trackAuthorizations(ctx)
     await expireApprovals(ctx)
     await resumeOperations(ctx)
   }
@@ -245,7 +246,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       // Stops every background operation of this context: ENS and identity registrations, swaps (resumable).
       await stopOperations(ctx)
       await tracker?.stop()
-      await settleBroadcasts(ctx.storage)
+      await Promise.all(Object.values(ctx.carriers).map((carrier) => carrier.settle()))
       await settleSubmitted(ctx.storage)
       await webhookWorker?.stop()
       // Last: every entry the steps above wrote is covered by a signed checkpoint.

@@ -4,7 +4,8 @@ import type { AgentWalletContext } from '../context.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
-import { prepareFunds, tokenSpendOf } from '../transactions/prepareGas.js'
+import { carrierOf } from '../transactions/carrier.js'
+import { tokenSpendOf } from '../transactions/prepareGas.js'
 import type { ApprovalFunds } from './approvalSchemas.js'
 
 /**
@@ -46,8 +47,14 @@ export async function checkApprovalFunds(
   let required: bigint | null = null
   let gasIncluded = false
   try {
-    // An x402 payment needs only its token (its payee pays the gas of settlement): no gas, no ETH.
-    const gas = await prepareFunds(chain, transaction.from, transaction.call, transaction)
+    // As its carrier will check it: an x402 payment needs only its token (its payee pays the gas of settlement).
+    const { gas } = await carrierOf(ctx, transaction).fund(
+      ctx,
+      chain,
+      { address: transaction.from },
+      { asset: transaction.asset, amount: transaction.amount, via: transaction.via, call: transaction.call },
+      { allow: false },
+    )
     required = BigInt(transaction.call.value) + (gas ? BigInt(gas.limit) * BigInt(gas.maxFeePerGas) : 0n)
     gasIncluded = gas !== undefined
   } catch (error) {

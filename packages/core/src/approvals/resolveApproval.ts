@@ -14,16 +14,15 @@ import { effectsAhead, effectsOfRecord } from '../policy/effectsAhead.js'
 import { intentOf } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
+import { carrierOf } from '../transactions/carrier.js'
 import { commitIntent } from '../transactions/commitIntent.js'
 import { judgeIntent } from '../transactions/judgeIntent.js'
 import { refreshCall } from '../transactions/refreshCall.js'
 import { viewOf } from '../transactions/sendAnswer.js'
-import {
-  isCarried,
-  isSettledOffchain,
-  type PendingApprovalTransaction,
-  type TransactionRecord,
-  type UnsignedQueuedTransaction,
+import type {
+  PendingApprovalTransaction,
+  TransactionRecord,
+  UnsignedQueuedTransaction,
 } from '../transactions/types.js'
 import type { ResolveApprovalReturnType } from './approvalSchemas.js'
 import type { resolveApprovalSchema } from './resolveApprovalSchema.js'
@@ -72,6 +71,7 @@ export async function approveApproval(
     const { decision, gas, allocated, short } = await judgeIntent(
       ctx,
       chain,
+      carrierOf(ctx, transaction),
       wallet,
       { ...intentOf(transaction), effects },
       transaction.call,
@@ -94,10 +94,9 @@ export async function approveApproval(
       })
     }
     const resolved = await markApproved(ctx, approval, queued, principal, reason, decision)
-    // An x402 payment is settled by its payee, after the lock: the request is sent again, paid. A smart
-    // wallet's intent has no gas of its own either, but its user operation carries it (`commitIntent`).
-    if (!gas && !isCarried(queued)) return { approval: resolved, offchain: queued }
-    // Signed and durable, so the lock goes: the broadcast waits in the wallet's lane.
+    // Its carrier takes it out: signed and durable, the broadcast waits in the wallet's lane; a user
+    // operation is handed to the bundler. One its carrier takes nothing out of (an x402 payment) is
+    // settled by its payee, after the lock: the request is sent again, paid.
     const { sending } = await commitIntent(ctx, chain, queued, gas, { write: 'put', allocated })
     return sending ? { approval: resolved, sending } : { approval: resolved, offchain: queued }
   })

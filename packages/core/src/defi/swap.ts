@@ -11,9 +11,10 @@ import type { Principal } from '../principals/types.js'
 import { sessionDelegationsOf } from '../smartWallets/storedSession.js'
 import { toApprovalSummary } from '../transactions/approvalSummary.js'
 import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
+import { carrierFor } from '../transactions/carrier.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
-import { type IncludedTransaction, isCarried, type TransactionRecord } from '../transactions/types.js'
+import { type IncludedTransaction, isMined, type TransactionRecord } from '../transactions/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 import { actingWallet } from '../wallets/actingWallet.js'
 import { requireAccountWallet } from '../wallets/requireAccountWallet.js'
@@ -210,7 +211,7 @@ export async function runSwap(
 
   // A smart wallet sends the approve a short allowance needs and the swap in one batch (one user
   // operation, judged as one); an EOA sends the approve first, as its own intent.
-  const batched = wallet.kind === 'smart'
+  const batched = ctx.carriers[carrierFor(wallet, 'swap')].batches
   const allowance = batched ? undefined : await ensureAllowance(ctx, principal, wallet, chain, plan, swapId)
   if (allowance?.status === 'pending_approval') {
     return {
@@ -385,7 +386,7 @@ export async function receivedAmount(
     chain.client.getBalance({ address: recipient, blockNumber: receipt.blockNumber - 1n }),
     chain.client.getBalance({ address: recipient, blockNumber: receipt.blockNumber }),
   ])
-  // An EOA paid the tx's gas from that balance; a smart wallet's op was paid from its session's deposit.
-  const gas = isCarried(mined) ? 0n : receipt.gasUsed * receipt.effectiveGasPrice
+  // The wallet paid its own tx's gas from that balance; a user operation's was paid from its session's deposit.
+  const gas = isMined(mined) ? receipt.gasUsed * receipt.effectiveGasPrice : 0n
   return after - before + gas
 }

@@ -1,7 +1,6 @@
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import {
-  isCarried,
   isSigned,
   type SubmittedUserOperation,
   type TransactionRecord,
@@ -12,7 +11,7 @@ import { fromStoredUserOperation } from './storedUserOperation.js'
 import { markUserOperationMined } from './userOperationTransitions.js'
 
 /**
- * The tracker's pass over smart wallets' intents (`isCarried`): a submitted op's receipt from the
+ * The tracker's pass over smart wallets' intents (the user-operation carrier's records): a submitted op's receipt from the
  * bundler (→ confirmed, or failed when its calls reverted), handed to the bundler again as saved once
  * stale (the same op: the same hash, never a second inclusion); a queued one left by a crash or a
  * session account not yet ready, carried again (`carryUserOperation`: its saved op, or one signed now).
@@ -60,7 +59,7 @@ async function settleOperation(
 }
 
 function isCarriedQueued(record: TransactionRecord): record is UnsignedQueuedTransaction {
-  return record.status === 'queued' && !isSigned(record) && isCarried(record)
+  return record.status === 'queued' && !isSigned(record)
 }
 
 function isSubmittedUserOperation(record: TransactionRecord): record is SubmittedUserOperation {

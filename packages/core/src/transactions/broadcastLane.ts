@@ -2,7 +2,6 @@ import type { Address } from 'viem'
 import { isTransportError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import type { Storage } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { nonceIdOf } from './allocateNonce.js'
 import type { InFlight } from './prepareGas.js'
@@ -17,73 +16,69 @@ type Entry = { native: bigint; token?: { key: string; amount: bigint } | undefin
 /** One wallet's broadcasts on one chain, in nonce order: the tail to chain onto, and who waits. */
 type Lane = { tail: Promise<unknown>; waiting: Set<Entry> }
 
-/** Per storage, so two AgentWallets in one process (tests, replicas) never share a lane. */
-const lanesOf = new WeakMap<Storage, Map<string, Lane>>()
-
 /** A lane per (chain, address): the same key as the nonces it carries (`nonceIdOf`). */
 const laneKey = nonceIdOf
 
-/**
- * Broadcasts a signed tx after the ones this process signed before it for the same wallet and chain,
- * in nonce order. The caller holds the wallet lock, has made the tx durable (`saveSigned`), and awaits
- * the answer only after releasing the lock: so the wallet's next send is evaluated, signed and
- * committed while this one goes to the node, and one wallet's sends pipeline. Never await it while
- * holding the lock: a refusal is worked out under the lock (`broadcastSigned`).
- * @example const sending = enqueueBroadcast(ctx, chain, signing) // then, outside the lock: await sending
- */
-export function enqueueBroadcast(
-  ctx: AgentWalletContext,
-  chain: ChainHandle,
-  signing: Signing,
-): Promise<UnpausedTransaction> {
-  let lanes = lanesOf.get(ctx.storage)
-  if (!lanes) {
-    lanes = new Map()
-    lanesOf.set(ctx.storage, lanes)
-  }
-  const key = laneKey(chain.chainId, signing.signed.from)
-  const lane = lanes.get(key) ?? { tail: Promise.resolve(), waiting: new Set<Entry>() }
-  lanes.set(key, lane)
-  const spend = spendOf(signing.signed)
-  const entry: Entry = {
-    native: spend.native,
-    token: spend.token && { key: spend.token.token.toLowerCase(), amount: spend.token.amount },
-  }
-  lane.waiting.add(entry)
-  const sent = lane.tail
-    .then(() => broadcastInLane(ctx, chain, signing))
-    .finally(() => lane.waiting.delete(entry))
-  const tail = sent.catch(() => undefined)
-  lane.tail = tail
-  // The last one out leaves no lane behind.
-  void tail.then(() => {
-    if (lanes.get(key)?.tail === tail) lanes.delete(key)
-  })
-  return sent
+/** The lanes of one context (its lane carrier's): what each wallet has waiting for the node, in nonce order. */
+export type BroadcastLanes = {
+  /**
+   * Broadcasts a signed tx after the ones this context signed before it for the same wallet and
+   * chain, in nonce order. The caller holds the wallet lock, has made the tx durable (`saveSigned`),
+   * and awaits the answer only after releasing the lock: so the wallet's next send is evaluated,
+   * signed and committed while this one goes to the node, and one wallet's sends pipeline. Never
+   * await it while holding the lock: a refusal is worked out under the lock (`broadcastSigned`).
+   */
+  enqueue(ctx: AgentWalletContext, chain: ChainHandle, signing: Signing): Promise<UnpausedTransaction>
+  /**
+   * What the wallet's txs waiting in its lane will spend: the node's balance does not show them
+   * yet, so the funds check of the next send counts them. The caller holds the wallet lock.
+   */
+  inFlight(chainId: number, address: Address): InFlight
+  /** Waits until every lane is empty; `close` calls it before it settles the batches. */
+  settle(): Promise<void>
 }
 
 /**
- * What the wallet's txs waiting in this process's lane will spend: the node's balance does not show
- * them yet, so the funds check of the next send counts them. The caller holds the wallet lock.
- * @example await prepareFunds(chain, from, call, draft, { inFlight: inFlightOf(ctx, chain.chainId, from) })
+ * A context's broadcast lanes, kept by its lane carrier (never shared by two AgentWallets in one process).
+ * @example const lanes = broadcastLanes(); const sending = lanes.enqueue(ctx, chain, signing)
  */
-export function inFlightOf(ctx: AgentWalletContext, chainId: number, address: Address): InFlight {
-  const tokens = new Map<string, bigint>()
-  let native = 0n
-  for (const entry of lanesOf.get(ctx.storage)?.get(laneKey(chainId, address))?.waiting ?? []) {
-    native += entry.native
-    if (entry.token) tokens.set(entry.token.key, (tokens.get(entry.token.key) ?? 0n) + entry.token.amount)
+export function broadcastLanes(): BroadcastLanes {
+  const lanes = new Map<string, Lane>()
+  return {
+    enqueue(ctx, chain, signing) {
+      const key = laneKey(chain.chainId, signing.signed.from)
+      const lane = lanes.get(key) ?? { tail: Promise.resolve(), waiting: new Set<Entry>() }
+      lanes.set(key, lane)
+      const spend = spendOf(signing.signed)
+      const entry: Entry = {
+        native: spend.native,
+        token: spend.token && { key: spend.token.token.toLowerCase(), amount: spend.token.amount },
+      }
+      lane.waiting.add(entry)
+      const sent = lane.tail
+        .then(() => broadcastInLane(ctx, chain, signing))
+        .finally(() => lane.waiting.delete(entry))
+      const tail = sent.catch(() => undefined)
+      lane.tail = tail
+      // The last one out leaves no lane behind.
+      void tail.then(() => {
+        if (lanes.get(key)?.tail === tail) lanes.delete(key)
+      })
+      return sent
+    },
+    inFlight(chainId, address) {
+      const tokens = new Map<string, bigint>()
+      let native = 0n
+      for (const entry of lanes.get(laneKey(chainId, address))?.waiting ?? []) {
+        native += entry.native
+        if (entry.token) tokens.set(entry.token.key, (tokens.get(entry.token.key) ?? 0n) + entry.token.amount)
+      }
+      return { native, tokens }
+    },
+    async settle() {
+      while (lanes.size > 0) await Promise.all([...lanes.values()].map((lane) => lane.tail))
+    },
   }
-  return { native, tokens }
-}
-
-/**
- * Waits until every lane of this storage is empty; `close` calls it before it settles the batches.
- * @example await settleBroadcasts(ctx.storage)
- */
-export async function settleBroadcasts(storage: Storage): Promise<void> {
-  const lanes = lanesOf.get(storage)
-  while (lanes && lanes.size > 0) await Promise.all([...lanes.values()].map((lane) => lane.tail))
 }
 
 /**

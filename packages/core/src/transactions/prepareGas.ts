@@ -2,7 +2,7 @@ import { type Address, erc20Abi } from 'viem'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import { BaseError } from '../errors/baseError.js'
-import { type GasSettings, isCarried, isSettledOffchain, type TransactionRecord } from './types.js'
+import type { GasSettings, TransactionRecord } from './types.js'
 
 /** ERC-20 base units a call pays out of the sending wallet itself (an ERC-20 send, a swap's input). */
 export type TokenSpend = { token: Address; amount: bigint }
@@ -109,26 +109,6 @@ export function spendOf(record: TransactionRecord): { native: bigint; token?: To
 }
 
 /**
- * Gas and funds of an intent the wallet will broadcast (`prepareGas`); for one settled off-chain by
- * another party (an x402 payment), only the token it authorizes: no gas, undefined.
- * @example const gas = await prepareFunds(chain, record.from, record.call, record)
- */
-export async function prepareFunds(
-  chain: ChainHandle,
-  from: Address,
-  call: TransactionRecord['call'],
-  intent: Parameters<typeof tokenSpendOf>[0] & Pick<TransactionRecord, 'kind' | 'carriedBy'>,
-  ahead: Ahead = {},
-): Promise<GasSettings | undefined> {
-  const spend = tokenSpendOf(intent)
-  if (!isSettledOffchain(intent)) return prepareGas(chain, from, call, spend, ahead)
-  if (spend) await requireTokenFunds(chain, from, spend)
-  // A smart wallet pays the value itself (its gas goes through its session account's deposit).
-  if (isCarried(intent)) await requireNativeFunds(chain, from, BigInt(call.value))
-  return undefined
-}
-
-/**
  * Checks the wallet holds an ERC-20 amount it authorizes someone else to move (an x402 payment,
  * whose payee pays the gas): `insufficient_funds` otherwise.
  * @example await requireTokenFunds(chain, wallet.address, { token, amount })
@@ -142,8 +122,11 @@ export async function requireTokenFunds(chain: ChainHandle, from: Address, spend
   if (held < spend.amount) throw insufficientFunds(chain, spend.token, held, spend.amount)
 }
 
-/** Checks the wallet holds `value` of the native coin: `insufficient_funds` otherwise. */
-async function requireNativeFunds(chain: ChainHandle, from: Address, value: bigint): Promise<void> {
+/**
+ * Checks the wallet holds `value` of the native coin: `insufficient_funds` otherwise.
+ * @example await requireNativeFunds(chain, wallet.address, BigInt(call.value))
+ */
+export async function requireNativeFunds(chain: ChainHandle, from: Address, value: bigint): Promise<void> {
   if (value === 0n) return
   const balance = await chain.client.getBalance({ address: from }).catch((error: unknown) => {
     throw toChainError(error, chain.name, { read: true })

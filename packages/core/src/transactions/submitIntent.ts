@@ -15,26 +15,21 @@ import { effectsAhead } from '../policy/effectsAhead.js'
 import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
 import type { PolicyDecision } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
-import { bundlerOf } from '../smartWallets/carryUserOperation.js'
-import { fundSession } from '../smartWallets/fundSession.js'
 import type { StorageTx } from '../storage/types.js'
-import { userOperationLockKey, walletLockKey, withLock } from '../storage/withLock.js'
+import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
+import { type CarrierName, carrierFor } from './carrier.js'
 import { commitIntent } from './commitIntent.js'
 import { judgeIntent } from './judgeIntent.js'
-import { estimateAhead } from './prepareGas.js'
 import { recordGrants } from './recordGrants.js'
 import { appendHitl, txPayload } from './transitions.js'
-import {
-  type ClosedTransaction,
-  carriedByOf,
-  isCarried,
-  isSettledOffchain,
-  type PendingApprovalTransaction,
-  type QueuedTransaction,
-  type TransactionRecord,
-  type UnpausedTransaction,
-  type UnsignedQueuedTransaction,
+import type {
+  ClosedTransaction,
+  PendingApprovalTransaction,
+  QueuedTransaction,
+  TransactionRecord,
+  UnpausedTransaction,
+  UnsignedQueuedTransaction,
 } from './types.js'
 
 /** `replayed`: the answer of an earlier request with the same idempotency key. */
@@ -84,19 +79,10 @@ export async function submitIntent(
 ): Promise<SubmitResult> {
   const idempotency = idempotencyOf(principal, draft, options)
   const chain = ctx.chains.get(draft.chain)
-  // The gas estimate and the effects' prediction need no lock: they run while this send waits for the wallet's.
-  const carried = isCarried(carriedByOf(wallet, draft.kind))
-  const estimate =
-    isSettledOffchain(draft) || carried ? undefined : estimateAhead(chain, wallet.address, callOf(draft))
-  // A batch is simulated through the wallet's own code: a smart wallet never used is deployed first, as
-  // its first op would be (the owner's op, paid from the wallet's ETH; gas, not an effect judged).
-  const smart = wallet.smart
-  if (carried && draft.calls && smart) {
-    const bundler = bundlerOf(ctx, { tenantId: wallet.tenantId, chain: chain.name })
-    await withLock(ctx.storage, [userOperationLockKey(wallet.id)], () =>
-      fundSession(ctx, chain, wallet, smart, bundler),
-    )
-  }
+  const carrier = ctx.carriers[carrierFor(wallet, draft.kind)]
+  // What needs no lock runs while this send waits for the wallet's: the carrier's own (a gas
+  // estimate; a smart wallet deployed before its batch is simulated through its code), the effects.
+  const ahead = await carrier.ahead(ctx, chain, wallet, draft)
   const effects = effectsAhead(chain, wallet.address, draft)
   const accepted = await withLock(
     ctx.storage,
@@ -112,12 +98,11 @@ export async function submitIntent(
       const { decision, gas, allocated, short } = await judgeIntent(
         ctx,
         chain,
+        carrier,
         wallet,
         intent,
         callOf(draft),
-        {
-          estimate,
-        },
+        { ahead },
       )
       if (short) {
         // Refused for want of money, nothing saved: its decision still enters the trail.
@@ -126,7 +111,14 @@ export async function submitIntent(
         )
         throw short
       }
-      const judged = newIntent(ctx, principal, wallet, chain.chainId, draft, decision)
+      const judged = newIntent(
+        ctx,
+        principal,
+        wallet,
+        { chainId: chain.chainId, carriedBy: carrier.name },
+        draft,
+        decision,
+      )
       const { approval } = judged
       const { record: saved, sending } = await commitIntent(ctx, chain, judged.record, gas, {
         write: 'insert',
@@ -159,7 +151,7 @@ export async function submitIntent(
       // Durable, so the lock goes: the broadcast waits in the wallet's lane, in nonce order, while the
       // wallet's next send is evaluated and signed.
       if (sending) return { sending }
-      // Accepted and reserved; its caller has it settled (the x402 payee), outside the wallet lock.
+      // Accepted and reserved; its carrier takes nothing out now: its caller has it settled (the x402 payee), outside the wallet lock.
       return { answer: resultOf(judged.record) }
     },
   )
@@ -242,7 +234,7 @@ function newIntent(
   ctx: AgentWalletContext,
   principal: Principal,
   wallet: WalletRecord,
-  chainId: number,
+  { chainId, carriedBy }: { chainId: number; carriedBy: CarrierName },
   draft: IntentDraft,
   decision: IntentDecision,
 ): NewIntent {
@@ -264,7 +256,7 @@ function newIntent(
     ...(decision.effects ? { effects: toStoredEffects(decision.effects) } : {}),
     call: callOf(draft),
     ...(draft.calls ? { calls: callsOf(draft) } : {}),
-    ...carriedByOf(wallet, draft.kind),
+    carriedBy,
     policy: recordedDecision(decision),
     meta: decision.payeeAgent ? { ...draft.meta, payeeAgent: decision.payeeAgent } : draft.meta,
     createdAt: now,

@@ -2,6 +2,7 @@ import type { Address, Hex } from 'viem'
 import type { StoredEffects } from '../effects/types.js'
 import type { IntentAsset, PolicyIntent, UsdPrice } from '../intents/types.js'
 import type { PolicyDecisionKind } from '../policy/types.js'
+import type { CarrierName } from './carrier.js'
 import { transactionStatuses } from './transactionSchemas.js'
 
 /**
@@ -12,34 +13,6 @@ export type TransactionStatus = TransactionRecord['status']
 
 // The contract lists the statuses a client sees (it cannot import this file): each is a record's.
 transactionStatuses satisfies readonly TransactionStatus[]
-
-/**
- * An intent settled by someone else from the wallet's signed authorization, not by a transaction the
- * wallet broadcasts (an x402 payment): the tracker never signs or broadcasts it.
- */
-export function isSettledOffchain(record: Pick<TransactionRecord, 'kind' | 'carriedBy'>): boolean {
-  return record.kind === 'x402_payment' || isCarried(record)
-}
-
-/**
- * Whether a user operation carries the intent (a smart wallet's): the tracker never signs or
- * broadcasts it as a tx; `trackUserOperations` submits its op through the bundler and reads its receipt.
- */
-export function isCarried(record: Pick<TransactionRecord, 'carriedBy'>): boolean {
-  return record.carriedBy === 'user_operation'
-}
-
-/**
- * How a wallet's intent of `kind` goes out: a smart wallet's is carried by a user operation, but for an
- * x402 payment, which its payee settles from the wallet's EIP-1271 authorization (`isSettledOffchain`).
- * @example const record = { ...base, ...carriedByOf(wallet, draft.kind) }
- */
-export function carriedByOf(
-  wallet: { kind?: string | undefined },
-  kind: TransactionRecord['kind'],
-): Pick<TransactionRecord, 'carriedBy'> {
-  return wallet.kind === 'smart' && kind !== 'x402_payment' ? { carriedBy: 'user_operation' } : {}
-}
 
 export const finalStatuses: readonly TransactionStatus[] = [
   'rejected',
@@ -95,8 +68,12 @@ type TransactionBase = {
     details?: Record<string, unknown> | undefined
   }
   approvalId?: string | undefined
-  /** `user_operation` for a smart wallet's intent: its session account's op carries it (`isCarried`). */
-  carriedBy?: 'user_operation' | undefined
+  /**
+   * Who takes it to the chain (`carrierOf`): the wallet's `lane`, a `user_operation` of a smart
+   * wallet's session account, or the x402 `payee`. Chosen once, when the intent is made
+   * (`carrierFor`). Records made before every record named it carry only `user_operation`.
+   */
+  carriedBy?: CarrierName | undefined
   /** The carrying op once signed (durable before the bundler has it): re-sent as is, never signed anew. */
   userOperation?: StoredUserOperation | undefined
   /** Free-form context of higher-level actions (swap quote, ENS name, Safe tx hash). */
@@ -351,19 +328,17 @@ export function isMinedUserOperation(record: TransactionRecord): record is Mined
 
 /**
  * On chain and succeeded, with the hash of the tx that included it: the wallet's own mined tx, or the
- * relayer's tx that carried a smart wallet's user operation (no nonce or block fields of its own).
+ * relayer's tx that carried a smart wallet's user operation (its own gas and op, no nonce of the wallet's).
  */
-export type IncludedTransaction =
-  | MinedTransaction
-  | (SettledOffchainTransaction & { hash: Hex; carriedBy: 'user_operation' })
+export type IncludedTransaction = MinedTransaction | MinedUserOperation
 
 /**
  * Whether the record was included on chain and succeeded: mined (`isMined`), or carried by a user
- * operation whose receipt confirmed it.
+ * operation whose receipt confirmed it (`isMinedUserOperation`).
  * @example if (!isIncluded(done)) throw stepFailed('swap', record.step, done)
  */
 export function isIncluded(record: TransactionRecord): record is IncludedTransaction {
-  return isMined(record) || (record.status === 'confirmed' && isCarried(record) && record.hash !== undefined)
+  return isMined(record) || isMinedUserOperation(record)
 }
 
 /**

@@ -1,17 +1,11 @@
 import { BlockNotFoundError, type Hex, TransactionReceiptNotFoundError } from 'viem'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
-import { writeUserOperationReorged } from '../smartWallets/userOperationTransitions.js'
 import type { Filter } from '../storage/types.js'
-import { walletLockKey, withLock } from '../storage/withLock.js'
-import { nonceIdOf } from './allocateNonce.js'
+import { type Carrier, carrierOf, type Watched } from './carrier.js'
 import { finalityDepthOf } from './finalityDepthOf.js'
-import { nextNonceFromNode } from './nextNonceFromNode.js'
-import { type MinedRecord, writeBlockChecked, writeReorged } from './transitions.js'
-import { isMinedUserOperation, isSigned, type MinedUserOperation, type TransactionRecord } from './types.js'
-
-/** What the watch follows to finality: a wallet's mined tx, or a smart wallet's included op. */
-type Watched = MinedRecord | MinedUserOperation
+import { writeBlockChecked } from './transitions.js'
+import { isMinedUserOperation, isSigned, type TransactionRecord } from './types.js'
 
 /**
  * The tracker's watch over mined txs until they are final: each pass reads the head and, once per
@@ -132,25 +126,20 @@ async function watchChain(
   if (changed.length > 0 || deepUnchecked.length > 0) {
     await ctx.storage.transaction([], async (tx) => {
       for (const { record, blockHash, final } of changed)
-        if (await unchanged(tx, record))
+        if (await stillAsWatched(tx, record))
           await writeBlockChecked(tx, record, { blockHash, finalizedAt: final ? now : undefined })
       for (const record of deepUnchecked)
-        if (await unchanged(tx, record))
+        if (await stillAsWatched(tx, record))
           await tx.put('transactions', { ...record, finality: 'finalized', finalizedAt: now })
     })
   }
   const reorged = verdicts.filter((verdict) => verdict.kind === 'reorged').map(({ record }) => record)
-  const operations = reorged.filter(isMinedUserOperation)
-  if (operations.length > 0)
-    await ctx.storage.transaction([], async (tx) => {
-      for (const record of operations)
-        if (await unchanged(tx, record)) await writeUserOperationReorged(ctx, tx, record)
-    })
-  const byWallet = new Map<string, MinedRecord[]>()
-  for (const record of reorged)
-    if (!isMinedUserOperation(record))
-      byWallet.set(record.walletId, [...(byWallet.get(record.walletId) ?? []), record])
-  await Promise.all([...byWallet.values()].map((mined) => sendAgain(ctx, chain, mined)))
+  const byCarrier = new Map<Carrier, Watched[]>()
+  for (const record of reorged) {
+    const carrier = carrierOf(ctx, record)
+    byCarrier.set(carrier, [...(byCarrier.get(carrier) ?? []), record])
+  }
+  await Promise.all([...byCarrier].map(([carrier, records]) => carrier.reorged(ctx, chain, records)))
 }
 
 /** True when the head seen last is still on the chain whose head is `latest` (it only grew since). */
@@ -209,36 +198,19 @@ async function judge(
   return { record, kind: 'canonical', blockHash: hash, final }
 }
 
-async function unchanged(tx: Pick<AgentWalletContext['storage'], 'get'>, record: Watched): Promise<boolean> {
+/**
+ * Whether the stored record is still as the watch read it (same status and block): a reorg's
+ * transition is written only then.
+ * @example if (await stillAsWatched(tx, record)) await writeReorged(ctx, tx, record)
+ */
+export async function stillAsWatched(
+  tx: Pick<AgentWalletContext['storage'], 'get'>,
+  record: Watched,
+): Promise<boolean> {
   const current = await tx.get('transactions', record.id)
   return (
     current?.status === record.status &&
     current.blockNumber === record.blockNumber &&
     current.blockHash === record.blockHash
   )
-}
-
-/**
- * One wallet's reorged txs, under its lock, lowest nonce first (a node that refuses nonce gaps takes
- * them in order): each back to `submitted` with `tx.reorged`, then its bytes broadcast again. A
- * refusal or no answer is left to the tracker (a submitted tx the node does not know is broadcast
- * again, and failed if refused for good). Then the wallet's next nonce follows the node.
- */
-async function sendAgain(ctx: AgentWalletContext, chain: ChainHandle, mined: MinedRecord[]): Promise<void> {
-  const [first] = mined
-  if (!first) return
-  await withLock(ctx.storage, [walletLockKey(first.from)], async () => {
-    for (const record of [...mined].sort((a, b) => a.nonce - b.nonce)) {
-      const back = await ctx.storage.transaction([], async (tx) =>
-        (await unchanged(tx, record)) ? writeReorged(ctx, tx, record) : undefined,
-      )
-      if (back)
-        await chain.client.sendRawTransaction({ serializedTransaction: back.rawTx }).catch(() => undefined)
-    }
-    const next = await nextNonceFromNode(ctx, chain, first).catch(() => undefined)
-    if (next !== undefined)
-      await ctx.storage.transaction([], (tx) =>
-        tx.put('nonces', { id: nonceIdOf(chain.chainId, first.from), next }),
-      )
-  })
 }

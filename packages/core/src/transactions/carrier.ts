@@ -1,0 +1,128 @@
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import type { IntentDraft, PolicyIntent } from '../intents/types.js'
+import type { Filter, StorageTx } from '../storage/types.js'
+import type { WalletRecord } from '../wallets/types.js'
+import type { Allocated } from './allocateNonce.js'
+import type { Estimate } from './prepareGas.js'
+import type { MinedRecord } from './transitions.js'
+import type {
+  GasSettings,
+  MinedUserOperation,
+  TransactionRecord,
+  UnpausedTransaction,
+  UnsignedQueuedTransaction,
+} from './types.js'
+
+/**
+ * Who takes a record's transaction to the chain: the wallet's own broadcast `lane` (an EOA's signed
+ * tx), a `user_operation` the tenant's relayer carries (a smart wallet's), or the `payee` who settles
+ * the wallet's signed authorization (an x402 payment). Chosen once, when the intent is made
+ * (`carrierFor`), and kept on the record as `carriedBy`.
+ */
+export type CarrierName = 'lane' | 'user_operation' | 'payee'
+
+/** What a carrier starts before the wallet lock (a gas estimate), awaited under it. */
+export type Ahead = { estimate?: Estimate | undefined }
+
+/** What an intent the policy did not deny needs to go out: its gas (none where another party pays it) and, allowed, its nonce. */
+export type Funding = { gas: GasSettings | undefined; allocated?: Promise<Allocated> | undefined }
+
+/** The intent whose funds a carrier checks: what it pays, and the call it makes. */
+export type FundedIntent = Pick<PolicyIntent, 'asset' | 'via'> & {
+  amount: bigint | string
+  call: TransactionRecord['call']
+}
+
+/** How a judged intent is written (`commitIntent`): `insert` when new, `put` when saved earlier (approved). */
+export type CommitOptions = {
+  write: 'insert' | 'put'
+  /** What the caller writes in the same commit: its approval, idempotency record, events. */
+  alongside?: ((tx: StorageTx, saved: TransactionRecord) => Promise<void>) | undefined
+  /** The nonce `fund` read under the same lock (the lane's). */
+  allocated?: Promise<Allocated> | undefined
+}
+
+/** The intent as saved and, for one its carrier takes on at once, that work under way (awaited unlocked). */
+export type Committed = { record: TransactionRecord; sending?: Promise<UnpausedTransaction> | undefined }
+
+/** One tracker pass's open records of one carrier (read at the pass's start), and the pass's bounds. */
+export type TrackPass = {
+  queued: readonly TransactionRecord[]
+  submitted: readonly TransactionRecord[]
+  /** A record last written at or before this time (ms) is stale: its answer may have been lost. */
+  staleBefore: number
+  /** Start-up reconciliation: every record, however fresh; legacy records checked once. */
+  all: boolean
+  /** The chains this pass tracks (the ones this process leads). */
+  chains?: readonly string[] | undefined
+  where: Filter
+}
+
+/** A record on chain the tracker follows to finality: a wallet's own mined tx, or an included user operation. */
+export type Watched = MinedRecord | MinedUserOperation
+
+/**
+ * A way to the chain. The money path asks the record's carrier at each step (`carrierOf`) and never
+ * tests what kind of wallet it serves; a new kind of wallet is a new carrier, registered on the
+ * context by the composition root (`ctx.carriers`).
+ */
+export type Carrier = {
+  readonly name: CarrierName
+  /** Carries several calls as one intent, all or none (`IntentDraft.calls`): a smart wallet's user operation. */
+  readonly batches: boolean
+  /** Work that needs no lock, started while the send waits for the wallet's (a gas estimate; a smart wallet readied). */
+  ahead(ctx: AgentWalletContext, chain: ChainHandle, wallet: WalletRecord, draft: IntentDraft): Promise<Ahead>
+  /**
+   * Under the wallet lock, for an intent the policy did not deny: checks the wallet can pay
+   * (`insufficient_funds` thrown), with the gas it signs with and, when `allow`, its nonce.
+   */
+  fund(
+    ctx: AgentWalletContext,
+    chain: ChainHandle,
+    wallet: Pick<WalletRecord, 'address'>,
+    intent: FundedIntent,
+    options: { allow: boolean; ahead?: Ahead | undefined },
+  ): Promise<Funding>
+  /** Saves an accepted intent in one commit with what the caller writes beside it, and starts taking it out. */
+  commit(
+    ctx: AgentWalletContext,
+    chain: ChainHandle,
+    record: UnsignedQueuedTransaction,
+    gas: GasSettings | undefined,
+    options: CommitOptions,
+  ): Promise<Committed>
+  /** The tracker's pass over this carrier's open records: receipts, resends, what a crash left. */
+  track(ctx: AgentWalletContext, pass: TrackPass): Promise<void>
+  /** Records whose block left the canonical chain (a reorg), on one chain: taken back to `submitted`. */
+  reorged(ctx: AgentWalletContext, chain: ChainHandle, records: readonly Watched[]): Promise<void>
+  /** Waits for the work it holds in memory (broadcasts under way); `close` calls it. */
+  settle(): Promise<void>
+}
+
+/** The carriers of a context, by name. */
+export type Carriers = { readonly [Name in CarrierName]: Carrier }
+
+/**
+ * The one choice of a carrier, made when an intent is made: an x402 payment is settled by its payee;
+ * any other intent of a smart wallet is carried by a user operation; the rest go out in the wallet's lane.
+ * @example const record = { ...base, carriedBy: carrierFor(wallet, draft.kind) }
+ */
+export function carrierFor(wallet: Pick<WalletRecord, 'kind'>, kind: TransactionRecord['kind']): CarrierName {
+  if (kind === 'x402_payment') return 'payee'
+  return wallet.kind === 'smart' ? 'user_operation' : 'lane'
+}
+
+/**
+ * The carrier of a stored record. Records made before every record named its carrier have
+ * `carriedBy` only when a user operation carried them.
+ * @example await carrierOf(ctx, record).commit(ctx, chain, record, gas, options)
+ */
+export function carrierOf(ctx: Pick<AgentWalletContext, 'carriers'>, record: TransactionRecord): Carrier {
+  return ctx.carriers[carrierNameOf(record)]
+}
+
+/** The name of a stored record's carrier (see `carrierOf`). */
+export function carrierNameOf(record: Pick<TransactionRecord, 'carriedBy' | 'kind'>): CarrierName {
+  return record.carriedBy ?? (record.kind === 'x402_payment' ? 'payee' : 'lane')
+}

@@ -1,0 +1,51 @@
+import type { ChainHandle } from '../chain/types.js'
+import type { AgentWalletContext } from '../context.js'
+import { walletLockKey, withLock } from '../storage/withLock.js'
+import { nonceIdOf } from './allocateNonce.js'
+import type { Watched } from './carrier.js'
+import { nextNonceFromNode } from './nextNonceFromNode.js'
+import { type MinedRecord, writeReorged } from './transitions.js'
+import { isSigned } from './types.js'
+import { stillAsWatched } from './watchMined.js'
+
+/**
+ * The lane's answer to a reorg: each wallet's reorged txs, under its lock, lowest nonce first (a
+ * node that refuses nonce gaps takes them in order), each back to `submitted` with `tx.reorged`,
+ * then its bytes broadcast again. A refusal or no answer is left to the tracker (a submitted tx the
+ * node does not know is broadcast again, and failed if refused for good). Then the wallet's next
+ * nonce follows the node.
+ * @example await sendReorgedAgain(ctx, chain, reorged)
+ */
+export async function sendReorgedAgain(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  records: readonly Watched[],
+): Promise<void> {
+  const byWallet = new Map<string, MinedRecord[]>()
+  for (const record of records)
+    if (isSigned(record)) byWallet.set(record.walletId, [...(byWallet.get(record.walletId) ?? []), record])
+  await Promise.all([...byWallet.values()].map((mined) => sendWalletAgain(ctx, chain, mined)))
+}
+
+async function sendWalletAgain(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  mined: MinedRecord[],
+): Promise<void> {
+  const [first] = mined
+  if (!first) return
+  await withLock(ctx.storage, [walletLockKey(first.from)], async () => {
+    for (const record of [...mined].sort((a, b) => a.nonce - b.nonce)) {
+      const back = await ctx.storage.transaction([], async (tx) =>
+        (await stillAsWatched(tx, record)) ? writeReorged(ctx, tx, record) : undefined,
+      )
+      if (back)
+        await chain.client.sendRawTransaction({ serializedTransaction: back.rawTx }).catch(() => undefined)
+    }
+    const next = await nextNonceFromNode(ctx, chain, first).catch(() => undefined)
+    if (next !== undefined)
+      await ctx.storage.transaction([], (tx) =>
+        tx.put('nonces', { id: nonceIdOf(chain.chainId, first.from), next }),
+      )
+  })
+}
