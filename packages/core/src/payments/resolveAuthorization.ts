@@ -1,8 +1,9 @@
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
-import { markFailed, markSettled } from '../transactions/transitions.js'
+import { markFailed } from '../transactions/transitions.js'
 import { isSigned, type TransactionRecord } from '../transactions/types.js'
+import { markSettled } from './paymentTransitions.js'
 import { readAuthorization } from './readAuthorization.js'
 import { signedAuthorizationOf } from './signedAuthorization.js'
 

@@ -6,13 +6,8 @@ import { toStoredEffects } from '../effects/toStoredEffects.js'
 import { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
 import type { StorageTx } from '../storage/types.js'
-import {
-  actualEffectsOf,
-  noteDifference,
-  txPayload,
-  writeFailed,
-  writeLeftBlock,
-} from '../transactions/transitions.js'
+import { actualEffectsOf, appendEffectsDiffered } from '../transactions/minedEffects.js'
+import { txPayload, writeFailed, writeLeftBlock } from '../transactions/transitions.js'
 import {
   isSigned,
   type MinedUserOperation,
@@ -106,7 +101,7 @@ export async function markUserOperationMined(
     }
     await tx.put('transactions', next)
     appendEvent(ctx, tx, next.tenantId, 'tx.confirmed', { ...txPayload(next), blockNumber: next.blockNumber })
-    noteDifference(ctx, tx, next)
+    appendEffectsDiffered(ctx, tx, next)
     return next
   })
 }

@@ -4,8 +4,8 @@ import type { IntentDraft, PolicyIntent } from '../intents/types.js'
 import type { Filter, StorageTx } from '../storage/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import type { Allocated } from './allocateNonce.js'
+import type { MinedRecord } from './laneTransitions.js'
 import type { Estimate } from './prepareGas.js'
-import type { MinedRecord } from './transitions.js'
 import type {
   GasSettings,
   MinedUserOperation,

@@ -2,8 +2,8 @@ import type { AgentWalletContext } from '../context.js'
 import type { Filter } from '../storage/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import { chainVerdict } from './chainVerdict.js'
+import { markNonceSettled, minedRecord, reopened, writeRecovered } from './laneTransitions.js'
 import { adoptMined } from './replaceStuck.js'
-import { markNonceSettled, minedRecord, reopened, writeRecovered } from './transitions.js'
 import { type FailedTransaction, isSigned, type Signature, type TransactionRecord } from './types.js'
 
 type WatchedFailure = FailedTransaction & Signature

@@ -3,9 +3,9 @@ import { isTransportError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { maxOf } from '../utils/amounts.js'
+import { markReplaced, markStuck } from './laneTransitions.js'
 import { refreshCall } from './refreshCall.js'
 import { transactionRequest } from './transactionRequest.js'
-import { markReplaced, markStuck } from './transitions.js'
 import type { SignedVersion, SubmittedTransaction, TxStuck } from './types.js'
 
 /** Every hash this intent was signed under, the newest first. */

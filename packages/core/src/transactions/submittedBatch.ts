@@ -1,6 +1,6 @@
 import type { AgentWalletContext } from '../context.js'
 import type { Storage } from '../storage/types.js'
-import { writeSubmitted } from './transitions.js'
+import { writeSubmitted } from './laneTransitions.js'
 import { isSigned, type SignedQueuedTransaction, type SubmittedTransaction } from './types.js'
 
 /**

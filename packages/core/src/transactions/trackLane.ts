@@ -7,12 +7,13 @@ import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { TrackPass } from './carrier.js'
 import { chainVerdict } from './chainVerdict.js'
+import { markRebroadcast, minedRecord, writeMined } from './laneTransitions.js'
 import { prepareGas, tokenSpendOf } from './prepareGas.js'
 import { recheckFailed } from './recheckFailed.js'
 import { refreshCall } from './refreshCall.js'
 import { adoptMined, hashesOf, receiptOf, replacementDue, replaceStuck } from './replaceStuck.js'
 import { broadcastSigned, failSigned, signAndBroadcast } from './signAndBroadcast.js'
-import { markFailed, markRebroadcast, minedRecord, saveMined, writeFailed } from './transitions.js'
+import { markFailed, writeFailed } from './transitions.js'
 import {
   isSigned,
   isSubmittedTransaction,
@@ -68,7 +69,7 @@ async function saveReceipts(ctx: AgentWalletContext, found: Found[]): Promise<vo
       for (const { record: candidate, receipt } of found) {
         const record = await tx.get('transactions', candidate.id)
         if (!record || !isSubmittedTransaction(record)) continue
-        await saveMined(ctx, tx, minedRecord(ctx, adoptMined(record, receipt.transactionHash), receipt))
+        await writeMined(ctx, tx, minedRecord(ctx, adoptMined(record, receipt.transactionHash), receipt))
       }
     },
   )
@@ -177,7 +178,7 @@ async function resume(ctx: AgentWalletContext, candidate: TransactionRecord): Pr
           submittedAt: record.updatedAt,
         }
         const mined = minedRecord(ctx, submitted, verdict.receipt)
-        await ctx.storage.transaction([], (tx) => saveMined(ctx, tx, mined))
+        await ctx.storage.transaction([], (tx) => writeMined(ctx, tx, mined))
       } else if (verdict.kind === 'taken') await failNonceTaken(ctx, record)
       else await broadcastSigned(ctx, chain, record)
       return
