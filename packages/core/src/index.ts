@@ -182,6 +182,7 @@ export {
   safeTxTypedData,
   safeTxTypes,
 } from './multisig/safeTransaction.js'
+export { unsignedPaymentWaitMs } from './payments/signedAuthorization.js'
 export { countedStatuses } from './policy/countedStatuses.js'
 export { defaultTenantRules } from './policy/defaultRules.js'
 export { evaluateIntent, type IntentDecision, intentOf } from './policy/evaluateIntent.js'

@@ -25,6 +25,7 @@ export const errorCodes = [
   'payment_not_delivered',
   'authorization_expired',
   'authorization_cancelled',
+  'payment_abandoned',
   'resource_unavailable',
   'approval_not_pending',
   'approval_expired',

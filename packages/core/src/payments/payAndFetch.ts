@@ -128,7 +128,7 @@ async function answerOf(ctx: AgentWalletContext, result: SubmitResult): Promise<
   const transaction = viewOf(ctx, result.transaction)
   if (result.status === 'pending_approval')
     return { status: 'pending_approval', approval: toApprovalSummary(result.approval), transaction }
-  // Settled by its payee, so never signed here (isSettledOffchain).
+  // Settled by its payee (its carrier, `payeeCarrier`), so never signed here as a tx.
   if (result.status === 'queued' && !result.replayed && !isSigned(result.transaction)) {
     const settled = await settlePayment(ctx, result.transaction)
     return { status: 'completed', response: settled.response, payment: paymentOf(ctx, settled.transaction) }

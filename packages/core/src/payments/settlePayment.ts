@@ -9,12 +9,12 @@ import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
 import { deployByRelayer } from '../smartWallets/deployByRelayer.js'
 import { signAsWallet } from '../smartWallets/signAsWallet.js'
-import { markFailed } from '../transactions/transitions.js'
 import type { TransactionRecord, UnsignedQueuedTransaction } from '../transactions/types.js'
+import { authorizeUnsigned } from './authorizeUnsigned.js'
 import { x402Http } from './chooseRequirement.js'
 import { type FetchedResource, fetchResource } from './fetchResource.js'
 import type { ResourceResponse } from './payAndFetchSchema.js'
-import { markAuthorized } from './paymentTransitions.js'
+import { releaseUnsigned } from './releaseUnsigned.js'
 import { resolveAuthorization } from './resolveAuthorization.js'
 import type { SignedAuthorization } from './signedAuthorization.js'
 import { vaultPaymentSigner } from './vaultPaymentSigner.js'
@@ -44,12 +44,13 @@ export async function settlePayment(
     const signed = await signPayment(ctx, record, stored, fromBlock)
     headers = x402Http.encodePaymentSignatureHeader(signed.payload)
     // Kept before the request leaves: from then on only the chain says when it is spent.
-    await markAuthorized(ctx, record, signed.authorization, signed.typedData, signed.keyId)
+    // Under the wallet's lock, as the tracker releases one abandoned: a released payment is refused.
+    await authorizeUnsigned(ctx, record.id, signed.authorization, signed.typedData, signed.keyId)
   } catch (error) {
     const failure = isAgentWalletError(error)
       ? error
       : new BaseError('payment_failed', 'The payment could not be signed', { cause: error })
-    await markFailed(ctx, record, failure)
+    await releaseUnsigned(ctx, record.id, failure)
     throw failure
   }
   let fetched: FetchedResource

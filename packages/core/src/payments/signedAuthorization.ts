@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import type { TransactionRecord } from '../transactions/types.js'
+import type { TransactionRecord, UnsignedQueuedTransaction } from '../transactions/types.js'
 
 /**
  * The EIP-3009 authorization an x402 payment signed, kept on its record (`meta.authorization`) from
@@ -28,6 +28,14 @@ export type SignedAuthorization = {
 export const answerWaitMs = 60_000
 
 /**
+ * How long an accepted x402 payment may stay unsigned (`queued`, no authorization) before the tracker
+ * releases it as abandoned (`payment_abandoned`): its request stopped before signing (a process that
+ * died). Longer than a live request takes to get there — a smart wallet's deployment is awaited up to
+ * 120 s, then the vault signs — and a request that is slower still is refused at signing, never paid.
+ */
+export const unsignedPaymentWaitMs = 5 * 60_000
+
+/**
  * The authorization a stored x402 payment signed, or undefined when it signed none (yet).
  * @example const authorization = signedAuthorizationOf(record)
  */
@@ -37,4 +45,16 @@ export function signedAuthorizationOf(
   if (record.kind !== 'x402_payment') return undefined
   const authorization = record.meta?.authorization as SignedAuthorization | undefined
   return authorization?.nonce ? authorization : undefined
+}
+
+/**
+ * The stored x402 payment if it is accepted and not signed yet (`queued`, no authorization): what a
+ * request may still sign, or the tracker release once abandoned; else undefined.
+ * @example const open = unsignedPaymentOf(await ctx.storage.get('transactions', id))
+ */
+export function unsignedPaymentOf(
+  record: TransactionRecord | undefined,
+): UnsignedQueuedTransaction | undefined {
+  if (record?.kind !== 'x402_payment' || record.status !== 'queued' || record.rawTx !== undefined) return
+  return signedAuthorizationOf(record) ? undefined : record
 }

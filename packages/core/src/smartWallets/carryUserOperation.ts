@@ -20,7 +20,7 @@ import { fromStoredUserOperation, toStoredUserOperation } from './storedUserOper
 import { markUserOperationSubmitted, saveUserOperation } from './userOperationTransitions.js'
 
 /**
- * Carries a smart wallet's accepted intent (`isCarried`) as a user operation (its `calls`, a batch, in
+ * Carries a smart wallet's accepted intent (its carrier, `userOperationCarrier`) as a user operation (its `calls`, a batch, in
  * one op: all or none): sponsored by the tenant's paymaster while its `sponsor_gas` rules leave room
  * (`sponsorUserOperation`), else the session account readied to pay (`fundSession`); the op built and
  * signed by the session key (`sessionUserOperation`), saved on

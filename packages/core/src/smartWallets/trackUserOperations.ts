@@ -31,7 +31,7 @@ export async function trackUserOperations(
       .filter(isSubmittedUserOperation)
       .map((record) => settleOperation(ctx, record, stale(record))),
     ...queued
-      .filter(isCarriedQueued)
+      .filter(isUnsignedQueued)
       .filter(stale)
       .map((record) => carryUserOperation(ctx, ctx.chains.get(record.chain), record)),
   ])
@@ -58,7 +58,7 @@ async function settleOperation(
   }
 }
 
-function isCarriedQueued(record: TransactionRecord): record is UnsignedQueuedTransaction {
+function isUnsignedQueued(record: TransactionRecord): record is UnsignedQueuedTransaction {
   return record.status === 'queued' && !isSigned(record)
 }
 

@@ -6,8 +6,10 @@ import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
 import { canSee } from '../wallets/findWallet.js'
+import { hashLinksOf } from './hashLinksOf.js'
+import { recordsUnderHash } from './recordsUnderHash.js'
 import { toTransactionView } from './toTransactionView.js'
-import type { GetTransactionReturnType, getTransactionSchema } from './transactionSchemas.js'
+import type { GetTransactionReturnType, getTransactionSchema, HashLinks } from './transactionSchemas.js'
 import type { TransactionRecord } from './types.js'
 
 const txHashSchema = z
@@ -24,7 +26,8 @@ export async function getTransaction(
   principal: Principal,
   input: z.output<typeof getTransactionSchema>,
 ): Promise<GetTransactionReturnType> {
-  return transactionAnswer(ctx, await findRequestedTransaction(ctx, principal, input))
+  const record = await findRequestedTransaction(ctx, principal, input)
+  return transactionAnswer(ctx, record, await hashLinksOf(ctx, principal, record))
 }
 
 /**
@@ -53,6 +56,7 @@ export async function findRequestedTransaction(
 export async function transactionAnswer(
   ctx: AgentWalletContext,
   record: TransactionRecord,
+  links: HashLinks = {},
 ): Promise<GetTransactionReturnType> {
   const chain = ctx.chains.get(record.chain)
   let confirmations = 0
@@ -78,12 +82,16 @@ export async function transactionAnswer(
     })
     confirmations = canonical === record.blockHash ? Number(head) - blockNumber + 1 : 0
   }
-  const transaction = { ...toTransactionView(record, chain.explorerUrl), confirmations }
+  const transaction = { ...toTransactionView(record, chain.explorerUrl), confirmations, ...links }
   const { hash, status, blockNumber, explorer } = transaction
   return { hash, status, blockNumber, explorer, confirmations, transaction }
 }
 
-/** The stored transaction, if the principal may see its wallet; else `not_found`. */
+/**
+ * The stored transaction, if the principal may see its wallet; else `not_found`. By hash, the intent
+ * the tx carried (a smart wallet's send, the oldest of a bundle's the principal may see) before the
+ * carrier's own record (the relayer's `handleOps`), which shares its hash.
+ */
 export async function findTransaction(
   ctx: AgentWalletContext,
   principal: Principal,
@@ -91,9 +99,13 @@ export async function findTransaction(
 ): Promise<TransactionRecord> {
   const byId = hashOrId.startsWith('tx_')
   const key = byId ? parseInput(idSchema, hashOrId) : parseInput(txHashSchema, hashOrId).toLowerCase()
-  const record = byId
-    ? await ctx.storage.get('transactions', key)
-    : (await ctx.storage.query('transactions', { where: { hash: key }, limit: 1 }))[0]
+  if (!byId) {
+    const { carried, carrier } = await recordsUnderHash(ctx, principal, key)
+    const record = carried[0] ?? carrier
+    if (!record) throw new NotFoundError('Transaction', { details: { hash: hashOrId } })
+    return record
+  }
+  const record = await ctx.storage.get('transactions', key)
   const wallet = record && (await ctx.storage.get('wallets', record.walletId))
   if (!record || !wallet || !canSee(principal, wallet))
     throw new NotFoundError('Transaction', { details: { hash: hashOrId } })

@@ -5,6 +5,7 @@ import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
 import { decodeCall, decodeEvent } from './decodeActivity.js'
 import { findRequestedTransaction } from './getTransaction.js'
+import { hashLinksOf } from './hashLinksOf.js'
 import { knownContracts } from './knownAbis.js'
 import { toTransactionView } from './toTransactionView.js'
 import type { getTransactionSchema, TransactionDetails } from './transactionSchemas.js'
@@ -33,7 +34,10 @@ export async function getTransactionDetails(
     data,
     decoded: data === '0x' ? null : decodeCall(data, target),
   }
-  const transaction = toTransactionView(record, chain.explorerUrl)
+  const transaction = {
+    ...toTransactionView(record, chain.explorerUrl),
+    ...(await hashLinksOf(ctx, principal, record)),
+  }
   if (!record.hash || record.blockNumber === undefined)
     return { transaction, call, block: null, receipt: null, events: [] }
   const [receipt, block] = await Promise.all([

@@ -207,6 +207,30 @@ export const getTransactionSchema = z.strictObject({
   chain: z.optional(chainField).check(z.describe('The chain the transaction is on (hashes are per chain)')),
 })
 
+/**
+ * What an answer about one transaction (get, details, wait) adds: the other records under its `hash`
+ * that the caller may see. A smart wallet's send has the hash of the relayer's `handleOps` that
+ * included its user operation, shared with that tx's own record and every op of the same bundle.
+ */
+export const hashLinkFields = {
+  carrier: z
+    .optional(z.object({ id: z.string(), hash: out.hash }))
+    .check(
+      z.describe(
+        'The record of the transaction that carried this intent (the tenant relayer’s handleOps of a smart wallet’s user operation); a hash names the intent, not its carrier',
+      ),
+    ),
+  carried: z
+    .optional(z.array(z.string()))
+    .check(
+      z.describe(
+        'Ids of the other intents the same transaction carried (on the carrier’s own record: all it carried), oldest first',
+      ),
+    ),
+}
+
+export type HashLinks = z.infer<z.ZodMiniObject<typeof hashLinkFields>>
+
 /** A transaction with its block number, confirmations and explorer link, also at the top level. */
 export const transactionAnswerSchema = z.object({
   hash: transactionViewSchema.shape.hash,
@@ -214,14 +238,17 @@ export const transactionAnswerSchema = z.object({
   blockNumber: transactionViewSchema.shape.blockNumber,
   explorer: transactionViewSchema.shape.explorer,
   confirmations: z.number().check(z.int()),
-  transaction: z.extend(transactionViewSchema, { confirmations: z.number().check(z.int()) }),
+  transaction: z.extend(transactionViewSchema, {
+    confirmations: z.number().check(z.int()),
+    ...hashLinkFields,
+  }),
 })
 
 export type GetTransactionReturnType = z.infer<typeof transactionAnswerSchema>
 
 /** A transaction as an explorer page shows it: what it called, what it cost, what it emitted. */
 export const transactionDetailsSchema = z.object({
-  transaction: transactionViewSchema,
+  transaction: z.extend(transactionViewSchema, hashLinkFields),
   /** The EVM call: its target (the address book's name for it), value in ETH and wei, calldata decoded. */
   call: z.object({
     to: out.address,

@@ -4,6 +4,7 @@ import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import type { DomainEvent } from '../events/eventBus.js'
 import type { Principal } from '../principals/types.js'
 import { findTransaction, transactionAnswer } from './getTransaction.js'
+import { hashLinksOf } from './hashLinksOf.js'
 import type { waitForTransactionAnswerSchema, waitForTransactionSchema } from './transactionSchemas.js'
 import { finalStatuses, type TransactionRecord } from './types.js'
 
@@ -25,7 +26,8 @@ export async function waitForTransaction(
       throw error
     },
   )
-  return { ...(await transactionAnswer(ctx, settled)), final: finalStatuses.includes(settled.status) }
+  const links = await hashLinksOf(ctx, principal, settled)
+  return { ...(await transactionAnswer(ctx, settled, links)), final: finalStatuses.includes(settled.status) }
 }
 
 /**

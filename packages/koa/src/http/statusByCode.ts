@@ -32,9 +32,11 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   effects_changed: 409,
   storage_conflict: 409,
   approval_expired: 410,
-  // Recorded on a released x402 payment (never thrown by an operation): the authorization is gone.
+  // Recorded on a released x402 payment (never thrown by an operation): its authorization is gone or
+  // was never signed.
   authorization_expired: 410,
   authorization_cancelled: 410,
+  payment_abandoned: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   header_too_large: 431,
