@@ -12,6 +12,8 @@ export type SessionGrant = {
   permissions: SessionPermissions
   offChainOnly: readonly OffChainRule[]
   issuedAt: Date
+  /** The native bounds are the default rules' (`nativeFloorOf`): the wallet's rules set none on chain. */
+  nativeFromDefaults?: boolean | undefined
 }
 
 /**
@@ -27,6 +29,7 @@ export function toStoredSession(grant: SessionGrant): StoredSession {
     offChainOnly: grant.offChainOnly.map((rule) => ({ ...rule, ruleId: rule.ruleId })),
     issuedAt: grant.issuedAt.toISOString(),
     expiresAt: new Date(grant.permissions.expiresAt * 1000).toISOString(),
+    ...(grant.nativeFromDefaults ? { nativeFromDefaults: true } : {}),
   }
 }
 

@@ -31,6 +31,8 @@ export type StoredSession = {
   offChainOnly: { ruleId?: string | undefined; type: string; reason: string }[]
   issuedAt: string
   expiresAt: string
+  /** The native bounds are the default rules': the wallet's rules set none the chain can hold. */
+  nativeFromDefaults?: boolean | undefined
   /**
    * Hashes of earlier grants' delegations not revoked on chain when this one replaced them (the wallet
    * was not deployed yet, or could not pay the owner's op): redeemable until their expiry.
@@ -83,6 +85,7 @@ function smartView({ account, owner, sessionKey, session }: SmartWalletFields): 
     expiresAt: session.expiresAt,
     permissions: permissions as NonNullable<Wallet['smart']>['permissions'],
     offChainOnly: session.offChainOnly,
+    ...(session.nativeFromDefaults ? { nativeFromDefaults: true } : {}),
     delegationHashes: session.delegationHashes,
   }
 }

@@ -76,6 +76,13 @@ export const smartWalletSchema = z.object({
   offChainOnly: z
     .array(z.object({ ruleId: z.optional(z.string()), type: z.string(), reason: z.string() }))
     .check(z.describe('Rules the chain cannot express: the service alone judges them')),
+  nativeFromDefaults: z
+    .optional(z.boolean())
+    .check(
+      z.describe(
+        'true when `permissions.native` are the default rules’ bounds: the wallet’s rules set none the chain can hold (no rules yet), and a session grant is never uncapped',
+      ),
+    ),
   delegationHashes: z
     .array(z.string())
     .check(z.describe('The delegations’ EIP-712 hashes: their ids on chain')),
