@@ -33,8 +33,8 @@ export function toStoredSession(grant: SessionGrant): StoredSession {
   }
 }
 
-/** The signed delegations of a stored grant, as `redeemCalldata` takes them. */
-export function sessionDelegationsOf(session: StoredSession): SessionDelegations {
+/** The signed delegations of a stored grant (or a superseded one), as `redeemCalldata` takes them. */
+export function sessionDelegationsOf(session: Pick<StoredSession, 'delegations'>): SessionDelegations {
   const stored = session.delegations as StoredDelegations
   return {
     calls: stored.calls && delegationOf(stored.calls),
