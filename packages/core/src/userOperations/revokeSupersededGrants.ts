@@ -55,7 +55,9 @@ export function revokeSupersededGrants(
     const recent = last && now.getTime() - new Date(last.at).getTime() < ctx.options.rebroadcastAfterMs
     const bundler = ctx.bundlerOf?.(wallet.tenantId, chain.name)
     if (enabled.length === 0 || (recent && !immediately) || !bundler) {
-      await saveRevocations(ctx, wallet, { superseded: seen.grants })
+      const changed = seen.grants.some((grant, index) => grant !== live[index])
+      if (changed || live.length !== smart.session.superseded?.length)
+        await saveRevocations(ctx, wallet, { superseded: seen.grants })
       return enabled.length === 0 ? 'none' : 'waiting'
     }
     let revocation: StoredSession['revocation'] = { at: now.toISOString() }
