@@ -111,7 +111,8 @@ describe('a smart wallet sends through its session key’s user operations', () 
     const first = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
     await aw.waitForTransaction({ transaction: first.transaction.id })
     const before = wallet.smart!.delegationHashes
-    expect(wallet.smart!.permissions.native).toBeUndefined()
+    // No rules yet: the grant holds the default rules' native bounds, never none (sessionGrants.test.ts).
+    expect(wallet.smart!.nativeFromDefaults).toBe(true)
 
     await aw.updatePolicyRules({
       wallet: wallet.address,
@@ -120,6 +121,7 @@ describe('a smart wallet sends through its session key’s user operations', () 
 
     const { wallet: after } = await aw.getWallet({ wallet: wallet.address })
     expect(after.smart!.permissions.native).toEqual({ perCall: parseEther('1').toString() })
+    expect(after.smart!.nativeFromDefaults).toBeUndefined()
     expect(after.smart!.delegationHashes).not.toEqual(before)
     const delegationManager = devnet.addressBook.accountAbstraction!.delegationManager
     const disabled = (hash: `0x${string}`) =>

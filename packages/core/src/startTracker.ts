@@ -1,5 +1,6 @@
 import { expireApprovals } from './approvals/resolveApproval.js'
 import type { AgentWalletContext } from './context.js'
+import { trackGrantRevocations } from './smartWallets/trackGrantRevocations.js'
 import { type ChainLeadership, chainLeadership } from './transactions/chainLeadership.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
 import { watchMemo } from './transactions/watchMined.js'
@@ -7,7 +8,7 @@ import { watchMemo } from './transactions/watchMined.js'
 export type Tracker = { stop(): Promise<void> }
 
 /**
- * Runs the tracker every `trackerIntervalMs`: every carrier's open records (receipts, rebroadcasts, open x402 authorizations), approval expiry. A pass never
+ * Runs the tracker every `trackerIntervalMs`: every carrier's open records (receipts, rebroadcasts, open x402 authorizations), superseded session grants to revoke, approval expiry. A pass never
  * overlaps the previous one; an error in one pass is reported and the next pass runs anyway.
  * When the storage elects leaders (`capabilities.leaderLocks`, e.g. Postgres), only the holder of a
  * chain's tracker lock tracks that chain, so N replicas do not each poll and rebroadcast; the others
@@ -35,6 +36,7 @@ export function startTracker(
       try {
         const chains = leadership ? await leadership.held(ctx.chains.list()) : undefined
         if (!chains || chains.length > 0) await trackTransactions(ctx, { chains, memo })
+        if (!chains || chains.length > 0) await trackGrantRevocations(ctx, { chains })
         await expireApprovals(ctx)
       } catch (error) {
         hooks.onError?.(error)

@@ -11,6 +11,8 @@ import { delegationHash } from '../smartAccounts/delegationHash.js'
 import { type OffChainRule, permissionsFromRules } from '../smartAccounts/permissionsFromRules.js'
 import { sessionDelegations } from '../smartAccounts/sessionDelegations.js'
 import { signDelegation } from '../smartAccounts/signDelegation.js'
+import { withNativeFloor } from '../smartAccounts/withNativeFloor.js'
+import { nativeFloorOf } from './nativeFloorOf.js'
 import { delegationsOf, type SessionGrant } from './storedSession.js'
 
 /** How long a session key's delegations stay redeemable; re-issued before (any rules change re-issues). */
@@ -20,7 +22,9 @@ export const sessionLifetimeMs = 30 * 24 * 60 * 60 * 1000
  * A session key's grant for a smart wallet: the wallet's rules (tenant's and its own) compiled into
  * on-chain permissions where the enforcers can express them (`permissionsFromRules`), put in
  * delegations from the wallet to the session account, and signed by the owner key from the vault.
- * Rules the chain cannot hold are listed as judged off chain only. Each grant has its own salt, so a
+ * Rules the chain cannot hold are listed as judged off chain only. Rules that bound no native value on
+ * chain (none set yet) get the default rules' native bounds (`nativeFloorOf`): no grant is uncapped.
+ * Each grant has its own salt, so a
  * re-issued one never shares a hash (or an enforcer's spent amounts) with the one before.
  * @example const grant = await issueSessionGrant(ctx, chain, { tenantId, walletId, wallet, owner, sessionKey })
  */
@@ -39,12 +43,16 @@ export async function issueSessionGrant(
     else unreadable.push({ ruleId: rule.id, type: rule.type, reason: 'not a rule of the built-in engine' })
   }
   const issuedAt = ctx.now()
-  const { permissions, offChainOnly } = permissionsFromRules(rules, {
-    expiresAt: Math.floor((issuedAt.getTime() + sessionLifetimeMs) / 1000),
-    tokens: chain.contracts.tokens ?? [],
-    venues: venuesOf(chain),
-    nativeDecimals: chain.nativeDecimals,
-  })
+  // Never uncapped: rules that bound no native value on chain (none yet) take the defaults' bounds.
+  const { permissions, offChainOnly, floored } = withNativeFloor(
+    permissionsFromRules(rules, {
+      expiresAt: Math.floor((issuedAt.getTime() + sessionLifetimeMs) / 1000),
+      tokens: chain.contracts.tokens ?? [],
+      venues: venuesOf(chain),
+      nativeDecimals: chain.nativeDecimals,
+    }),
+    nativeFloorOf(ctx, chain),
+  )
   const block = await chain.client.getBlock().catch((error: unknown) => {
     throw toChainError(error, chain.name, { read: true })
   })
@@ -79,5 +87,11 @@ export async function issueSessionGrant(
       chainId: chain.chainId,
     },
   })
-  return { delegations, permissions, offChainOnly: [...offChainOnly, ...unreadable], issuedAt }
+  return {
+    delegations,
+    permissions,
+    offChainOnly: [...offChainOnly, ...unreadable],
+    issuedAt,
+    ...(floored ? { nativeFromDefaults: true } : {}),
+  }
 }

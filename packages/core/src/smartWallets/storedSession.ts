@@ -12,6 +12,8 @@ export type SessionGrant = {
   permissions: SessionPermissions
   offChainOnly: readonly OffChainRule[]
   issuedAt: Date
+  /** The native bounds are the default rules' (`nativeFloorOf`): the wallet's rules set none on chain. */
+  nativeFromDefaults?: boolean | undefined
 }
 
 /**
@@ -27,11 +29,12 @@ export function toStoredSession(grant: SessionGrant): StoredSession {
     offChainOnly: grant.offChainOnly.map((rule) => ({ ...rule, ruleId: rule.ruleId })),
     issuedAt: grant.issuedAt.toISOString(),
     expiresAt: new Date(grant.permissions.expiresAt * 1000).toISOString(),
+    ...(grant.nativeFromDefaults ? { nativeFromDefaults: true } : {}),
   }
 }
 
-/** The signed delegations of a stored grant, as `redeemCalldata` takes them. */
-export function sessionDelegationsOf(session: StoredSession): SessionDelegations {
+/** The signed delegations of a stored grant (or a superseded one), as `redeemCalldata` takes them. */
+export function sessionDelegationsOf(session: Pick<StoredSession, 'delegations'>): SessionDelegations {
   const stored = session.delegations as StoredDelegations
   return {
     calls: stored.calls && delegationOf(stored.calls),

@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem'
 import type { z } from 'zod'
+import { sessionGrantsOf } from './sessionGrantsOf.js'
 import type { walletSchema } from './walletSchemas.js'
 
 /** What kind of account a wallet is (see `WalletRecord.kind`). */
@@ -31,11 +32,31 @@ export type StoredSession = {
   offChainOnly: { ruleId?: string | undefined; type: string; reason: string }[]
   issuedAt: string
   expiresAt: string
+  /** The native bounds are the default rules': the wallet's rules set none the chain can hold. */
+  nativeFromDefaults?: boolean | undefined
   /**
-   * Hashes of earlier grants' delegations not revoked on chain when this one replaced them (the wallet
-   * was not deployed yet, or could not pay the owner's op): redeemable until their expiry.
+   * Earlier grants this one replaced, kept until their expiry: each revoked on chain by the owner once
+   * the wallet has code (`revokeSupersededGrants`), `revokedAt` set when the chain shows it disabled.
+   */
+  superseded?: SupersededGrant[] | undefined
+  /** The owner's last revocation op for them (or its error code): the next waits `rebroadcastAfterMs`. */
+  revocation?: { at: string; error?: string | undefined } | undefined
+  /**
+   * Records made before `superseded`: hashes of earlier grants not revoked when this one replaced them.
+   * Their delegations were not kept, so the service cannot revoke them: they lapse at their expiry.
    */
   unrevoked?: Hex[] | undefined
+}
+
+/** A grant the wallet no longer uses: its signed delegations, kept so the owner can revoke them. */
+export type SupersededGrant = {
+  /** The signed delegations (`SessionDelegations`, numbers as decimal strings). */
+  delegations: unknown
+  delegationHashes: Hex[]
+  issuedAt: string
+  expiresAt: string
+  /** When the chain was first seen to hold every one of them disabled. */
+  revokedAt?: string | undefined
 }
 
 export type WalletRecord = {
@@ -56,6 +77,11 @@ export type WalletRecord = {
   kind?: WalletKind | undefined
   /** A smart wallet's keys and its session key's grant (kind `smart`). */
   smart?: SmartWalletFields | undefined
+  /**
+   * True while a superseded grant of the smart wallet awaits its revocation on chain: the tracker's
+   * pass (`trackGrantRevocations`) finds the wallets to revoke for by it.
+   */
+  grantsToRevoke?: boolean | undefined
   createdAt: string
 }
 
@@ -83,6 +109,8 @@ function smartView({ account, owner, sessionKey, session }: SmartWalletFields): 
     expiresAt: session.expiresAt,
     permissions: permissions as NonNullable<Wallet['smart']>['permissions'],
     offChainOnly: session.offChainOnly,
+    ...(session.nativeFromDefaults ? { nativeFromDefaults: true } : {}),
     delegationHashes: session.delegationHashes,
+    grants: sessionGrantsOf(session),
   }
 }

@@ -76,9 +76,39 @@ export const smartWalletSchema = z.object({
   offChainOnly: z
     .array(z.object({ ruleId: z.optional(z.string()), type: z.string(), reason: z.string() }))
     .check(z.describe('Rules the chain cannot express: the service alone judges them')),
+  nativeFromDefaults: z
+    .optional(z.boolean())
+    .check(
+      z.describe(
+        'true when `permissions.native` are the default rules’ bounds: the wallet’s rules set none the chain can hold (no rules yet), and a session grant is never uncapped',
+      ),
+    ),
   delegationHashes: z
     .array(z.string())
     .check(z.describe('The delegations’ EIP-712 hashes: their ids on chain')),
+  grants: z
+    .array(
+      z.object({
+        state: z
+          .enum(['active', 'pending_revocation', 'revoked'])
+          .check(
+            z.describe(
+              'active: the grant the session key uses; pending_revocation: replaced after a rules change but still redeemable on chain until the owner revokes it (once the wallet is deployed) or it expires; revoked: disabled on chain',
+            ),
+          ),
+        delegationHashes: z.array(z.string()),
+        issuedAt: z.optional(out.timestamp),
+        expiresAt: out.timestamp.check(
+          z.describe('When its delegations stop being redeemable (at the latest)'),
+        ),
+        revokedAt: z.optional(out.timestamp.check(z.describe('When the chain was seen to hold it disabled'))),
+      }),
+    )
+    .check(
+      z.describe(
+        'Every session grant of the wallet within its lifetime, newest first: the active one, and each one a rules change replaced, with whether the chain still honours it',
+      ),
+    ),
   sponsoredGas: z
     .optional(
       z.object({
