@@ -9,7 +9,7 @@ import { getBlock, getBlockNumber, getContractEvents } from 'viem/actions'
  * @example const spent = await sponsoredGasSince(client, { entryPoint, paymaster, since })
  */
 export async function sponsoredGasSince(client: Client, query: SponsoredQuery): Promise<bigint> {
-  const operations = await sponsoredOperationsSince(client, query)
+  const operations = await sponsoredUserOperationsSince(client, query)
   return operations.reduce((sum, operation) => sum + operation.actualGasCost, 0n)
 }
 
@@ -23,9 +23,9 @@ export type SponsoredQuery = {
 /**
  * Each op `paymaster` has paid for since `since`: its userOpHash and `actualGasCost` (wei), from the
  * EntryPoint's `UserOperationEvent` logs (what {@link sponsoredGasSince} sums).
- * @example const included = await sponsoredOperationsSince(client, { entryPoint, paymaster, since })
+ * @example const included = await sponsoredUserOperationsSince(client, { entryPoint, paymaster, since })
  */
-export async function sponsoredOperationsSince(
+export async function sponsoredUserOperationsSince(
   client: Client,
   { entryPoint, paymaster, sender, since }: SponsoredQuery,
 ): Promise<{ userOpHash: Hex; actualGasCost: bigint }[]> {

@@ -20,10 +20,10 @@ type WalletRef = Pick<WalletRecord, 'address' | 'id' | 'tenantId'>
 /** The least the wallet moves into the session account's EntryPoint deposit at a time. */
 const minimumTopUp = parseEther('0.01')
 /** Gas a session op may take at most (validation, redemption, pre-verification): what the deposit must cover. */
-const operationGasBudget = 2_000_000n
+const userOperationGasBudget = 2_000_000n
 
 /**
- * Readies a smart wallet's session account to pay its next op's gas (`operationGasBudget` at the
+ * Readies a smart wallet's session account to pay its next op's gas (`userOperationGasBudget` at the
  * node's current max fee): its EOA runs the session
  * DeleGator (the relayer's type-4 tx at creation), the wallet exists on chain and the session
  * account's EntryPoint deposit covers it. When the wallet is not deployed yet or the deposit is short,
@@ -48,7 +48,7 @@ export async function fundSession(
       throw toChainError(error, chain.name, { read: true })
     }),
   ])
-  const maxCost = operationGasBudget * fees.maxFeePerGas
+  const maxCost = userOperationGasBudget * fees.maxFeePerGas
   if (!state.delegated) return 'waiting'
   if (state.deployed && state.deposit >= maxCost) return 'ready'
   const topUp = maxCost * 2n > minimumTopUp ? maxCost * 2n : minimumTopUp

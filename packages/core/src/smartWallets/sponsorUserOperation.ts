@@ -2,7 +2,7 @@ import { type Address, decodeAbiParameters, type Hex, slice } from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
 import { recordAudit } from '../audit/recordAudit.js'
 import { maxGasCostOf } from '../bundler/maxGasCostOf.js'
-import { sponsoredOperationsSince } from '../bundler/sponsoredGasSince.js'
+import { sponsoredUserOperationsSince } from '../bundler/sponsoredGasSince.js'
 import type { Bundler, SignedUserOperation, TenantPaymaster } from '../bundler/types.js'
 import { verifyingPaymaster, verifyingPaymasterHash } from '../bundler/verifyingPaymaster.js'
 import { toChainError } from '../chain/toChainError.js'
@@ -128,7 +128,7 @@ async function sponsoredSpend(
   },
 ): Promise<bigint> {
   const { entryPoint, paymaster, since, sender } = query
-  const included = await sponsoredOperationsSince(chain.client, {
+  const included = await sponsoredUserOperationsSince(chain.client, {
     entryPoint,
     paymaster,
     since,

@@ -29,7 +29,7 @@ export async function trackUserOperations(
   await Promise.all([
     ...submitted
       .filter(isSubmittedUserOperation)
-      .map((record) => settleOperation(ctx, record, stale(record))),
+      .map((record) => settleUserOperation(ctx, record, stale(record))),
     ...queued
       .filter(isUnsignedQueued)
       .filter(stale)
@@ -37,7 +37,7 @@ export async function trackUserOperations(
   ])
 }
 
-async function settleOperation(
+async function settleUserOperation(
   ctx: AgentWalletContext,
   record: SubmittedUserOperation,
   stale: boolean,

@@ -46,10 +46,10 @@ export const userOperationCarrier: Carrier = {
   },
   track: (ctx, pass) => trackUserOperations(ctx, pass),
   async reorged(ctx, _chain, records) {
-    const operations = records.filter(isMinedUserOperation)
-    if (operations.length === 0) return
+    const included = records.filter(isMinedUserOperation)
+    if (included.length === 0) return
     await ctx.storage.transaction([], async (tx) => {
-      for (const record of operations)
+      for (const record of included)
         if (await stillAsWatched(tx, record)) await writeUserOperationReorged(ctx, tx, record)
     })
   },
