@@ -14,7 +14,7 @@ import type { AuditBody, AuditInput, StoredAuditEntry } from './types.js'
  */
 export function appendAudit(
   ctx: Pick<AgentWalletContext, 'now' | 'newId'> & {
-    options?: { audit?: AuditOptions | undefined } | undefined
+    options?: { audit?: Pick<AuditOptions, 'signer'> | undefined } | undefined
   },
   tx: StorageTx,
   tenantId: string,

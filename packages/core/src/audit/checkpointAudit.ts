@@ -3,6 +3,7 @@ import { isAgentWalletError } from '../errors/baseError.js'
 import { appendAudit } from './appendAudit.js'
 import { checkpointMessage, genesisHash, nextChainHash } from './auditHashes.js'
 import { auditStream } from './auditStream.js'
+import type { SealContext } from './sealTrail.js'
 import type { CheckpointPayload, StoredAuditEntry } from './types.js'
 
 /**
@@ -42,7 +43,7 @@ export async function advanceHead(
  * @example head = await checkpointAudit(ctx, 'default', head)
  */
 export async function checkpointAudit(
-  ctx: Pick<AgentWalletContext, 'storage' | 'now' | 'newId' | 'options'>,
+  ctx: SealContext,
   tenantId: string,
   from?: ChainHead,
 ): Promise<ChainHead> {

@@ -1,14 +1,14 @@
-import type { AgentWalletContext } from '../context.js'
 import { ForbiddenError } from '../errors/errors.js'
-import { auditLines } from './auditLines.js'
+import { type SealContext, sealedAuditLines } from './sealTrail.js'
 
 /**
  * The caller's tenant's whole trail as JSON lines (one entry each, with its chain values), read a
- * page at a time: what `GET /audit/export` streams and `agentwallet audit verify` reads. Admins only.
+ * page at a time and ending with a checkpoint signed at export time over the head it contains
+ * (`sealedAuditLines`): what `GET /audit/export` streams and `agentwallet audit verify` reads. Admins only.
  * @example for await (const line of exportAudit(ctx, admin)) out.write(line)
  */
 export function exportAudit(
-  ctx: Pick<AgentWalletContext, 'storage'>,
+  ctx: SealContext,
   principal: { tenantId: string; role: string },
 ): AsyncGenerator<string> {
   // Checked now, not at the first read: a stream's headers are sent before its first line.
@@ -16,9 +16,6 @@ export function exportAudit(
   return jsonLines(ctx, principal.tenantId)
 }
 
-async function* jsonLines(
-  ctx: Pick<AgentWalletContext, 'storage'>,
-  tenantId: string,
-): AsyncGenerator<string> {
-  for await (const line of auditLines(ctx.storage, tenantId)) yield `${JSON.stringify(line)}\n`
+async function* jsonLines(ctx: SealContext, tenantId: string): AsyncGenerator<string> {
+  for await (const line of sealedAuditLines(ctx, tenantId)) yield `${JSON.stringify(line)}\n`
 }

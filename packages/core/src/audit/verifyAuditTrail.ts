@@ -19,8 +19,12 @@ export type AuditProblemCode =
   | 'checkpoint_signature'
   | 'checkpoint_head'
   | 'checkpoint_key'
+  | 'checkpoint_coverage'
+  | 'checkpoint_repeated'
+  | 'unsealed'
   | 'decision_mismatch'
   | 'decision_error'
+  | 'decision_engine'
 
 /** One entry that does not verify: its position in the input (from 1), its seq and what is wrong. */
 export type AuditProblem = {
@@ -36,10 +40,17 @@ export type AuditVerification = {
   entries: number
   tenants: string[]
   checkpoints: number
-  /** Decisions re-run with the engine (others were made by another engine, or none was given). */
+  /** Decisions re-run with the engine. */
   decisionsRerun: number
-  /** Entries after their tenant's last checkpoint: chained, but no signature covers them yet. */
+  /** Decisions not re-run: no engine was given (with one, a decision it cannot re-run is a problem). */
+  decisionsNotRerun: number
+  /**
+   * Entries no verified checkpoint covers (after their tenant's last one): chained, but no signature
+   * vouches for them. With `publicKey`, each is a problem unless `allowUnsignedTail`.
+   */
   unsealed: number
+  /** Whether the checkpoints' key was checked against the one given (`publicKey`). */
+  keyChecked: boolean
   /** The audit keys the checkpoints were signed with. */
   publicKeys: string[]
   problems: AuditProblem[]
@@ -47,15 +58,23 @@ export type AuditVerification = {
 
 export type VerifyAuditOptions = {
   engine?: DecisionEngine | undefined
-  /** The audit key the operator publishes (/health): a checkpoint signed by any other is a problem. */
+  /**
+   * The audit key the operator publishes (/health): a checkpoint signed by any other is a problem,
+   * and so is every entry no checkpoint signed with it covers (fail closed), unless `allowUnsignedTail`.
+   */
   publicKey?: string | undefined
+  /** With `publicKey`: entries after the last signed checkpoint are counted (`unsealed`), not problems. */
+  allowUnsignedTail?: boolean | undefined
 }
 
 type TenantChain = {
   seq: number
   chainHash: string
   bySeq: Map<number, string>
+  /** The last seq a verified checkpoint covers (its own entry too when it covers exactly all before it). */
   sealedUpto: number
+  /** Each verified checkpoint's `upto`: a checkpoint appears once. */
+  checkpointed: Set<number>
   /** Each decision's counted spends, by its entry's hash: what a later decision's `after` names. */
   spends: Map<string, unknown[]>
 }
@@ -63,7 +82,11 @@ type TenantChain = {
 /**
  * Checks an exported trail with no server, chain or network: each entry's hash, each tenant's seqs
  * (from 1, none missing, in order) and chain values, each checkpoint's signature and the chain value
- * it signs, and re-runs each recorded policy decision with `engine` from its recorded inputs.
+ * it signs, and re-runs each recorded policy decision with `engine` from its recorded inputs. A
+ * checkpoint must cover entries before it only, each checkpoint once, each further than the one before
+ * (a copy of an old one is a problem); with `publicKey`, an entry no checkpoint signed with that key
+ * covers is a problem (fail closed) unless `allowUnsignedTail`. A decision `engine` cannot re-run
+ * (another engine's name) is a problem, never a skip.
  * @example const { ok, problems } = verifyAuditTrail(lines, { engine: rulesPolicyEngine() })
  */
 export function verifyAuditTrail(
@@ -75,8 +98,10 @@ export function verifyAuditTrail(
   const keys = new Set<string>()
   let checkpoints = 0
   let decisionsRerun = 0
+  let decisionsNotRerun = 0
   for (const [index, raw] of lines.entries()) {
     const position = index + 1
+    const failures = problems.length
     const line = raw as Partial<AuditBody & { seq: number; hash: string; prevHash: string }>
     const problem = (code: AuditProblemCode, message: string): void => {
       problems.push({
@@ -108,6 +133,7 @@ export function verifyAuditTrail(
       chainHash: genesisHash,
       bySeq: new Map<number, string>(),
       sealedUpto: 0,
+      checkpointed: new Set<number>(),
       spends: new Map<string, unknown[]>(),
     }
     chains.set(body.tenantId, chain)
@@ -129,12 +155,31 @@ export function verifyAuditTrail(
         problem('checkpoint_signature', `checkpoint at seq ${seq}: its signature does not verify`)
       else if (options.publicKey !== undefined && publicKey !== options.publicKey)
         problem('checkpoint_key', `checkpoint at seq ${seq}: signed by ${publicKey}, not the audit key given`)
+      if (!Number.isSafeInteger(upto) || upto >= seq || upto < 1)
+        problem(
+          'checkpoint_coverage',
+          `checkpoint at seq ${seq}: it names seq ${upto}, not entries before it`,
+        )
+      else if (chain.checkpointed.has(upto))
+        problem(
+          'checkpoint_repeated',
+          `checkpoint at seq ${seq}: a checkpoint through seq ${upto} appeared before`,
+        )
+      else if (upto <= chain.sealedUpto)
+        problem(
+          'checkpoint_coverage',
+          `checkpoint at seq ${seq}: it covers through seq ${upto}, behind an earlier one (through ${chain.sealedUpto})`,
+        )
       if (chain.bySeq.get(upto) !== head)
         problem(
           'checkpoint_head',
           `checkpoint at seq ${seq}: the chain through seq ${upto} is not the one it signed`,
         )
-      chain.sealedUpto = upto
+      if (problems.length === failures) {
+        chain.checkpointed.add(upto)
+        // Exactly over every entry before it: its own entry is vouched for by its signature too.
+        chain.sealedUpto = upto === seq - 1 ? seq : upto
+      }
     }
     if (body.kind === 'policy.decision') {
       const payload = body.payload as DecisionPayload
@@ -144,23 +189,46 @@ export function verifyAuditTrail(
         continue
       }
       chain.spends.set(hash, recent.spends)
-      if (!options.engine) continue
+      if (!options.engine) {
+        decisionsNotRerun += 1
+        continue
+      }
       const rerun = rerunDecision(options.engine, payload, recent.spends)
-      if (rerun === undefined) continue
+      if (rerun === undefined) {
+        problem(
+          'decision_engine',
+          `seq ${seq}: made by engine "${String(payload.engine)}", which this verifier cannot re-run (it has "${options.engine.name}")`,
+        )
+        continue
+      }
       decisionsRerun += 1
       if ('error' in rerun)
         problem('decision_error', `seq ${seq}: the engine could not re-run it (${rerun.error})`)
       else if (rerun.mismatch) problem('decision_mismatch', `seq ${seq}: ${rerun.mismatch}`)
     }
   }
-  const unsealed = [...chains.values()].reduce((sum, chain) => sum + (chain.seq - chain.sealedUpto), 0)
+  let unsealed = 0
+  for (const [tenantId, chain] of chains) {
+    const uncovered = chain.seq - chain.sealedUpto
+    unsealed += uncovered
+    if (uncovered > 0 && options.publicKey !== undefined && !options.allowUnsignedTail)
+      problems.push({
+        position: lines.length,
+        seq: chain.seq,
+        tenantId,
+        code: 'unsealed',
+        message: `tenant ${tenantId}: seq ${chain.sealedUpto + 1}–${chain.seq} (${uncovered} entries) are covered by no checkpoint signed with the audit key`,
+      })
+  }
   return {
     ok: problems.length === 0,
     entries: lines.length,
     tenants: [...chains.keys()],
     checkpoints,
     decisionsRerun,
+    decisionsNotRerun,
     unsealed,
+    keyChecked: options.publicKey !== undefined,
     publicKeys: [...keys],
     problems,
   }

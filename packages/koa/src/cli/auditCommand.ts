@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -11,6 +12,7 @@ import {
   parseMasterKey,
   rulesPolicyEngine,
   type Storage,
+  sealedAuditLines,
   verifyAuditTrail,
 } from '@agentwallet/core'
 import { CliError } from './cliError.js'
@@ -33,26 +35,41 @@ export async function auditCommand(
   print: Print,
 ): Promise<void> {
   const [sub, file] = rest
-  if (sub === 'export') return exportTrail(config, values, print)
+  if (sub === 'export') return exportTrail(config, values, env, print)
   if (sub === 'verify') return verifyTrail(file, config, values, env, print)
   throw new CliError('Usage: agentwallet audit export [--tenant <id>] [--out <file>] | verify [<file.jsonl>]')
 }
 
-async function exportTrail(config: ServerConfig, values: ParsedArgs['values'], print: Print): Promise<void> {
+async function exportTrail(
+  config: ServerConfig,
+  values: ParsedArgs['values'],
+  env: Env,
+  print: Print,
+): Promise<void> {
+  const key = await dataDirAuditSecret(config, env)
   const storage = await openStorage(config)
+  // Sealed at export time with the data dir's audit key, as a running server's GET /audit/export is.
+  const ctx = {
+    storage,
+    now: () => new Date(),
+    newId: (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`,
+    options: { audit: key ? { signer: auditSigner(key) } : undefined },
+  }
   try {
     const out: NodeJS.WritableStream = values.out
       ? createWriteStream(values.out, { mode: 0o600 })
       : process.stdout
     let count = 0
-    for await (const line of auditLines(storage, values.tenant ?? defaultTenantId)) {
+    for await (const line of sealedAuditLines(ctx, values.tenant ?? defaultTenantId)) {
       if (!out.write(`${JSON.stringify(line)}\n`)) await once(out, 'drain')
       count++
     }
     if (values.out) {
       out.end()
       await finished(out as NodeJS.WritableStream)
-      print(`Exported ${count} audit entries to ${values.out}`)
+      print(
+        `Exported ${count} audit entries to ${values.out}${key ? ', ending with a checkpoint signed now' : ' (no audit key: not sealed)'}`,
+      )
     }
   } finally {
     await storage.close()
@@ -68,11 +85,16 @@ async function verifyTrail(
 ): Promise<void> {
   const lines = file ? parseJsonLines(await readFile(file, 'utf8')) : await readDataDir(config)
   const publicKey = values['public-key'] ?? (file ? undefined : await dataDirAuditKey(config, env))
-  const result = verifyAuditTrail(lines, { engine: rulesPolicyEngine(), publicKey })
+  const allowUnsignedTail = values['allow-unsigned-tail'] === true
+  const result = verifyAuditTrail(lines, { engine: rulesPolicyEngine(), publicKey, allowUnsignedTail })
   for (const problem of result.problems) print(problem.message)
+  // Every count says what was not checked too.
+  const tail = result.keyChecked
+    ? `${result.unsealed} covered by no signed checkpoint${allowUnsignedTail && result.unsealed > 0 ? ' (allowed: --allow-unsigned-tail, not vouched for)' : ''}`
+    : `${result.unsealed} covered by no checkpoint; the checkpoints' key NOT checked (no --public-key)`
   print(
     `${result.ok ? 'Verified' : 'NOT verified'}: ${result.entries} entries of ${result.tenants.length} tenant(s), ` +
-      `${result.checkpoints} checkpoints, ${result.decisionsRerun} decisions re-run, ${result.unsealed} after the last checkpoint, ` +
+      `${result.checkpoints} checkpoints, ${result.decisionsRerun} decisions re-run (${result.decisionsNotRerun} not), ${tail}, ` +
       `${result.problems.length} problems; signed by ${result.publicKeys.join(', ') || 'no key'}`,
   )
   if (!result.ok) throw new CliError(`the audit trail does not verify (${result.problems.length} problems)`)
@@ -106,10 +128,16 @@ async function readDataDir(config: ServerConfig): Promise<AuditLine[]> {
 
 /** The public key of the data dir's audit key (env or `audit.key`), when there is one. */
 async function dataDirAuditKey(config: ServerConfig, env: Env): Promise<string | undefined> {
+  const secret = await dataDirAuditSecret(config, env)
+  return secret && auditSigner(secret).publicKey
+}
+
+/** The data dir's audit key itself (env or `audit.key`), when there is one. */
+async function dataDirAuditSecret(config: ServerConfig, env: Env): Promise<Uint8Array | undefined> {
   const fromEnv = auditKeyFromEnv(env)
-  if (fromEnv) return auditSigner(fromEnv).publicKey
+  if (fromEnv) return fromEnv
   const text = await readFile(join(config.dataDir, 'audit.key'), 'utf8').catch(() => undefined)
-  return text === undefined ? undefined : auditSigner(parseMasterKey(text)).publicKey
+  return text === undefined ? undefined : parseMasterKey(text)
 }
 
 /**

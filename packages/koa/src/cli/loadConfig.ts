@@ -90,6 +90,7 @@ const options = {
   // audit subcommand
   out: { type: 'string' },
   'public-key': { type: 'string' },
+  'allow-unsigned-tail': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
