@@ -250,6 +250,21 @@ describe('x402 payments settled from the chain', () => {
     expect(await failureOf(aw.fetch(url, {}, { wallet }))).toMatchObject({ code: 'payment_failed' })
   })
 
+  it('another agent that asks to cancel a payment is told it is not found, and nothing of whose it is', async () => {
+    const { url } = await serving('settles', { status: 500 })
+    const wallet = await payingWallet(oneCallBudget, '1')
+    const refused = await failureOf(aw.fetch(url, {}, { wallet }))
+    const id = refused.details.transactionId as string
+    const other = aw.as({ tenantId: 'default', id: 'another-agent', role: 'agent' })
+    const answer = await failureOf(other.cancelPayment({ payment: id }))
+    expect(answer).toMatchObject({ code: 'not_found', details: { payment: id } })
+    expect(JSON.stringify(answer).toLowerCase()).not.toContain(wallet.slice(2).toLowerCase())
+    // As reading it by id answers: the same refusal, the same silence.
+    const read = await failureOf(other.getTransaction({ transaction: id }))
+    expect(read).toMatchObject({ code: 'not_found' })
+    expect(JSON.stringify(read).toLowerCase()).not.toContain(wallet.slice(2).toLowerCase())
+  })
+
   it('a payee that refuses, then uses the authorization later, is settled by the tracker (without delivery)', async () => {
     const { payee, url, server } = await serving('refuses')
     const wallet = await payingWallet(oneCallBudget)

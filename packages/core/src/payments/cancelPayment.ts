@@ -12,7 +12,7 @@ import { toSendAnswer, viewOf } from '../transactions/sendAnswer.js'
 import { replayIntent, type SubmitOptions, submitIntent } from '../transactions/submitIntent.js'
 import type { SendAnswer } from '../transactions/transactionSchemas.js'
 import type { TransactionRecord } from '../transactions/types.js'
-import { findWallet } from '../wallets/findWallet.js'
+import { canSee } from '../wallets/findWallet.js'
 import type { CancelPaymentAnswer, CancelPaymentInput } from './paymentSchemas.js'
 import { resolveAuthorization } from './resolveAuthorization.js'
 import { answerWaitMs, type SignedAuthorization, signedAuthorizationOf } from './signedAuthorization.js'
@@ -32,9 +32,11 @@ export async function cancelPayment(
   options: Pick<SubmitOptions, 'idempotencyKey'> = {},
 ): Promise<CancelPaymentAnswer> {
   const payment = await ctx.storage.get('transactions', input.payment)
-  if (payment?.kind !== 'x402_payment' || payment.tenantId !== principal.tenantId)
+  const wallet =
+    payment?.kind === 'x402_payment' ? await ctx.storage.get('wallets', payment.walletId) : undefined
+  // A payment of a wallet the caller may not see is not found, as itself: the refusal names nothing of it.
+  if (!payment || !wallet || !canSee(principal, wallet))
     throw new NotFoundError('x402 payment', { details: { payment: input.payment } })
-  const wallet = await findWallet(ctx, principal, payment.from)
   const request = { address: wallet.address, ...input }
   const earlier =
     options.idempotencyKey === undefined
