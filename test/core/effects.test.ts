@@ -456,7 +456,6 @@ describe('for the standard calls, decoded and simulated effects agree (and match
       const receipt = await send(call)
       const fromLogs = effectsOfLogs(receipt.logs, {
         holder: accounts.holder,
-        weth,
         tokens: new Map(
           [usdc, dai, weth, nft, multi].map((address, index) => [
             address.toLowerCase(),
@@ -537,6 +536,53 @@ describe('predictEffects simulates what it cannot decode', () => {
         }),
       ]),
     )
+  })
+
+  it('reads a wrapped coin moving in and out on a chain whose address book does not name that WETH', async () => {
+    // As on a node given no address book (anvil): WETH9 logs Deposit and Withdrawal, never Transfer.
+    const unnamed: ChainHandle = { ...chain, contracts: { ...chain.contracts, weth: undefined } }
+    const deposit = {
+      to: weth,
+      value: parseEther('0.5'),
+      data: encodeFunctionData({ abi: wethAbi, functionName: 'deposit' }),
+    }
+    const wrapped = await simulateEffects(unnamed, { from: holder.address }, deposit)
+    expect(wrapped).toMatchObject({ status: 'known', source: 'simulated' })
+    const effects = wrapped.status === 'known' ? wrapped.effects : []
+    expect(effects).toHaveLength(2)
+    expect(effects).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'out',
+          asset: expect.objectContaining({ standard: 'native' }),
+          amount: parseEther('0.5'),
+        }),
+        expect.objectContaining({
+          kind: 'in',
+          asset: expect.objectContaining({ standard: 'erc20', address: weth, symbol: 'WETH' }),
+          amount: parseEther('0.5'),
+        }),
+      ]),
+    )
+    const snapshot = await devnet.provider.request({ method: 'evm_snapshot', params: [] })
+    try {
+      await send(deposit)
+      const withdraw = {
+        to: weth,
+        value: 0n,
+        data: encodeFunctionData({ abi: wethAbi, functionName: 'withdraw', args: [parseEther('0.2')] }),
+      }
+      const unwrapped = await simulateEffects(unnamed, { from: holder.address }, withdraw)
+      expect(unwrapped.status === 'known' ? unwrapped.effects : []).toContainEqual(
+        expect.objectContaining({
+          kind: 'out',
+          asset: expect.objectContaining({ address: weth }),
+          amount: parseEther('0.2'),
+        }),
+      )
+    } finally {
+      await devnet.provider.request({ method: 'evm_revert', params: [snapshot] })
+    }
   })
 
   it('a call that would revert is reverted, with the revert data', async () => {

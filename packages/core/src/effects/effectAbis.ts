@@ -3,7 +3,7 @@ import { parseAbi } from 'viem'
 /**
  * The calls and events of the token standards the effects module reads, beyond viem's `erc20Abi`:
  * OpenZeppelin 4's allowance helpers, ERC-721 (its `transferFrom`/`approve` share the ERC-20
- * selectors; its events index the token id, so they have one more topic), ERC-1155, WETH9 and Permit2.
+ * selectors; its events index the token id, so they have one more topic), ERC-1155, WETH9, ERC-4626 and Permit2.
  */
 export const effectAbis = {
   erc20Allowance: parseAbi([
@@ -41,6 +41,11 @@ export const effectAbis = {
     'function withdraw(uint256 wad)',
     'event Deposit(address indexed dst, uint256 wad)',
     'event Withdrawal(address indexed src, uint256 wad)',
+  ]),
+  /** ERC-4626 vaults: shares minted to `owner` on a deposit, burnt from `owner` on a withdrawal. */
+  erc4626: parseAbi([
+    'event Deposit(address indexed sender, address indexed owner, uint256 assets, uint256 shares)',
+    'event Withdraw(address indexed sender, address indexed receiver, address indexed owner, uint256 assets, uint256 shares)',
   ]),
   permit2: parseAbi([
     'function approve(address token, address spender, uint160 amount, uint48 expiration)',

@@ -17,6 +17,8 @@ const realTransfer: EffectLog = {
   data: '0x0000000000000000000000000000000000000000000000000000000000000005',
 }
 const tokens = new Map([[usdc.toLowerCase(), { symbol: 'USDC', decimals: 6 }]])
+const zero = '0x0000000000000000000000000000000000000000'
+const erc20Events = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)'])
 
 describe('effectsOfLogs', () => {
   it('reads an ERC-20 Transfer out of the holder as an out, and the same log as an in for the recipient', () => {
@@ -48,7 +50,7 @@ describe('effectsOfLogs', () => {
     ])
   })
 
-  it('reads a WETH Deposit only from the WETH of the address book (other contracts reuse the name)', () => {
+  it('reads a wrapped coin Deposit from any contract, once when the same logs also mint it', () => {
     const weth = '0x59043547c469bb52C8F4b83ee144CBb9A8ec0002'
     const topics = encodeEventTopics({ abi: effectAbis.weth, eventName: 'Deposit', args: { dst: holder } })
     const deposit = {
@@ -56,10 +58,69 @@ describe('effectsOfLogs', () => {
       topics,
       data: encodeAbiParameters([{ type: 'uint256' }], [7n]),
     } as EffectLog
-    expect(effectsOfLogs([deposit], { holder, weth })).toEqual([
+    expect(effectsOfLogs([deposit], { holder })).toEqual([
       expect.objectContaining({ kind: 'in', amount: 7n, counterparty: weth }),
     ])
-    expect(effectsOfLogs([deposit], { holder })).toEqual([])
+    // A wrapper that logs its mint as a Transfer too: one move in, not two.
+    const mint = {
+      address: weth,
+      topics: encodeEventTopics({
+        abi: erc20Events,
+        eventName: 'Transfer',
+        args: { from: zero, to: holder },
+      }),
+      data: encodeAbiParameters([{ type: 'uint256' }], [7n]),
+    } as EffectLog
+    expect(effectsOfLogs([deposit, mint], { holder })).toEqual([
+      expect.objectContaining({ kind: 'in', amount: 7n, counterparty: zero }),
+    ])
+  })
+
+  it("reads an ERC-4626 vault's Deposit and Withdraw as its shares in and out of the owner, once beside a mint", () => {
+    const vault = getAddress('0x4a679253410272dd5232b3ff7cf5dbb88f295319')
+    const deposit = {
+      address: vault,
+      topics: encodeEventTopics({
+        abi: effectAbis.erc4626,
+        eventName: 'Deposit',
+        args: { sender: bob, owner: holder },
+      }),
+      data: encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [1_000n, 990n]),
+    } as EffectLog
+    const withdraw = {
+      address: vault,
+      topics: encodeEventTopics({
+        abi: effectAbis.erc4626,
+        eventName: 'Withdraw',
+        args: { sender: holder, receiver: holder, owner: holder },
+      }),
+      data: encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [500n, 495n]),
+    } as EffectLog
+    expect(effectsOfLogs([deposit], { holder })).toEqual([
+      expect.objectContaining({
+        kind: 'in',
+        amount: 990n,
+        counterparty: vault,
+        asset: expect.objectContaining({ address: vault }),
+      }),
+    ])
+    expect(effectsOfLogs([withdraw], { holder })).toEqual([
+      expect.objectContaining({ kind: 'out', amount: 495n, counterparty: vault }),
+    ])
+    // Deposited by someone else for another owner: nothing of the holder's.
+    expect(effectsOfLogs([deposit], { holder: bob })).toEqual([])
+    const mint = {
+      address: vault,
+      topics: encodeEventTopics({
+        abi: erc20Events,
+        eventName: 'Transfer',
+        args: { from: zero, to: holder },
+      }),
+      data: encodeAbiParameters([{ type: 'uint256' }], [990n]),
+    } as EffectLog
+    expect(effectsOfLogs([deposit, mint], { holder })).toEqual([
+      expect.objectContaining({ kind: 'in', amount: 990n, counterparty: zero }),
+    ])
   })
 
   it('reads a Permit2 Approval as an allowance Permit2 holds on the token, unlimited at 2^160-1', () => {

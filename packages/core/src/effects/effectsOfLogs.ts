@@ -7,6 +7,7 @@ import {
   isAddressEqual,
   maxUint160,
   maxUint256,
+  pad,
   toEventSelector,
   BaseError as ViemBaseError,
 } from 'viem'
@@ -27,8 +28,6 @@ export type TokenFacts = ReadonlyMap<
 export type EffectsOfLogsOptions = {
   /** The account whose assets are read. */
   holder: Address
-  /** The chain's WETH: only its `Deposit` / `Withdrawal` move wrapped coins (other contracts reuse the names). */
-  weth?: Address | undefined
   /** Permit2: only its `Approval` is a Permit2 allowance. */
   permit2?: Address | undefined
   /** Symbols and decimals of the tokens the logs name; a missing one reads `UNKNOWN`, 0 decimals. */
@@ -38,15 +37,33 @@ export type EffectsOfLogsOptions = {
 /**
  * What `logs` did to `holder`'s assets, merged (`mergeEffects`): ERC-20 and ERC-721 `Transfer` and
  * `Approval` (told apart by their topics: ERC-721 indexes the token id), `ApprovalForAll` (ERC-721 or
- * ERC-1155, as `tokens` says), ERC-1155 `TransferSingle` / `TransferBatch`, WETH `Deposit` /
- * `Withdrawal`, Permit2 `Approval`. A log of another event is not a move of the holder's assets. An
+ * ERC-1155, as `tokens` says), ERC-1155 `TransferSingle` / `TransferBatch`, a wrapped coin's (WETH9's)
+ * `Deposit` / `Withdrawal` and an ERC-4626 vault's `Deposit` / `Withdraw` (its shares in and out of
+ * `owner`), from any contract — whether or not the address book names it — unless the same logs show
+ * that token minted to or burnt from the holder by a `Transfer` (most vaults and some wrappers emit
+ * both: one move, not two), Permit2 `Approval`. A log of another event is not a move of the holder's assets. An
  * `Approval` reads as a grant of the allowance it leaves (a `decreaseAllowance` too: logs do not
  * tell what it was before). Native value moves are not in logs: a receipt has only the top call's.
  * Pure: the tracker reads a confirmed transaction's effects with it.
  * @example effectsOfLogs(receipt.logs, { holder: wallet, tokens }) // [{ kind: 'out', … }]
  */
 export function effectsOfLogs(logs: readonly EffectLog[], options: EffectsOfLogsOptions): Effect[] {
-  return mergeEffects(logs.flatMap((log) => effectsOfLog(log, options)))
+  const minted = mintsAndBurnsOf(logs, options.holder)
+  return mergeEffects(logs.flatMap((log) => effectsOfLog(log, options, minted)))
+}
+
+/** `mint:`/`burn:` + token (lower case), for each ERC-20 `Transfer` from or to address zero naming the holder. */
+function mintsAndBurnsOf(logs: readonly EffectLog[], holder: Address): ReadonlySet<string> {
+  const zero = pad('0x00')
+  const holderTopic = pad(holder).toLowerCase()
+  const seen = new Set<string>()
+  for (const log of logs) {
+    if (log.topics[0] !== selectors.transfer || log.topics.length !== 3) continue
+    const [, from, to] = log.topics.map((topic) => topic.toLowerCase())
+    if (from === zero && to === holderTopic) seen.add(`mint:${log.address.toLowerCase()}`)
+    if (to === zero && from === holderTopic) seen.add(`burn:${log.address.toLowerCase()}`)
+  }
+  return seen
 }
 
 const selectors = {
@@ -57,10 +74,12 @@ const selectors = {
   transferBatch: toEventSelector('TransferBatch(address,address,address,uint256[],uint256[])'),
   deposit: toEventSelector('Deposit(address,uint256)'),
   withdrawal: toEventSelector('Withdrawal(address,uint256)'),
+  vaultDeposit: toEventSelector('Deposit(address,address,uint256,uint256)'),
+  vaultWithdraw: toEventSelector('Withdraw(address,address,address,uint256,uint256)'),
   permit2Approval: toEventSelector('Approval(address,address,address,uint160,uint48)'),
 }
 
-function effectsOfLog(log: EffectLog, options: EffectsOfLogsOptions): Effect[] {
+function effectsOfLog(log: EffectLog, options: EffectsOfLogsOptions, minted: ReadonlySet<string>): Effect[] {
   const { holder } = options
   const asset = (standard: EffectStandard, address: Address = log.address, tokenId?: bigint): EffectAsset => {
     const facts = options.tokens?.get(address.toLowerCase())
@@ -141,24 +160,44 @@ function effectsOfLog(log: EffectLog, options: EffectsOfLogsOptions): Effect[] {
         )
       }
       case selectors.deposit: {
-        if (!is(options.weth)) return []
         const { args } = decodeEventLog({
           abi: effectAbis.weth,
           eventName: 'Deposit',
           topics,
           data: log.data,
         })
-        return isAddressEqual(args.dst, holder) ? [effect('in', asset('erc20'), args.wad, log.address)] : []
+        if (!isAddressEqual(args.dst, holder) || minted.has(`mint:${log.address.toLowerCase()}`)) return []
+        return [effect('in', asset('erc20'), args.wad, log.address)]
       }
       case selectors.withdrawal: {
-        if (!is(options.weth)) return []
         const { args } = decodeEventLog({
           abi: effectAbis.weth,
           eventName: 'Withdrawal',
           topics,
           data: log.data,
         })
-        return isAddressEqual(args.src, holder) ? [effect('out', asset('erc20'), args.wad, log.address)] : []
+        if (!isAddressEqual(args.src, holder) || minted.has(`burn:${log.address.toLowerCase()}`)) return []
+        return [effect('out', asset('erc20'), args.wad, log.address)]
+      }
+      case selectors.vaultDeposit: {
+        const { args } = decodeEventLog({
+          abi: effectAbis.erc4626,
+          eventName: 'Deposit',
+          topics,
+          data: log.data,
+        })
+        if (!isAddressEqual(args.owner, holder) || minted.has(`mint:${log.address.toLowerCase()}`)) return []
+        return [effect('in', asset('erc20'), args.shares, log.address)]
+      }
+      case selectors.vaultWithdraw: {
+        const { args } = decodeEventLog({
+          abi: effectAbis.erc4626,
+          eventName: 'Withdraw',
+          topics,
+          data: log.data,
+        })
+        if (!isAddressEqual(args.owner, holder) || minted.has(`burn:${log.address.toLowerCase()}`)) return []
+        return [effect('out', asset('erc20'), args.shares, log.address)]
       }
       case selectors.permit2Approval: {
         if (!is(options.permit2)) return []

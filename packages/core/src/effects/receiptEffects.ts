@@ -27,7 +27,7 @@ export function receiptEffects(
   const tokens = tokenFactsOf(chain, sent.predicted)
   // Each holder's effects, side by side (as predicted): a Safe's outflows are not netted with its sender's.
   const moved = sent.holders.map((holder) =>
-    effectsOfLogs(logs, { holder, weth: chain.contracts.weth, permit2: permit2Of(chain), tokens }),
+    effectsOfLogs(logs, { holder, permit2: permit2Of(chain), tokens }),
   )
   const native: Effect[] =
     sent.call.value > 0n && sent.holders.some((holder) => isAddressEqual(holder, sent.from))

@@ -63,7 +63,6 @@ export async function simulateEffects(
     const effects: Effect[] = [
       ...effectsOfLogs(simulation.logs, {
         holder,
-        weth: chain.contracts.weth,
         permit2: permit2Of(chain),
         tokens,
       }),
