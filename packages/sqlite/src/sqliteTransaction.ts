@@ -41,7 +41,15 @@ export type SqliteTransaction = {
  * What a commit wrote: whether it wrote at all, the row count, and its events kept as text so each
  * listener gets its own copy.
  */
-export type Committed = { wrote: boolean; count: number; rows: number; materialize(): StoredEvent[] }
+export type Committed = {
+  wrote: boolean
+  count: number
+  rows: number
+  /** The records written (ids by collection) and the streams appended to. */
+  records: ReadonlyMap<string, ReadonlyMap<string, unknown>>
+  streams: ReadonlySet<string>
+  materialize(): StoredEvent[]
+}
 
 const parse = <T>(text: string): T => JSON.parse(text) as T
 
@@ -184,6 +192,8 @@ export const sqliteTransaction = (
         wrote,
         count: stored.length,
         rows: [...writes.values()].reduce((sum, pending) => sum + pending.size, 0),
+        records: writes,
+        streams: new Set(events.map((event) => event.stream)),
         materialize: () => stored.map(toStoredEvent),
       }
     },
