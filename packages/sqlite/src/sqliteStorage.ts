@@ -14,7 +14,7 @@ import { migrate } from './migrate.js'
 import { openDatabase } from './openDatabase.js'
 import { plannerStats } from './plannerStats.js'
 import { recordReader } from './recordReader.js'
-import { sqliteTransaction } from './sqliteTransaction.js'
+import { applyWrites, sqliteTransaction } from './sqliteTransaction.js'
 import { statementCache } from './statementCache.js'
 import { syncIndexes } from './syncIndexes.js'
 import { toStoredEvent } from './toStoredEvent.js'
@@ -83,6 +83,7 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
   }
   const tables = collectionTables(db)
   const committed = recordReader(prepare, tables)
+  const apply = applyWrites(db, prepare, committed, tables)
   const listeners = eventListeners()
   const mutex = keyedMutex()
   const stats = plannerStats(db)
@@ -128,7 +129,7 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
       const release = await mutex.lockAll(keys)
       try {
         const reads = noteReads(committed, unsynced)
-        const unit = sqliteTransaction(db, prepare, reads.reader, tables)
+        const unit = sqliteTransaction(apply, reads.reader, tables)
         try {
           const result = await fn(unit.tx)
           const done = unit.commit()
