@@ -10,7 +10,8 @@ const round = (value: number, digits = 2) => Number(value.toFixed(digits))
  * The server's CPU per send beside raw viem's, both in the server's own process (`forkBenchServer`:
  * the HTTP client that drives it is elsewhere) on the same devnet: rounds of 200 HTTP sends (10
  * wallets, 20 concurrent, no rules) and of 200 raw viem sends in a row from one account, in pairs, the
- * order alternating, after a warm-up of each. CPU by thread (`threadCpu`): the event loop, Node's
+ * order alternating, after a warm-up of each; ours counted with the tracking that follows them (1.5 s
+ * after the last answer: three tracker passes), raw viem's started once that is over. CPU by thread (`threadCpu`): the event loop, Node's
  * helpers (V8's concurrent GC, the fsyncs), and the embedded EVM's own threads; then one profiled
  * round of each, whose main-thread self time is split by family (ours, libraries, Node, the EVM's
  * JSON-RPC edge, GC) and by place, scaled to the round's main-thread CPU: the items of a send's cost.
@@ -18,6 +19,7 @@ const round = (value: number, digits = 2) => Number(value.toFixed(digits))
  */
 export async function sendCpuBench({ budgetMs }: Options): Promise<Row[]> {
   const count = 200
+  const settleMs = 1_500
   const s = await forkBenchServer({ defaultTenantRules: [], trackerIntervalMs: 500 }, { wallets: 10 })
   try {
     const ours = async () => {
@@ -32,9 +34,14 @@ export async function sendCpuBench({ budgetMs }: Options): Promise<Row[]> {
     const raw = async () => {
       await s.rawViem(count)
     }
+    // Our sends are counted with the tracking that follows them (receipts, blocks, their commits), and
+    // raw viem's rounds start once that is done: the background work of one never lands in the other's.
+    const settled = () => new Promise((resolve) => setTimeout(resolve, settleMs))
     const perSend = async (work: () => Promise<void>): Promise<ThreadCpu> => {
+      if (work === raw) await settled()
       const before = await s.threadCpu()
       await work()
+      if (work === ours) await settled()
       const after = await s.threadCpu()
       return Object.fromEntries(
         Object.entries(after).map(([kind, ms]) => [kind, (ms - (before[kind] ?? 0)) / count]),
