@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [-- --only send,burst,remote,audit] [--budget 30] [--tx 1000000] [--seed-budget 90] [--creates-at 100000]`:
+ * `pnpm bench [-- --only send,burst,sendcpu,remote,audit] [--budget 30] [--tx 1000000] [--seed-budget 90] [--creates-at 100000]`:
  * every sub-bench in this one process, one after another, each bounded by its time budget (seconds;
  * seeding the history bench by --seed-budget). Each figure with a goal stands beside a floor or
  * baseline measured in the same run (`floor`, `ratio`, `goal` in the JSON). Prints a table and writes
@@ -22,6 +22,7 @@ import {
 } from './lib/benches.js'
 import { quoteBench } from './lib/quoteBench.js'
 import { rateLimitBench } from './lib/rateLimitBench.js'
+import { sendCpuBench } from './lib/sendCpuBench.js'
 import { userOpBench } from './lib/userOpBench.js'
 import { vaultBench } from './lib/vaultBench.js'
 
@@ -29,6 +30,7 @@ const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   creates: createsBench,
   send: sendBench,
   burst: burstBench,
+  sendcpu: sendCpuBench,
   remote: remoteBurstBench,
   webhooks: webhookBench,
   history: historyBench,

@@ -33,11 +33,18 @@ export type BenchServer = {
  */
 export async function startBenchServer(
   config: Partial<AgentWalletConfig> = {},
-  { nodeLatencyMs = 0 }: { nodeLatencyMs?: number } = {},
+  {
+    nodeLatencyMs = 0,
+    wrapNode = (provider) => provider,
+  }: {
+    nodeLatencyMs?: number
+    /** Wraps the devnet as the server reaches it (to count its JSON-RPC calls). */
+    wrapNode?: (provider: Devnet['provider']) => Devnet['provider']
+  } = {},
 ): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'aw-bench-'))
   const devnet = await createDevnet()
-  const node = nodeLatencyMs > 0 ? away(devnet.provider, nodeLatencyMs) : devnet.provider
+  const node = wrapNode(nodeLatencyMs > 0 ? away(devnet.provider, nodeLatencyMs) : devnet.provider)
   const storage = sqliteStorage({ filename: join(dir, 'agentwallet.db') })
   const agentWallet = await createAgentWallet({
     chains: {

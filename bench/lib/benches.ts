@@ -23,6 +23,8 @@ export type Row = {
   ratio?: number
   goal?: number
   note?: string
+  /** A row's parts, for latest.json only (an attribution, by item). */
+  items?: unknown
 }
 export type Options = { budgetMs: number; txCount: number; seedBudgetMs: number; createsAt: number }
 const dead = '0x000000000000000000000000000000000000dEaD'

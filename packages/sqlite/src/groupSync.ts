@@ -12,6 +12,8 @@ export type GroupSync = {
   wrote(): number
   /** The ticket of the last commit written (0 before any). */
   readonly written: number
+  /** The ticket of the last commit on disk (0 before any). */
+  readonly synced: number
   /** Resolves once every commit up to `ticket` is on disk; runs `then` first, in ticket order. */
   until(ticket: number, then?: () => void): Promise<void>
   /** Syncs performed so far (a figure for benchmarks and tests). */
@@ -78,6 +80,9 @@ export function groupSync(fd: () => number): GroupSync {
     wrote: () => ++written,
     get written() {
       return written
+    },
+    get synced() {
+      return synced
     },
     get syncs() {
       return syncs

@@ -14,10 +14,11 @@ import { migrate } from './migrate.js'
 import { openDatabase } from './openDatabase.js'
 import { plannerStats } from './plannerStats.js'
 import { recordReader } from './recordReader.js'
-import { sqliteTransaction } from './sqliteTransaction.js'
+import { applyWrites, sqliteTransaction } from './sqliteTransaction.js'
 import { statementCache } from './statementCache.js'
 import { syncIndexes } from './syncIndexes.js'
 import { toStoredEvent } from './toStoredEvent.js'
+import { noteReads, unsyncedWrites } from './unsyncedWrites.js'
 import { walLog } from './walLog.js'
 
 export type SqliteStorageOptions = (
@@ -82,13 +83,19 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
   }
   const tables = collectionTables(db)
   const committed = recordReader(prepare, tables)
+  const apply = applyWrites(db, prepare, committed, tables)
   const listeners = eventListeners()
   const mutex = keyedMutex()
   const stats = plannerStats(db)
   const log = grouped ? walLog(db, filename) : undefined
-  /** Returns `value` once the commits it may have read are on disk: nothing leaves before it is durable. */
-  const durableRead = async <T>(value: T): Promise<T> => {
-    if (log) await log.sync.until(log.sync.written)
+  const unsynced = unsyncedWrites(() => log?.sync.synced ?? 0)
+  /**
+   * Returns `value` once the commits it may have read are on disk (`ticket`: the last commit that
+   * wrote what was read, `unsynced`): nothing leaves before it is durable, and a read of records no
+   * unsynced commit wrote does not wait for other commits' sync.
+   */
+  const durableRead = async <T>(value: T, ticket: number): Promise<T> => {
+    if (log && ticket > log.sync.synced) await log.sync.until(ticket)
     return value
   }
 
@@ -101,18 +108,28 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
     },
     async get<T extends StoredRecord>(collection: string, id: string) {
       const text = committed.get(collection, id)
-      return durableRead(text === undefined ? undefined : (JSON.parse(text) as T))
+      return durableRead(
+        text === undefined ? undefined : (JSON.parse(text) as T),
+        unsynced.ticketOf(collection, id),
+      )
     },
     async query<T extends StoredRecord>(collection: string, query?: QueryOptions) {
-      return durableRead(committed.query(collection, query).map((text) => JSON.parse(text) as T))
+      return durableRead(
+        committed.query(collection, query).map((text) => JSON.parse(text) as T),
+        unsynced.ticketOf(collection),
+      )
     },
     async count(collection, query) {
-      return durableRead(committed.count(collection, { where: query?.where, range: query?.range }))
+      return durableRead(
+        committed.count(collection, { where: query?.where, range: query?.range }),
+        unsynced.ticketOf(collection),
+      )
     },
     async transaction(keys, fn) {
       const release = await mutex.lockAll(keys)
       try {
-        const unit = sqliteTransaction(db, prepare, committed, tables)
+        const reads = noteReads(committed, unsynced)
+        const unit = sqliteTransaction(apply, reads.reader, tables)
         try {
           const result = await fn(unit.tx)
           const done = unit.commit()
@@ -121,9 +138,13 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
             if (done.count > 0) listeners.notify(done.materialize(), { fresh: true })
           }
           if (!log) notify()
-          // The locks are held, and the events wait, until the commit (or, when it wrote nothing,
-          // what it read) is on disk; `then` runs in commit order, so listeners see seqs in order.
-          else await log.sync.until(done.wrote ? log.committed() : log.sync.written, notify)
+          else if (done.wrote) {
+            const ticket = log.committed()
+            unsynced.wrote(ticket, done.records, done.streams)
+            // The locks are held, and the events wait, until the commit is on disk; `then` runs in
+            // commit order, so listeners see seqs in order.
+            await log.sync.until(ticket, notify)
+          } else await durableRead(undefined, reads.ticket()) // what it read, and nothing else
           return result
         } finally {
           unit.finish()
@@ -136,7 +157,10 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
       const rows = prepare(
         'SELECT stream, seq, id, type, timestamp, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?',
       ).all(stream, after, limit === undefined ? -1 : Math.max(0, Math.floor(limit)))
-      return durableRead((rows as Parameters<typeof toStoredEvent>[0][]).map(toStoredEvent))
+      return durableRead(
+        (rows as Parameters<typeof toStoredEvent>[0][]).map(toStoredEvent),
+        unsynced.streamTicket(stream),
+      )
     },
     onEvents: listeners.add,
     async close() {

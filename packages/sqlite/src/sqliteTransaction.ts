@@ -9,7 +9,7 @@ import {
   type StoredEvent,
   type StoredRecord,
 } from '@agentwallet/core'
-import type { Database, Statement } from 'better-sqlite3'
+import type { Database, Statement, Transaction } from 'better-sqlite3'
 import type { CollectionTables } from './collectionTables.js'
 import type { RecordReader } from './recordReader.js'
 import { serializeRecord } from './serializeRecord.js'
@@ -41,7 +41,15 @@ export type SqliteTransaction = {
  * What a commit wrote: whether it wrote at all, the row count, and its events kept as text so each
  * listener gets its own copy.
  */
-export type Committed = { wrote: boolean; count: number; rows: number; materialize(): StoredEvent[] }
+export type Committed = {
+  wrote: boolean
+  count: number
+  rows: number
+  /** The records written (ids by collection) and the streams appended to. */
+  records: ReadonlyMap<string, ReadonlyMap<string, unknown>>
+  streams: ReadonlySet<string>
+  materialize(): StoredEvent[]
+}
 
 const parse = <T>(text: string): T => JSON.parse(text) as T
 
@@ -54,11 +62,10 @@ export const storageConflict = (collection: string, id: string) =>
  * A transaction that buffers its writes over the committed state (reads see them) and applies
  * them at commit in one synchronous SQL transaction: better-sqlite3 cannot keep an SQL
  * transaction open across the awaits of `fn` while other callers use the same connection.
- * @example const { tx, commit } = sqliteTransaction(db, prepare, reader); await fn(tx); commit()
+ * @example const { tx, commit } = sqliteTransaction(apply, reader, tables); await fn(tx); commit()
  */
 export const sqliteTransaction = (
-  db: Database,
-  prepare: (sql: string) => Statement,
+  apply: ReturnType<typeof applyWrites>,
   committed: RecordReader,
   tables: CollectionTables,
 ): SqliteTransaction => {
@@ -137,7 +144,48 @@ export const sqliteTransaction = (
     },
   }
 
-  const apply = db.transaction(() => {
+  return {
+    tx,
+    commit() {
+      ensureOpen()
+      // A lock-only transaction (see core's withLock) has nothing to write: skip SQLite entirely.
+      const wrote = writes.size > 0 || events.length > 0
+      const stored = wrote ? apply.immediate({ inserts, writes, events }) : []
+      for (const collection of writes.keys()) tables.created(collection)
+      open = false
+      return {
+        wrote,
+        count: stored.length,
+        rows: [...writes.values()].reduce((sum, pending) => sum + pending.size, 0),
+        records: writes,
+        streams: new Set(events.map((event) => event.stream)),
+        materialize: () => stored.map(toStoredEvent),
+      }
+    },
+    finish() {
+      open = false
+    },
+  }
+}
+
+/** What a transaction buffered, applied at its commit. */
+type BufferedWrites = { inserts: readonly Insert[]; writes: Writes; events: readonly PendingEvent[] }
+
+/** The events of a commit as stored, with their seqs. */
+type StoredPending = Array<PendingEvent & { seq: number }>
+
+/**
+ * Applies a transaction's buffered writes and events in one SQL transaction (`.immediate()`): made
+ * once per database and shared by every transaction, not built again for each.
+ * @example const apply = applyWrites(db, prepare, committed, tables); apply.immediate({ inserts, writes, events })
+ */
+export const applyWrites = (
+  db: Database,
+  prepare: (sql: string) => Statement,
+  committed: RecordReader,
+  tables: CollectionTables,
+): Transaction<(buffered: BufferedWrites) => StoredPending> =>
+  db.transaction(({ inserts, writes, events }: BufferedWrites) => {
     // An unlocked transaction may have inserted the same id since; check before applying anything.
     for (const { collection, id, replacesDeleted } of inserts) {
       if (!replacesDeleted && committed.get(collection, id) !== undefined)
@@ -170,25 +218,3 @@ export const sqliteTransaction = (
     }
     return stored
   })
-
-  return {
-    tx,
-    commit() {
-      ensureOpen()
-      // A lock-only transaction (see core's withLock) has nothing to write: skip SQLite entirely.
-      const wrote = writes.size > 0 || events.length > 0
-      const stored = wrote ? apply.immediate() : []
-      for (const collection of writes.keys()) tables.created(collection)
-      open = false
-      return {
-        wrote,
-        count: stored.length,
-        rows: [...writes.values()].reduce((sum, pending) => sum + pending.size, 0),
-        materialize: () => stored.map(toStoredEvent),
-      }
-    },
-    finish() {
-      open = false
-    },
-  }
-}

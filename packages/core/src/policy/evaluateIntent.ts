@@ -69,8 +69,12 @@ export async function evaluateIntent(
           range: { field: 'createdAt', gte: new Date(now.getTime() - lookbackMs).toISOString() },
         })
       : Promise.resolve([]),
-    ctx.storage.count('transactions', {
+    // One past send is enough, the latest first: a count read every send to this recipient (O(history)).
+    ctx.storage.query('transactions', {
       where: { walletId: wallet.id, to: intent.to, status: ['submitted', 'confirmed'] },
+      orderBy: 'createdAt',
+      order: 'desc',
+      limit: 1,
     }),
   ])
   const counted = recent.filter((record) => record.id !== options.excludeTransactionId)
@@ -104,7 +108,7 @@ export async function evaluateIntent(
     now,
     rules,
     recent: entries,
-    isNewRecipient: pastSends === 0,
+    isNewRecipient: pastSends.length === 0,
     venues: venuesOf(ctx.chains.get(intent.chain)),
   }
   const decision = ctx.policy.evaluate(judged, context)

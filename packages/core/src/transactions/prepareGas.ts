@@ -1,4 +1,5 @@
 import { type Address, erc20Abi } from 'viem'
+import { sharedRead } from '../chain/sharedRead.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import { BaseError } from '../errors/baseError.js'
@@ -23,19 +24,26 @@ export type Ahead = { estimate?: Estimate | undefined; inFlight?: InFlight | und
  * Starts the gas estimate of a call: EIP-1559 fees and the gas limit. It needs no lock, so the money
  * path runs it while it waits for the wallet's; it never rejects (an error is kept for `prepareGas`,
  * which checks funds first, so a wallet short of funds reads `insufficient_funds`, not a revert).
+ * Concurrent sends share the fee quote, and the gas estimate of the same call from the same wallet,
+ * while one is being asked (`sharedRead`): an estimate ahead of the lock is of about now anyway.
  * @example const estimate = estimateAhead(chain, wallet.address, call)
  */
 export function estimateAhead(chain: ChainHandle, from: Address, call: TransactionRecord['call']): Estimate {
   const value = BigInt(call.value)
-  return Promise.all([
-    chain.client.estimateFeesPerGas(),
+  const estimateGas = () =>
     chain.client.estimateGas({
       account: from,
       to: call.to,
       value,
       data: call.data,
       ...(call.authorizationList?.length ? { authorizationList: call.authorizationList } : {}),
-    }),
+    })
+  return Promise.all([
+    sharedRead(chain, 'fees', () => chain.client.estimateFeesPerGas()),
+    // An authorization list is signed per intent: such a call is estimated on its own.
+    call.authorizationList?.length
+      ? estimateGas()
+      : sharedRead(chain, `gas ${from} ${call.to} ${value} ${call.data ?? ''}`, estimateGas),
   ]).then(
     ([fees, estimate]) => {
       // Contract calls can cost more at execution than at estimation (state moves); plain transfers cannot.
