@@ -35,8 +35,8 @@ export { auditStream, tenantOfAuditStream } from './audit/auditStream.js'
 export { canonicalJson } from './audit/canonicalJson.js'
 export { type ChainHead, checkpointAudit } from './audit/checkpointAudit.js'
 export { exportAudit } from './audit/exportAudit.js'
-export { type SealContext, sealedAuditLines, sealTrail } from './audit/sealTrail.js'
 export { listAudit } from './audit/listAudit.js'
+export { type SealContext, sealedAuditLines, sealTrail } from './audit/sealTrail.js'
 export * from './audit/types.js'
 export {
   type AuditProblem,
