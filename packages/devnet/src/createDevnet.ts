@@ -28,9 +28,8 @@ export type CreateDevnetOptions = {
   /** Genesis balance of each pre-funded account in wei (default 10,000 ETH). */
   accountBalance?: bigint | undefined
   /**
-   * Seconds between an ENS commit and its register (default 1; mainnet uses 60). One second means
-   * the next block may reveal: the devnet's block timestamps run ahead of the wall clock after its
-   * deployment burst, so any longer age would be waited out by the wall clock, not by blocks.
+   * Seconds between an ENS commit and its register (default 1; mainnet uses 60), waited out by the
+   * wall clock: block timestamps follow it (blocks mined within one second share its timestamp).
    */
   ensMinCommitmentAge?: number | undefined
   /**
@@ -60,7 +59,7 @@ export type Devnet = {
   deployVerifyingPaymaster(options: { signer: Address; deposit?: bigint | undefined }): Promise<Address>
   /** Moves the chain clock forward; the next block carries the new time (nothing is mined). */
   increaseTime(seconds: number): Promise<void>
-  /** Mines `blocks` empty blocks (default 1). */
+  /** Mines `blocks` empty blocks (default 1), all at the chain's time now: a burst does not move the clock. */
   mine(blocks?: number): Promise<void>
   /** Serves the same chain as JSON-RPC over HTTP on 127.0.0.1. */
   serve(options?: ServeOptions): Promise<DevnetServer>
@@ -185,7 +184,8 @@ async function startDevnet(options: CreateDevnetOptions, unlock: () => void): Pr
       await provider.request({ method: 'evm_increaseTime', params: [seconds] })
     },
     async mine(blocks = 1) {
-      await provider.request({ method: 'hardhat_mine', params: [numberToHex(blocks)] })
+      // Back to back, each at the chain's time now (the wall clock plus any increaseTime), not a second apart.
+      await provider.request({ method: 'hardhat_mine', params: [numberToHex(blocks), '0x0'] })
     },
     async serve(serveOptions) {
       const server = await serveDevnet(withAddressBook(provider, addressBook), serveOptions)

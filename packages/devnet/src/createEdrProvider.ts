@@ -57,7 +57,9 @@ export type EdrProviderOptions = {
 export async function createEdrProvider(options: EdrProviderOptions): Promise<DevnetProvider> {
   const { edr, context } = await edrContext()
   const config: ProviderConfig = {
-    allowBlocksWithSameTimestamp: false,
+    // Block time follows the wall clock: never behind the parent, equal to it within one second (a
+    // burst of blocks would otherwise run the clock ahead a second a block, and timeouts with it).
+    allowBlocksWithSameTimestamp: true,
     allowUnlimitedContractSize: false,
     // A reverting eth_call must be an error (as on geth and anvil), not revert data posing as a result.
     bailOnCallFailure: true,
