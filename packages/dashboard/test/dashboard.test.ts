@@ -35,6 +35,7 @@ let userDataDir: string
 const logs: string[] = []
 const consoleErrors: string[] = []
 let approverKey: string
+let agentKeyId: string
 let agentKey: string
 let wallet: { address: string }
 let subscriptionId: string
@@ -131,7 +132,9 @@ beforeAll(async () => {
   serverUrl = server.url
 
   approverKey = (await call('POST', '/api-keys', { name: 'human', role: 'approver' })).body.key
-  agentKey = (await call('POST', '/api-keys', { name: 'bot', role: 'agent' })).body.key
+  const bot = (await call('POST', '/api-keys', { name: 'bot', role: 'agent' })).body
+  agentKey = bot.key
+  agentKeyId = bot.apiKey.id
   wallet = (await call('POST', '/wallet/create', { agentName: 'research-agent' }, agentKey)).body.wallet
   await devnet.faucet(wallet.address as `0x${string}`, parseEther('10'))
   const policy = await call('POST', '/policy/update', {
@@ -436,6 +439,15 @@ describe('the dashboard in headless Chromium', () => {
     const statuses = await card.locator('tbody .badge').allInnerTexts()
     expect(statuses).toEqual(['rejected', 'rejected', 'confirmed', 'confirmed'])
     await shot('05-wallets')
+
+    // An agent's limit (issue #42): shown on each of its wallets, counted over all of them.
+    const agentDay = { id: 'agent-day', type: 'spend_limit', asset: 'native', max: '3', window: '24h' }
+    expect((await call('POST', '/policy/update', { agent: agentKeyId, rules: [agentDay] })).status).toBe(200)
+    await page.reload()
+    const agentSpend = card.getByRole('meter', { name: /agent-day; agent bot, all its wallets/ })
+    await expect.poll(() => agentSpend.getAttribute('aria-valuetext'), wait).toBe('0.7 of 3 ETH')
+    await shot('05b-wallets-agent-limit')
+    expect((await call('POST', '/policy/update', { agent: agentKeyId, rules: [] })).status).toBe(200)
   })
 
   it('warns when a wallet can no longer cover a paused send, and says "no name" once per address', async () => {

@@ -411,15 +411,16 @@ function neededEth({ required, gasIncluded }: ApprovalFunds['native']): string {
   return gasIncluded ? `${required} ETH (amount + gas)` : `${required} ETH before gas`
 }
 
-/** The rules that apply to each wallet (its own over the tenant's), by wallet id and rule id. */
+/** The rules that apply to each wallet (its own over its agent's over the tenant's), by wallet id and rule id. */
 async function rulesOf(api: Api, wallets: Wallet[]): Promise<Map<string, Map<string, PolicyRule>>> {
   const unique = [...new Map(wallets.map((wallet) => [wallet.id, wallet])).values()]
   const entries = await Promise.all(
     unique.map(async (wallet) => {
       const rules = await api
         .getPolicyRules({ wallet: wallet.address })
-        .catch(() => ({ tenant: [] as PolicyRule[], wallet: undefined }))
-      const byId = new Map([...rules.tenant, ...(rules.wallet?.rules ?? [])].map((rule) => [rule.id, rule]))
+        .catch(() => ({ tenant: [] as PolicyRule[], agent: undefined, wallet: undefined }))
+      const scoped = [...rules.tenant, ...(rules.agent?.rules ?? []), ...(rules.wallet?.rules ?? [])]
+      const byId = new Map(scoped.map((rule) => [rule.id, rule]))
       return [wallet.id, byId] as const
     }),
   )
