@@ -14,7 +14,7 @@ import {
   type RunningServer,
 } from '@agentwallet/koa'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
-import { formatEther, numberToHex, parseEther, parseUnits } from 'viem'
+import { encodeFunctionData, erc20Abi, formatEther, numberToHex, parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startX402ResourceServer } from '../../../test/helpers/x402ResourceServer.js'
@@ -421,6 +421,43 @@ describe('the dashboard in headless Chromium', () => {
     } finally {
       await resources.close()
     }
+  })
+
+  it('leads a paused approve(spender, 500 USDC) with what it does: who may spend which token, in dollars', async () => {
+    const usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
+    const granter = (await call('POST', '/wallet/create', { agentName: 'granter' }, agentKey)).body.wallet
+    await devnet.faucet(granter.address, parseEther('1'))
+    await devnet.mintToken(usdc, granter.address, parseUnits('1000', 6))
+    const rules = [{ id: 'usd-ask', type: 'require_approval', asset: 'usd', above: '100' }]
+    expect((await call('POST', '/policy/update', { wallet: granter.address, rules })).status).toBe(200)
+    const spender = privateKeyToAccount(generatePrivateKey()).address
+    const data = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [spender, parseUnits('500', 6)],
+    })
+    const paused = await call(
+      'POST',
+      `/wallet/${granter.address}/send`,
+      { to: usdc, value: '0', data },
+      agentKey,
+    )
+    expect(paused.status).toBe(202)
+    expect(paused.body.approval.headline).toBe(`Allow ${spender} to spend 500 USDC (≈ $500)`)
+    const approvalId = paused.body.approval.id as string
+    const card = page.locator(`li.approval[data-approval-id="${approvalId}"]`)
+    await card.waitFor(wait)
+    expect(await card.getByTestId('headline').innerText()).toBe(
+      `Allow ${spender.slice(0, 6)}…${spender.slice(-4)} to spend 500 USDC (≈ $500)`,
+    )
+    // The counterparty is the spender, not the token contract the call goes to; no "0 ETH" amount.
+    const text = await card.innerText()
+    expect(text).toMatch(new RegExp(`Spender\\s+no name\\s+${spender}`))
+    expect(text).not.toContain('0 ETH')
+    expect(text).not.toContain(usdc)
+    await shot('04d-approvals-approve')
+    const rejected = await call('POST', `/policy/approvals/${approvalId}/reject`, {}, approverKey)
+    expect(rejected.status).toBe(200)
   })
 
   it('shows wallets with balances, spend against limits as bars, and the history', async () => {
