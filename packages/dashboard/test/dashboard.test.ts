@@ -458,6 +458,14 @@ describe('the dashboard in headless Chromium', () => {
     await shot('04d-approvals-approve')
     const rejected = await call('POST', `/policy/approvals/${approvalId}/reject`, {}, approverKey)
     expect(rejected.status).toBe(200)
+    // Once decided, it is still told by what it would have done.
+    const resolved = page.locator(`li.resolved[data-approval-id="${approvalId}"]`)
+    await resolved.waitFor(wait)
+    expect(await resolved.getByRole('heading').innerText()).toMatch(
+      new RegExp(
+        `^Allow ${spender.slice(0, 6)}…${spender.slice(-4)} to spend 500 USDC \\(≈ \\$500\\)\\s+rejected$`,
+      ),
+    )
   })
 
   it('shows wallets with balances, spend against limits as bars, and the history', async () => {

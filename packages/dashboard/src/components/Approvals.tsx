@@ -356,15 +356,19 @@ function RuleNumbers({ details }: { details: Record<string, unknown> | undefined
 
 function ResolvedCard({ row, people }: { row: Row; people: Map<string, KeyName> }) {
   const { approval, wallet, tx } = row
+  const lead = swapOf(tx) || allowanceOf(tx) ? undefined : leadOf(approval, tx)
+  const counterparty = lead?.counterparty ?? tx?.to
   return (
     <li class="card resolved" data-approval-id={approval.id}>
       <h3>
-        {tx ? `${tx.amount} ${tx.asset.symbol}` : 'Send'} from {wallet?.agentName ?? 'an agent'}{' '}
+        {lead && approval.effects
+          ? effectsHeadline(approval.effects, { name: shortAddress })
+          : `${tx ? `${tx.amount} ${tx.asset.symbol}` : 'Send'} from ${wallet?.agentName ?? 'an agent'}`}{' '}
         <StatusBadge status={approval.status} />
       </h3>
       <dl class="facts">
-        <dt>Recipient</dt>
-        <dd>{tx ? <Address value={tx.to} /> : '—'}</dd>
+        <dt>{lead ? roleOf[lead.kind] : 'Recipient'}</dt>
+        <dd>{counterparty ? <Address value={counterparty} /> : '—'}</dd>
         <dt>Decided</dt>
         <dd>
           {approval.resolvedAt ? dateTime(approval.resolvedAt) : '—'}
