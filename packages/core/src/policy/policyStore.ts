@@ -36,7 +36,10 @@ export async function walletRules(ctx: AgentWalletContext, walletId: string): Pr
 }
 
 /** An agent key's own rules, counted over every wallet it holds (none when never set). */
-export async function agentRules(ctx: AgentWalletContext, apiKeyId: string): Promise<PolicyRule[]> {
+export async function agentRules(
+  ctx: Pick<AgentWalletContext, 'storage'>,
+  apiKeyId: string,
+): Promise<PolicyRule[]> {
   const record = await ctx.storage.get('policies', agentPolicyId(apiKeyId))
   return record?.rules ?? []
 }

@@ -4,7 +4,7 @@ import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentWalletOn, freshAddress } from '../helpers/devnetAgentWallet.js'
 
-// Issue #42, item 3: an agent's window spans every chain its wallets send on.
+// Issue #42, item 3: an agent's window spans every chain its wallets send on, and holds under concurrent sends.
 let devnet: Devnet
 let other: Devnet
 let aw: AgentWallet
@@ -47,5 +47,28 @@ describe('an agent limit across chains', () => {
       chain: 'other',
     })
     expect(within.transaction.chain).toBe('other')
+  })
+
+  it('lets only one of two concurrent sends from two wallets of the agent through when both would pass the cap', async () => {
+    const { apiKey } = await aw.createApiKey({ name: 'racer', role: 'agent' })
+    const agent = aw.as({ tenantId: 'default', id: apiKey.id, role: 'agent' } satisfies Principal)
+    const held = await Promise.all(
+      ['one', 'two'].map(async (agentName) => {
+        const { wallet } = await agent.createWallet({ agentName, chain: 'devnet' })
+        await devnet.faucet(wallet.address, parseEther('2'))
+        return wallet
+      }),
+    )
+    const agentDay = { id: 'agent-day', type: 'spend_limit', asset: 'native', max: '1', window: '24h' }
+    await aw.updatePolicyRules({ agent: apiKey.id, rules: [agentDay] })
+    const outcomes = await Promise.allSettled(
+      held.map((wallet) => agent.send({ wallet: wallet.address, to: freshAddress(), value: '0.6' })),
+    )
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1)
+    const refused = outcomes.find((outcome) => outcome.status === 'rejected')
+    expect(refused?.reason).toMatchObject({
+      code: 'policy_blocked',
+      details: { ruleId: 'agent-day', spent: '0.6' },
+    })
   })
 })
