@@ -67,6 +67,34 @@ describe('approvers see what a paused transaction does', () => {
       .toMatchObject(shown)
   })
 
+  it('leads with what it does: approve(spender, 500 USDC) is “Allow spender to spend 500 USDC (≈ $500)” in the answer, the approval and policy.hitl', async () => {
+    const hitl = eventsOf(aw, 'policy.hitl')
+    const wallet = await fundedWallet(aw, devnet, '10')
+    await devnet.mintToken(usdc, wallet.address, usd('1000'))
+    // A dollar rule values the grant (USDC at its devnet feed) and pauses it.
+    await aw.updatePolicyRules({
+      wallet: wallet.address,
+      rules: [{ type: 'require_approval', asset: 'usd', above: '100' }],
+    })
+    const spender = freshAddress()
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, usd('500')] })
+    const paused = await aw.send({ wallet: wallet.address, to: usdc, value: '0', data })
+    const headline = `Allow ${spender} to spend 500 USDC (≈ $500)`
+    const summary = approvalOf(paused)
+    expect(summary.headline).toBe(headline)
+    expect((await aw.getApproval({ approvalId: summary.id })).approval.headline).toBe(headline)
+    const listed = await aw.listApprovals({ status: 'pending' })
+    expect(listed.approvals.find((approval) => approval.id === summary.id)?.headline).toBe(headline)
+    await expect
+      .poll(
+        () =>
+          hitl
+            .map((event) => event.data as { approvalId?: string; headline?: string })
+            .find((event) => event.approvalId === summary.id)?.headline,
+      )
+      .toBe(headline)
+  })
+
   it('flags an unlimited approve as unlimited', async () => {
     const wallet = await pausingWallet('10')
     const spender = freshAddress()

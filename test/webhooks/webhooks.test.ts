@@ -44,7 +44,8 @@ describe('webhooks', () => {
         rules: [{ type: 'require_approval', above: '1' }],
       })
       const sent = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
-      const paused = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '2' })
+      const payee = freshAddress()
+      const paused = await aw.send({ wallet: wallet.address, to: payee, value: '2' })
 
       await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(2)
       const verifier = new Webhook(secret)
@@ -59,6 +60,8 @@ describe('webhooks', () => {
       expect(confirmed.json.data.transactionId).toBe(sent.transaction.id)
       const hitl = receiver.received.find((delivery) => delivery.json.type === 'hitl_requested')!
       expect(hitl.json.data.approvalId).toBe(approvalOf(paused).id)
+      // It reads what the approver is asked to let happen, from the effects (issue #42).
+      expect(hitl.json.data.headline).toBe(`Send 2 ETH to ${payee}`)
 
       // A tampered body fails the independent verifier.
       expect(() =>

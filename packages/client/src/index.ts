@@ -1,4 +1,13 @@
 export type { CallOptions, ContractName as OperationName } from '@agentwallet/core/contract'
+// What a transaction does in one line, from its effects: the server's `headline`, for a page to name addresses its way.
+export {
+  effectLine,
+  effectsHeadline,
+  type HeadlineEffect,
+  type HeadlineEffects,
+  type HeadlineOptions,
+  orderEffects,
+} from '@agentwallet/core/contract'
 export {
   AgentWalletHttpError,
   type ClientErrorCode,

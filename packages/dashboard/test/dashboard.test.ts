@@ -14,7 +14,7 @@ import {
   type RunningServer,
 } from '@agentwallet/koa'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
-import { formatEther, numberToHex, parseEther, parseUnits } from 'viem'
+import { encodeFunctionData, erc20Abi, formatEther, numberToHex, parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startX402ResourceServer } from '../../../test/helpers/x402ResourceServer.js'
@@ -35,6 +35,7 @@ let userDataDir: string
 const logs: string[] = []
 const consoleErrors: string[] = []
 let approverKey: string
+let agentKeyId: string
 let agentKey: string
 let wallet: { address: string }
 let subscriptionId: string
@@ -131,7 +132,9 @@ beforeAll(async () => {
   serverUrl = server.url
 
   approverKey = (await call('POST', '/api-keys', { name: 'human', role: 'approver' })).body.key
-  agentKey = (await call('POST', '/api-keys', { name: 'bot', role: 'agent' })).body.key
+  const bot = (await call('POST', '/api-keys', { name: 'bot', role: 'agent' })).body
+  agentKey = bot.key
+  agentKeyId = bot.apiKey.id
   wallet = (await call('POST', '/wallet/create', { agentName: 'research-agent' }, agentKey)).body.wallet
   await devnet.faucet(wallet.address as `0x${string}`, parseEther('10'))
   const policy = await call('POST', '/policy/update', {
@@ -420,6 +423,51 @@ describe('the dashboard in headless Chromium', () => {
     }
   })
 
+  it('leads a paused approve(spender, 500 USDC) with what it does: who may spend which token, in dollars', async () => {
+    const usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
+    const granter = (await call('POST', '/wallet/create', { agentName: 'granter' }, agentKey)).body.wallet
+    await devnet.faucet(granter.address, parseEther('1'))
+    await devnet.mintToken(usdc, granter.address, parseUnits('1000', 6))
+    const rules = [{ id: 'usd-ask', type: 'require_approval', asset: 'usd', above: '100' }]
+    expect((await call('POST', '/policy/update', { wallet: granter.address, rules })).status).toBe(200)
+    const spender = privateKeyToAccount(generatePrivateKey()).address
+    const data = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [spender, parseUnits('500', 6)],
+    })
+    const paused = await call(
+      'POST',
+      `/wallet/${granter.address}/send`,
+      { to: usdc, value: '0', data },
+      agentKey,
+    )
+    expect(paused.status).toBe(202)
+    expect(paused.body.approval.headline).toBe(`Allow ${spender} to spend 500 USDC (≈ $500)`)
+    const approvalId = paused.body.approval.id as string
+    const card = page.locator(`li.approval[data-approval-id="${approvalId}"]`)
+    await card.waitFor(wait)
+    expect(await card.getByTestId('headline').innerText()).toBe(
+      `Allow ${spender.slice(0, 6)}…${spender.slice(-4)} to spend 500 USDC (≈ $500)`,
+    )
+    // The counterparty is the spender, not the token contract the call goes to; no "0 ETH" amount.
+    const text = await card.innerText()
+    expect(text).toMatch(new RegExp(`Spender\\s+no name\\s+${spender}`))
+    expect(text).not.toContain('0 ETH')
+    expect(text).not.toContain(usdc)
+    await shot('04d-approvals-approve')
+    const rejected = await call('POST', `/policy/approvals/${approvalId}/reject`, {}, approverKey)
+    expect(rejected.status).toBe(200)
+    // Once decided, it is still told by what it would have done.
+    const resolved = page.locator(`li.resolved[data-approval-id="${approvalId}"]`)
+    await resolved.waitFor(wait)
+    expect(await resolved.getByRole('heading').innerText()).toMatch(
+      new RegExp(
+        `^Allow ${spender.slice(0, 6)}…${spender.slice(-4)} to spend 500 USDC \\(≈ \\$500\\)\\s+rejected$`,
+      ),
+    )
+  })
+
   it('shows wallets with balances, spend against limits as bars, and the history', async () => {
     await page.getByRole('link', { name: 'Wallets' }).click()
     const card = page.locator(`article[data-wallet="${wallet.address}"]`)
@@ -436,6 +484,15 @@ describe('the dashboard in headless Chromium', () => {
     const statuses = await card.locator('tbody .badge').allInnerTexts()
     expect(statuses).toEqual(['rejected', 'rejected', 'confirmed', 'confirmed'])
     await shot('05-wallets')
+
+    // An agent's limit (issue #42): shown on each of its wallets, counted over all of them.
+    const agentDay = { id: 'agent-day', type: 'spend_limit', asset: 'native', max: '3', window: '24h' }
+    expect((await call('POST', '/policy/update', { agent: agentKeyId, rules: [agentDay] })).status).toBe(200)
+    await page.reload()
+    const agentSpend = card.getByRole('meter', { name: /agent-day; agent bot, all its wallets/ })
+    await expect.poll(() => agentSpend.getAttribute('aria-valuetext'), wait).toBe('0.7 of 3 ETH')
+    await shot('05b-wallets-agent-limit')
+    expect((await call('POST', '/policy/update', { agent: agentKeyId, rules: [] })).status).toBe(200)
   })
 
   it('warns when a wallet can no longer cover a paused send, and says "no name" once per address', async () => {

@@ -145,6 +145,11 @@ describe('MCP server, in-process backend', () => {
       transaction: { status: 'pending_approval' },
     })
     const approvalId: string = paused.data.approval.id
+    // It leads with what the send does, from its effects (issue #42).
+    expect(paused.data.approval.headline).toBe(`Send 0.8 ETH to ${to}`)
+    expect(paused.data.howToApprove.message).toMatch(
+      new RegExp(`^Waiting for a human to allow this: Send 0\\.8 ETH to ${to}\\. Someone with an approver`),
+    )
     expect(paused.data.howToApprove).toMatchObject({
       approveUrl: `http://wallets.example/policy/approvals/${approvalId}/approve`,
       dashboardUrl: `https://dash.example/approvals/${approvalId}`,
@@ -156,6 +161,8 @@ describe('MCP server, in-process backend', () => {
       approval: { id: approvalId, status: 'pending', transactionId: paused.data.transaction.id },
       howToApprove: { approveUrl: paused.data.howToApprove.approveUrl },
     })
+    expect(pending.data.approval.headline).toBe(`Send 0.8 ETH to ${to}`)
+    expect(pending.data.howToApprove.message).toBe(paused.data.howToApprove.message)
     const listed = await callTool(client, 'list_approvals', { status: 'pending' })
     expect(listed.data.approvals.map((approval: { id: string }) => approval.id)).toContain(approvalId)
 

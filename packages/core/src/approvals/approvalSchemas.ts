@@ -23,6 +23,13 @@ export const approvalSchema = z.object({
     .check(
       z.describe('What the paused transaction does: each asset out and in, each allowance or operator grant'),
     ),
+  headline: z
+    .optional(z.string())
+    .check(
+      z.describe(
+        'What the paused transaction does, in one line from `effects`, the largest outflow first: "Allow 0x… to spend 500 USDC (≈ $500)"',
+      ),
+    ),
   effectsHash: z
     .optional(z.string())
     .check(

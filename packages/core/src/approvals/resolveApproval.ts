@@ -25,6 +25,7 @@ import type {
   UnsignedQueuedTransaction,
 } from '../transactions/types.js'
 import type { ResolveApprovalReturnType } from './approvalSchemas.js'
+import { approvalView } from './listApprovals.js'
 import type { resolveApprovalSchema } from './resolveApprovalSchema.js'
 import {
   approvedTransaction,
@@ -101,7 +102,7 @@ export async function approveApproval(
     return sending ? { approval: resolved, sending } : { approval: resolved, offchain: queued }
   })
   if (approved.sending)
-    return { approval: approved.approval, transaction: viewOf(ctx, await approved.sending) }
+    return { approval: approvalView(approved.approval), transaction: viewOf(ctx, await approved.sending) }
   // The approval stands whatever the payee answers: the payment is answered as it stands — `failed`
   // when nothing was signed, `queued` while a refused authorization could still be used, `confirmed`
   // (with `meta.delivered: false`) when the payee took it without delivering.
@@ -114,7 +115,7 @@ export async function approveApproval(
       return stored
     },
   )
-  return { approval: approved.approval, transaction: viewOf(ctx, transaction) }
+  return { approval: approvalView(approved.approval), transaction: viewOf(ctx, transaction) }
 }
 
 /**
@@ -167,7 +168,7 @@ export async function rejectApproval(
   return withLock(ctx.storage, [walletLockKey(wallet.address)], async () => {
     const { approval, transaction } = await loadPending(ctx, approvalId)
     const rejected = await markRejected(ctx, approval, transaction, principal, parameters.reason)
-    return { approval: rejected.approval, transaction: viewOf(ctx, rejected.transaction) }
+    return { approval: approvalView(rejected.approval), transaction: viewOf(ctx, rejected.transaction) }
   })
 }
 

@@ -39,6 +39,14 @@ export {
   pathParametersOf,
   toolNameOf,
 } from '../schemas/defineContract.js'
+export {
+  effectLine,
+  effectsHeadline,
+  type HeadlineEffect,
+  type HeadlineEffects,
+  type HeadlineOptions,
+  orderEffects,
+} from '../schemas/effectsHeadline.js'
 export { type EventName, eventNames, type WebhookEventName } from '../schemas/eventNames.js'
 export type { Address, Hex } from '../schemas/hexTypes.js'
 export { out } from '../schemas/out.js'

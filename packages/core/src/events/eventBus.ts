@@ -58,6 +58,8 @@ export type EventPayloads = {
     reason: string
     /** What the approver is asked to let happen (absent for an intent made before effects). */
     effects?: StoredEffects | undefined
+    /** The same in one line, the largest outflow first (`effectsHeadline`): "Allow 0x… to spend 500 USDC (≈ $500)". */
+    headline?: string | undefined
   }
   'approval.resolved': {
     approvalId: string

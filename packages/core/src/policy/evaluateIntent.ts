@@ -7,6 +7,7 @@ import { agentIdOf } from '../intents/agentIdOf.js'
 import type { PolicyIntent } from '../intents/types.js'
 import type { StoredUsd, TransactionRecord } from '../transactions/types.js'
 import type { WalletRecord } from '../wallets/types.js'
+import { agentSpends } from './agentSpends.js'
 import { countedEffectsOf } from './countedEffects.js'
 import { countedStatuses } from './countedStatuses.js'
 import { counterpartyFacts } from './counterpartyFacts.js'
@@ -48,7 +49,8 @@ export function recordedDecision(decision: PolicyDecision): TransactionRecord['p
 }
 
 /**
- * Loads what the pure engine needs (rules, the wallet's counted spends in the window, whether the
+ * Loads what the pure engine needs (rules, the wallet's counted spends in the window — and for the
+ * agent's rules those of every wallet its key holds —, whether the
  * recipient is new; USD values from the price feeds, only when a rule asks for them) and
  * evaluates. Callers that act on the decision hold the wallet lock.
  * @example const decision = await evaluateIntent(ctx, wallet, intent)
@@ -60,15 +62,20 @@ export async function evaluateIntent(
   options: { excludeTransactionId?: string | undefined } = {},
 ): Promise<IntentDecision> {
   const now = ctx.now()
-  const rules = await scopedRules(ctx, wallet.tenantId, wallet.id)
+  const rules = await scopedRules(ctx, wallet.tenantId, wallet.id, wallet.ownerId)
   const lookbackMs = ctx.policy.lookbackMs(rules)
-  const [recent, pastSends] = await Promise.all([
+  // An agent's rules count one window over every wallet its key holds, on every chain.
+  const agentLookbackMs = ctx.policy.lookbackMs(rules.filter(({ scope }) => scope === 'agent'))
+  const [recent, agentRecent, pastSends] = await Promise.all([
     lookbackMs > 0
       ? ctx.storage.query('transactions', {
           where: { walletId: wallet.id, chain: intent.chain, status: countedStatuses },
           range: { field: 'createdAt', gte: new Date(now.getTime() - lookbackMs).toISOString() },
         })
       : Promise.resolve([]),
+    agentLookbackMs > 0
+      ? agentSpends(ctx, wallet, new Date(now.getTime() - agentLookbackMs))
+      : Promise.resolve(undefined),
     // One past send is enough, the latest first: a count read every send to this recipient (O(history)).
     ctx.storage.query('transactions', {
       where: { walletId: wallet.id, to: intent.to, status: ['submitted', 'confirmed'] },
@@ -77,13 +84,17 @@ export async function evaluateIntent(
       limit: 1,
     }),
   ])
-  const counted = recent.filter((record) => record.id !== options.excludeTransactionId)
+  const notThis = (record: TransactionRecord) => record.id !== options.excludeTransactionId
+  const counted = recent.filter(notThis)
+  const agentCounted = agentRecent?.filter(notThis) ?? []
   // Valuation happens here, before the pure engine, and only when a rule measures in dollars.
-  const usd = ctx.policy.needsUsd?.(rules) ? await usdValuesOf(ctx, intent, counted) : undefined
+  const usd = ctx.policy.needsUsd?.(rules)
+    ? await usdValuesOf(ctx, intent, [...counted, ...agentCounted])
+    : undefined
   // The payee's ERC-8004 identity and reputation, only for a payment a rule asks about.
   const queries = intent.kind === 'x402_payment' ? ctx.policy.counterpartyQueries?.(rules) : undefined
   const counterparty = queries ? await counterpartyFacts(ctx, intent, queries) : undefined
-  const entries: SpendEntry[] = counted.map((record, index) => {
+  const entryOf = (record: TransactionRecord, index: number): SpendEntry => {
     const effects = usd?.entries[index]?.effects ?? countedEffectsOf(record)
     return {
       asset: record.asset.address,
@@ -93,7 +104,10 @@ export async function evaluateIntent(
       ...(usd ? { usd: usd.entries[index]!.usd } : {}),
       ...(effects ? { effects } : {}),
     }
-  })
+  }
+  const entries = counted.map(entryOf)
+  const agentEntries =
+    agentRecent && agentCounted.map((record, index) => entryOf(record, counted.length + index))
   const effects: Effects | undefined =
     usd?.effects && intent.effects?.status === 'known'
       ? { ...intent.effects, effects: usd.effects }
@@ -108,6 +122,7 @@ export async function evaluateIntent(
     now,
     rules,
     recent: entries,
+    ...(agentEntries ? { agentRecent: agentEntries } : {}),
     isNewRecipient: pastSends.length === 0,
     venues: venuesOf(ctx.chains.get(intent.chain)),
   }

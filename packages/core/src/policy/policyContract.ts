@@ -10,9 +10,10 @@ import {
 /** Policy: read, replace (admins), dry-run evaluate. (contracts: what each operation takes, answers and may fail with) */
 export const policyContract = defineContracts({
   getPolicyRules: {
-    summary: 'The tenant rules, and with ?wallet= that wallet’s own rules too',
+    summary:
+      'The tenant rules, and with ?wallet= that wallet’s own rules and its agent’s (or ?agent= an agent key’s)',
     description:
-      'The policy rules that apply to this caller’s sends: the tenant’s rules, and with `wallet` that wallet’s own rules too (limits, allowlists, approval thresholds). Read them to know what a send may do before trying it.',
+      'The policy rules that apply to this caller’s sends: the tenant’s rules, and with `wallet` that wallet’s own rules and the rules of the agent key holding it (`agent`: counted over every wallet that key holds, on every chain); with `agent` that agent key’s rules (an agent reads only its own). Limits, allowlists, approval thresholds: read them to know what a send may do before trying it.',
     input: policyRulesQuerySchema,
     output: policyRulesSchema,
     roles: ['agent', 'approver', 'admin'],
@@ -23,9 +24,9 @@ export const policyContract = defineContracts({
     tool: true,
   },
   updatePolicyRules: {
-    summary: 'Replace the rule set of the tenant, or of one wallet (admin keys only)',
+    summary: 'Replace the rule set of the tenant, of one agent key, or of one wallet (admin keys only)',
     description:
-      'Replace the whole rule set of the tenant, or of one wallet. Admin keys only: an agent cannot loosen its own policy. Smart wallets it governs get a new session grant from the new rules (the old one revoked on chain).',
+      'Replace the whole rule set of the tenant, of one agent (`agent`: an API key id; its rules count over every wallet that key holds, on every chain, in one window), or of one wallet. Admin keys only: an agent cannot loosen its own policy. Smart wallets it governs get a new session grant from the new rules (the old one revoked on chain).',
     input: updatePolicySchema,
     output: policyRulesSchema,
     roles: ['admin'],

@@ -59,8 +59,10 @@ function evaluate(intent: PolicyIntent, context: PolicyContext): PolicyDecision 
   const outcomes: RuleOutcome[] = []
   let denied: RuleOutcome | undefined
   let paused: RuleOutcome | undefined
+  // An agent's rules count the spends of every wallet its key holds, not only this one's.
+  const agentContext = context.agentRecent ? { ...context, recent: context.agentRecent } : context
   for (const { scope, rule } of context.rules) {
-    const verdict = judge(rule, intent, context)
+    const verdict = judge(rule, intent, scope === 'agent' ? agentContext : context)
     if (!verdict) continue
     const outcome: RuleOutcome = { ruleId: rule.id, type: rule.type, scope, ...verdict }
     outcomes.push(outcome)

@@ -5,7 +5,8 @@ import type { PolicyIntent, ReputationQuery, UsdValuation } from '../intents/typ
 /** A stored rule: an id, a type and the type's own fields. The rules engine validates its kinds. */
 export type PolicyRule = { id: string; type: string; [field: string]: unknown }
 
-export type RuleScope = 'tenant' | 'wallet'
+/** Whose rules: the whole tenant's, one agent key's (every wallet it holds, every chain), one wallet's. */
+export type RuleScope = 'tenant' | 'agent' | 'wallet'
 export type ScopedRule = { scope: RuleScope; rule: PolicyRule }
 
 /** A counted past intent of the same wallet (pending approval, queued, submitted or confirmed). */
@@ -32,6 +33,12 @@ export type PolicyContext = {
   rules: readonly ScopedRule[]
   /** The wallet's counted intents within `lookbackMs(rules)`, any order. */
   recent: readonly SpendEntry[]
+  /**
+   * For rules of scope `agent`: the counted intents of every wallet the wallet's agent key holds, on
+   * every chain, within `lookbackMs` of those rules (this wallet's included), any order. Absent when
+   * no agent rule counts a window: such rules then count `recent`.
+   */
+  agentRecent?: readonly SpendEntry[] | undefined
   /** True when the wallet has never sent to `intent.to` before. */
   isNewRecipient: boolean
   /**

@@ -22,12 +22,18 @@ export async function usdValuesOf(
   intent: PolicyIntent,
   records: readonly TransactionRecord[],
 ): Promise<{ intent: UsdValuation; effects?: Effect[] | undefined; entries: ValuedEntry[] }> {
-  const chain = ctx.chains.get(intent.chain)
-  const memo: UsdPriceMemo = new Map()
-  const valueEffects = (effects: readonly Effect[]) =>
+  // Each intent is valued at its own chain's feeds (an agent's window spans chains), each feed read once.
+  const memos = new Map<string, UsdPriceMemo>()
+  const pricing = (name: string) => {
+    const memo: UsdPriceMemo = memos.get(name) ?? new Map()
+    memos.set(name, memo)
+    return { chain: ctx.chains.get(name), memo }
+  }
+  const valueEffects = (name: string, effects: readonly Effect[]) =>
     Promise.all(
       effects.map(async (effect): Promise<Effect> => {
         if (effect.usd || !isOutflow(effect)) return effect
+        const { chain, memo } = pricing(name)
         if (!effect.unlimited)
           return { ...effect, usd: await valueInUsd(ctx, chain, effect.asset, effect.amount, memo) }
         // An unlimited grant has no worth to state, but whether its asset has a price at all is
@@ -36,22 +42,23 @@ export async function usdValuesOf(
         return priced.error ? { ...effect, usd: priced } : effect
       }),
     )
+  const { chain, memo } = pricing(intent.chain)
   const known = intent.effects?.status === 'known' ? intent.effects.effects : undefined
   const [effects, entries] = await Promise.all([
-    known ? valueEffects(known) : undefined,
+    known ? valueEffects(intent.chain, known) : undefined,
     Promise.all(
       records.map(async (record): Promise<ValuedEntry> => {
         const counted = countedEffectsOf(record)
         if (counted) {
-          const valued = await valueEffects(counted)
+          const valued = await valueEffects(record.chain, counted)
           // A mined tx counts what its receipt showed where that is more: its effects are summed again.
           const stored = record.receiptEffects ? undefined : usdOfRecord(record)
           return { usd: stored ?? sumOf(valued), effects: valued }
         }
-        return {
-          usd:
-            usdOfRecord(record) ?? (await valueInUsd(ctx, chain, record.asset, BigInt(record.amount), memo)),
-        }
+        const priced = usdOfRecord(record)
+        if (priced) return { usd: priced }
+        const at = pricing(record.chain)
+        return { usd: await valueInUsd(ctx, at.chain, record.asset, BigInt(record.amount), at.memo) }
       }),
     ),
   ])

@@ -8,7 +8,7 @@ import { reissueSession } from './reissueSession.js'
 
 /**
  * Replaces a rule set (`updatePolicyRules`), then re-issues the session grant of every smart wallet
- * it governs — the one wallet, or every smart wallet of the tenant for its rules — so their on-chain
+ * it governs — the one wallet, or every smart wallet of the tenant for its rules (none for an agent's) — so their on-chain
  * permissions follow the rules (`reissueSession`).
  * @example await updateRulesAndSessions(ctx, admin, { wallet, rules })
  */
@@ -18,6 +18,9 @@ export async function updateRulesAndSessions(
   input: z.output<typeof updatePolicySchema>,
 ): Promise<PolicyRulesReturnType> {
   const answer = await updatePolicyRules(ctx, principal, input)
+  // An agent's rules span its wallets (one window over all of them): no session grant can hold
+  // them, so they are judged off chain only and re-issue nothing.
+  if (input.agent) return answer
   const governed = input.wallet
     ? [await findWallet(ctx, principal, input.wallet)]
     : await ctx.storage.query('wallets', { where: { tenantId: principal.tenantId } })

@@ -15,6 +15,14 @@ export function walletLockKey(address: string): string {
 }
 
 /**
+ * The lock of an agent key whose rules count one window over all its wallets: held with the wallet's
+ * lock while a send is judged, so two wallets of the key cannot both spend what the window has left.
+ */
+export function agentLockKey(apiKeyId: string): string {
+  return `agent:${apiKeyId}`
+}
+
+/**
  * The lock a smart wallet's own user operations take while one is prepared and signed (the session
  * account's funding, an intent's op): one owner op per EntryPoint nonce, one op per intent.
  */

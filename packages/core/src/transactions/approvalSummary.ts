@@ -1,8 +1,9 @@
 import type { ApprovalRecord } from '../approvals/types.js'
+import { effectsHeadline } from '../schemas/effectsHeadline.js'
 import type { ApprovalSummary } from './transactionSchemas.js'
 
 /**
- * The summary of an approval a paused step waits for.
+ * The summary of an approval a paused step waits for, led by what it does (`effectsHeadline`).
  * @example toApprovalSummary(result.approval)
  */
 export function toApprovalSummary({
@@ -12,5 +13,11 @@ export function toApprovalSummary({
   reason,
   effects,
 }: ApprovalRecord): ApprovalSummary {
-  return { id, expiresAt, ruleId: ruleId ?? null, reason, ...(effects ? { effects } : {}) }
+  return {
+    id,
+    expiresAt,
+    ruleId: ruleId ?? null,
+    reason,
+    ...(effects ? { effects, headline: effectsHeadline(effects) } : {}),
+  }
 }

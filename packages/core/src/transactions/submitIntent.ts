@@ -13,10 +13,11 @@ import type { IntentDraft } from '../intents/types.js'
 import { auditDecision } from '../policy/auditDecision.js'
 import { effectsAhead } from '../policy/effectsAhead.js'
 import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
+import { judgingLocks } from '../policy/judgingLocks.js'
 import type { PolicyDecision } from '../policy/types.js'
 import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
-import { walletLockKey, withLock } from '../storage/withLock.js'
+import { withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { type CarrierName, carrierFor } from './carrier.js'
 import { commitIntent } from './commitIntent.js'
@@ -86,7 +87,7 @@ export async function submitIntent(
   const effects = effectsAhead(chain, wallet.address, draft)
   const accepted = await withLock(
     ctx.storage,
-    [walletLockKey(wallet.address)],
+    await judgingLocks(ctx, wallet),
     async (): Promise<Accepted> => {
       if (idempotency) {
         const replayed = await replay(ctx, idempotency)

@@ -158,6 +158,13 @@ export const approvalSummarySchema = z.object({
   reason: z.string(),
   /** What the approver will be shown: the transaction's effects (absent for an intent made before effects). */
   effects: z.optional(storedEffectsSchema),
+  headline: z
+    .optional(z.string())
+    .check(
+      z.describe(
+        'What the approver is asked to let happen, in one line from the effects, the largest outflow first: "Allow 0x… to spend 500 USDC (≈ $500)"',
+      ),
+    ),
 })
 
 export type ApprovalSummary = z.infer<typeof approvalSummarySchema>

@@ -3,6 +3,7 @@ import type { PendingApproval } from '../approvals/types.js'
 import type { AgentWalletContext } from '../context.js'
 import type { BaseError } from '../errors/baseError.js'
 import { appendEvent } from '../events/appendEvent.js'
+import { effectsHeadline } from '../schemas/effectsHeadline.js'
 import type { StorageTx } from '../storage/types.js'
 import type { MinedRecord } from './laneTransitions.js'
 import type {
@@ -41,7 +42,7 @@ export function appendHitl(
     expiresAt: approval.expiresAt,
     ruleId: approval.ruleId,
     reason: approval.reason,
-    ...(approval.effects ? { effects: approval.effects } : {}),
+    ...(approval.effects ? { effects: approval.effects, headline: effectsHeadline(approval.effects) } : {}),
   })
 }
 

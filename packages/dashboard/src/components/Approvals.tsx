@@ -1,14 +1,16 @@
+import { effectsHeadline, orderEffects } from '@agentwallet/client'
 import { useState } from 'preact/hooks'
 import type { Api } from '../api.js'
 import { reverseName } from '../ensNames.js'
 import { useReloadOn, useSignedIn } from '../events.js'
-import { compareDecimals, dateTime, formatUnits, timeLeft } from '../format.js'
-import type { Approval, ApprovalFunds, KeyName, PolicyRule, Transaction, Wallet } from '../types.js'
+import { compareDecimals, dateTime, formatUnits, shortAddress, timeLeft } from '../format.js'
+import type { Approval, ApprovalFunds, Effect, KeyName, PolicyRule, Transaction, Wallet } from '../types.js'
 import { Address, ErrorNote, messageOf, StatusBadge, TxHash, useLoader, useNow } from './common.js'
 import { EffectsList } from './EffectsList.js'
 
 /**
- * `ensName` is the recipient's primary ENS name where its reverse record resolves (checked forward),
+ * `ensName` is the counterparty's primary ENS name (the lead effect's: the recipient, the spender; else
+ * the called address) where its reverse record resolves (checked forward),
  * `null` when it has none; `rule` the rule that paused it; `funds` whether the wallet still covers it.
  */
 type Row = {
@@ -53,7 +55,12 @@ export function Approvals() {
     const byAddress = new Map(wallets.map((wallet) => [wallet.address.toLowerCase(), wallet]))
     const [names, rules, people, funds] = await Promise.all([
       // Only pending cards show the recipient's name.
-      Promise.all(txs.slice(0, pending.length).map((tx) => (tx ? reverseName(api, tx.to) : undefined))),
+      Promise.all(
+        pending.map((approval, index) => {
+          const tx = txs[index]
+          return tx ? reverseName(api, leadOf(approval, tx)?.counterparty ?? tx.to) : undefined
+        }),
+      ),
       rulesOf(
         api,
         all.map((approval) => byId.get(approval.walletId)).filter((wallet) => wallet !== undefined),
@@ -131,10 +138,21 @@ function PendingCard(props: {
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<string>()
   const titleId = `apr-${approval.id}`
-  const recipientWallet = tx && props.byAddress.get(tx.to.toLowerCase())
   const swap = swapOf(tx)
   const allowance = allowanceOf(tx)
   const x402 = x402Of(tx)
+  // A plain send or call leads with what it does (its effects), not with the address it calls.
+  const lead = swap || allowance || x402 ? undefined : leadOf(approval, tx)
+  const counterparty = lead?.counterparty ?? tx?.to
+  const recipientWallet = counterparty && props.byAddress.get(counterparty.toLowerCase())
+  const nameOf = (address: string) =>
+    (address === counterparty && props.row.ensName) ||
+    props.byAddress.get(address.toLowerCase())?.agentName ||
+    shortAddress(address)
+  const headline =
+    !swap && !allowance && !x402 && approval.effects
+      ? effectsHeadline(approval.effects, { name: nameOf })
+      : `${describe(tx)} from ${wallet?.agentName ?? 'an agent'}`
 
   const resolve = async (action: 'approve' | 'reject') => {
     setBusy(true)
@@ -156,8 +174,8 @@ function PendingCard(props: {
 
   return (
     <li class="card approval" aria-labelledby={titleId} data-approval-id={approval.id}>
-      <h3 id={titleId}>
-        {describe(tx)} from {wallet?.agentName ?? 'an agent'}
+      <h3 id={titleId} data-testid="headline">
+        {headline}
       </h3>
       <dl class="facts">
         <dt>Wallet</dt>
@@ -203,7 +221,9 @@ function PendingCard(props: {
             </dd>
           </>
         )}
-        <dt>{swap ? 'Router' : allowance ? 'Token' : x402 ? 'Payee' : 'Recipient'}</dt>
+        <dt>
+          {swap ? 'Router' : allowance ? 'Token' : x402 ? 'Payee' : lead ? roleOf[lead.kind] : 'Recipient'}
+        </dt>
         <dd>
           {props.row.ensName ? (
             <>
@@ -220,7 +240,7 @@ function PendingCard(props: {
               </>
             )
           )}
-          {tx ? <Address value={tx.to} /> : '—'}
+          {counterparty ? <Address value={counterparty} /> : '—'}
           {recipientWallet && <span class="muted"> (managed wallet “{recipientWallet.agentName}”)</span>}
           {x402?.agent && <span data-testid="payee-agent"> · ERC-8004 agent #{x402.agent.agentId}</span>}
           {x402 && !x402.agent && x402.claimedAgentId && (
@@ -230,16 +250,21 @@ function PendingCard(props: {
             </span>
           )}
         </dd>
-        <dt>Amount</dt>
-        <dd class="amount">
-          {tx ? `${tx.amount} ${tx.asset.symbol}` : '—'}
-          {tx?.usd && (
-            <span class="muted" data-testid="amount-usd">
-              {' '}
-              ≈ ${tx.usd.value}
-            </span>
-          )}
-        </dd>
+        {/* Known effects say the amounts below ("What it does"); the call's own value would read "0 ETH". */}
+        {!lead && (
+          <>
+            <dt>Amount</dt>
+            <dd class="amount">
+              {tx ? `${tx.amount} ${tx.asset.symbol}` : '—'}
+              {tx?.usd && (
+                <span class="muted" data-testid="amount-usd">
+                  {' '}
+                  ≈ ${tx.usd.value}
+                </span>
+              )}
+            </dd>
+          </>
+        )}
         {approval.effects && (
           <>
             <dt>What it does</dt>
@@ -331,15 +356,19 @@ function RuleNumbers({ details }: { details: Record<string, unknown> | undefined
 
 function ResolvedCard({ row, people }: { row: Row; people: Map<string, KeyName> }) {
   const { approval, wallet, tx } = row
+  const lead = swapOf(tx) || allowanceOf(tx) ? undefined : leadOf(approval, tx)
+  const counterparty = lead?.counterparty ?? tx?.to
   return (
     <li class="card resolved" data-approval-id={approval.id}>
       <h3>
-        {tx ? `${tx.amount} ${tx.asset.symbol}` : 'Send'} from {wallet?.agentName ?? 'an agent'}{' '}
+        {lead && approval.effects
+          ? effectsHeadline(approval.effects, { name: shortAddress })
+          : `${tx ? `${tx.amount} ${tx.asset.symbol}` : 'Send'} from ${wallet?.agentName ?? 'an agent'}`}{' '}
         <StatusBadge status={approval.status} />
       </h3>
       <dl class="facts">
-        <dt>Recipient</dt>
-        <dd>{tx ? <Address value={tx.to} /> : '—'}</dd>
+        <dt>{lead ? roleOf[lead.kind] : 'Recipient'}</dt>
+        <dd>{counterparty ? <Address value={counterparty} /> : '—'}</dd>
         <dt>Decided</dt>
         <dd>
           {approval.resolvedAt ? dateTime(approval.resolvedAt) : '—'}
@@ -411,15 +440,16 @@ function neededEth({ required, gasIncluded }: ApprovalFunds['native']): string {
   return gasIncluded ? `${required} ETH (amount + gas)` : `${required} ETH before gas`
 }
 
-/** The rules that apply to each wallet (its own over the tenant's), by wallet id and rule id. */
+/** The rules that apply to each wallet (its own over its agent's over the tenant's), by wallet id and rule id. */
 async function rulesOf(api: Api, wallets: Wallet[]): Promise<Map<string, Map<string, PolicyRule>>> {
   const unique = [...new Map(wallets.map((wallet) => [wallet.id, wallet])).values()]
   const entries = await Promise.all(
     unique.map(async (wallet) => {
       const rules = await api
         .getPolicyRules({ wallet: wallet.address })
-        .catch(() => ({ tenant: [] as PolicyRule[], wallet: undefined }))
-      const byId = new Map([...rules.tenant, ...(rules.wallet?.rules ?? [])].map((rule) => [rule.id, rule]))
+        .catch(() => ({ tenant: [] as PolicyRule[], agent: undefined, wallet: undefined }))
+      const scoped = [...rules.tenant, ...(rules.agent?.rules ?? []), ...(rules.wallet?.rules ?? [])]
+      const byId = new Map(scoped.map((rule) => [rule.id, rule]))
       return [wallet.id, byId] as const
     }),
   )
@@ -463,7 +493,22 @@ function x402Of(tx: Transaction | undefined) {
   }
 }
 
-/** The card's title: what the paused intent does. */
+/** The effect a card leads with: the largest outflow (else the first effect), when the effects are known. */
+function leadOf(approval: Approval, tx: Transaction | undefined): Effect | undefined {
+  if (approval.effects?.status !== 'known' || tx?.kind === 'swap' || tx?.kind === 'x402_payment')
+    return undefined
+  return orderEffects(approval.effects.effects)[0]
+}
+
+/** What the lead effect's counterparty is to the wallet. */
+const roleOf: Record<Effect['kind'], string> = {
+  out: 'Recipient',
+  in: 'Sender',
+  grant: 'Spender',
+  revoke: 'Spender',
+}
+
+/** A swap's, an allowance's or an x402 payment's title, or one for a send whose effects are not stored. */
 function describe(tx: Transaction | undefined): string {
   if (!tx) return 'Send'
   if (x402Of(tx)) return `Pay ${tx.amount} ${tx.asset.symbol} for an HTTP resource (x402)`

@@ -1,3 +1,4 @@
+import { orderEffects } from '@agentwallet/client'
 import { formatUnits } from '../format.js'
 import type { Effect, Effects } from '../types.js'
 import { Address } from './common.js'
@@ -10,7 +11,8 @@ const verbs: Record<Effect['kind'], string> = {
 }
 
 /**
- * What a paused transaction will do, as the approver must see it: each asset out and in with its
+ * What a paused transaction will do, as the approver must see it (the largest outflow first, as the
+ * headline reads): each asset out and in with its
  * counterparty and USD value, each allowance or operator grant (unlimited ones flagged), or that
  * nobody could tell (unknown, or a revert in simulation).
  */
@@ -28,7 +30,7 @@ export function EffectsList({ effects }: { effects: Effects }) {
     return <p data-testid="effects-none">It moves no asset and grants nothing.</p>
   return (
     <ul class="effects" data-testid="effects">
-      {effects.effects.map((effect, index) => (
+      {orderEffects(effects.effects).map((effect, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: effects have no id and never reorder
         <li key={index} data-effect-kind={effect.kind} class={effect.unlimited ? 'unlimited' : undefined}>
           {verbs[effect.kind]} <strong>{amountOf(effect)}</strong>

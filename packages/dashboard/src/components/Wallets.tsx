@@ -8,6 +8,8 @@ type WalletData = {
   wallet: Wallet
   balance: Balance | undefined
   rules: PolicyRule[]
+  /** The key holding the wallet, when it has rules of its own (counted over all its wallets). */
+  agent: { name: string; ruleIds: Set<string> } | undefined
   outcomes: RuleOutcome[]
   history: Transaction[]
   historyCount: number
@@ -50,7 +52,12 @@ async function loadWallet(api: ReturnType<typeof useSignedIn>['api'], listed: Wa
     api.getPolicyRules({ wallet: listed.address }),
     api.listHistory({ wallet: listed.address, limit: 25 }),
   ])
-  const all = [...rules.tenant, ...(rules.wallet?.rules ?? [])].filter((rule) => rule.enabled !== false)
+  const all = [...rules.tenant, ...(rules.agent?.rules ?? []), ...(rules.wallet?.rules ?? [])].filter(
+    (rule) => rule.enabled !== false,
+  )
+  const agent = rules.agent?.rules.length
+    ? { name: rules.agent.name, ruleIds: new Set(rules.agent.rules.map((rule) => rule.id)) }
+    : undefined
   // The spend already counted in each window comes from the policy engine itself: a dry run of a
   // zero-value send (POST /policy/evaluate stores nothing) lists every rule's figures in `outcomes`.
   const tokens = [
@@ -67,7 +74,15 @@ async function loadWallet(api: ReturnType<typeof useSignedIn>['api'], listed: Wa
       .catch(() => [] as RuleOutcome[]),
   )
   const outcomes = (await Promise.all(probes)).flat()
-  return { wallet, balance, rules: all, outcomes, history: history.transactions, historyCount: history.count }
+  return {
+    wallet,
+    balance,
+    rules: all,
+    agent,
+    outcomes,
+    history: history.transactions,
+    historyCount: history.count,
+  }
 }
 
 function WalletCard({ item }: { item: WalletData }) {
@@ -141,6 +156,11 @@ function SessionKey({ smart }: { smart: SmartWallet }) {
 }
 
 function Limits({ item }: { item: WalletData }) {
+  // An agent's rule counts every wallet its key holds: say so, so the bar is not read as this wallet's.
+  const ruleName = (rule: PolicyRule) =>
+    item.agent?.ruleIds.has(rule.id)
+      ? `${nameOf(rule)}; agent ${item.agent.name}, all its wallets`
+      : nameOf(rule)
   const bars = item.rules.flatMap((rule) => {
     const outcome = item.outcomes.find((candidate) => candidate.ruleId === rule.id)
     const details = outcome?.details ?? {}
@@ -198,6 +218,12 @@ function Limits({ item }: { item: WalletData }) {
             <li key={rule.id}>
               {typeof rule.description === 'string' && <strong>{rule.description}</strong>}{' '}
               <span class="rule">{rule.id}</span> {describeRule(rule)}
+              {item.agent?.ruleIds.has(rule.id) && (
+                <span class="muted" data-testid="agent-rule">
+                  {' '}
+                  (agent {item.agent.name}, all its wallets)
+                </span>
+              )}
             </li>
           ))}
         </ul>
@@ -217,7 +243,7 @@ function largestRecent(history: Transaction[], symbol: string): string {
 }
 
 /** A rule as people named it: its description, else its id. */
-function ruleName(rule: PolicyRule): string {
+function nameOf(rule: PolicyRule): string {
   return typeof rule.description === 'string' ? `${rule.description}, ${rule.id}` : rule.id
 }
 

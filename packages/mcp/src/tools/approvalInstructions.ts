@@ -23,12 +23,14 @@ export type ApprovalInstructionsOptions = {
 }
 
 /**
- * The instructions an agent relays to its human for approval `approvalId`.
+ * The instructions an agent relays to its human for approval `approvalId`, led by what it does
+ * (`headline`: the approval's, built from its effects) when known.
  * @example approvalInstructions('apr_1', { serverUrl: 'http://127.0.0.1:8080' }).curl
  */
 export function approvalInstructions(
   approvalId: string,
   options: ApprovalInstructionsOptions = {},
+  headline?: string | undefined,
 ): ApprovalInstructions {
   const id = encodeURIComponent(approvalId)
   const dashboardUrl = options.dashboardUrl?.replaceAll('{id}', id)
@@ -39,7 +41,7 @@ export function approvalInstructions(
   const where = dashboardUrl ?? approveUrl ?? `POST /policy/approvals/${id}/approve on the AgentWallet server`
   return {
     message:
-      `Waiting for a human: someone with an approver or admin key approves (or rejects) approval ${approvalId} at ${where}. ` +
+      `${headline ? `Waiting for a human to allow this: ${headline}. Someone` : 'Waiting for a human: someone'} with an approver or admin key approves (or rejects) approval ${approvalId} at ${where}. ` +
       'This agent cannot approve it. Do not retry the action or try another way around it: it is saved, and goes ahead by itself once approved. ' +
       'Tell your user, then check the outcome later with get_approval.',
     ...(approveUrl ? { approveUrl, curl } : {}),
