@@ -137,15 +137,16 @@ async function awaitCommitmentAge(
 }
 
 /**
- * The earliest timestamp the next block can carry: after the latest block, and not before the wall
- * clock. A local chain that mined many blocks in one second runs ahead of the wall clock, so the
- * latest block alone (not the wall clock) may be what makes the commitment old enough.
+ * The earliest timestamp the next block is sure to carry: not before the latest block, and not
+ * before the wall clock. A chain may give several blocks within one second the same timestamp (the
+ * devnet does), so the latest block's time, not one past it; a chain that ran ahead of the wall
+ * clock is waited for by its own latest block.
  */
 async function chainTime(chain: ChainHandle): Promise<number> {
   const block = await chain.client.getBlock().catch((error: unknown) => {
     throw toChainError(error, chain.name)
   })
-  return Math.max(Number(block.timestamp) + 1, Math.floor(Date.now() / 1000))
+  return Math.max(Number(block.timestamp), Math.floor(Date.now() / 1000))
 }
 
 async function register(
