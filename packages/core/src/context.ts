@@ -3,6 +3,7 @@ import type { Bundler, TenantPaymaster } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import type { QuoteSource } from './defi/quoteSource.js'
 import type { EventBus } from './events/eventBus.js'
+import type { SkippedSteps } from './metrics/skippedSteps.js'
 import type { PriceFeedMaxAge } from './policy/priceFeedMaxAge.js'
 import type { PolicyEngine } from './policy/types.js'
 import type { EventListenerSet } from './storage/eventListeners.js'
@@ -86,6 +87,8 @@ export type AgentWalletContext = {
    * operation, the x402 payee. The money path asks them; set by the composition root.
    */
   carriers: Carriers
+  /** The tracker's steps a failed chain call skipped, counted for `/metrics` (`skippedSteps`). */
+  skipped: SkippedSteps
   /** The tenant's verifying paymaster on a chain, when the operator configured one (sponsored gas). */
   paymasterOf?: ((tenantId: string, chain: string) => TenantPaymaster | undefined) | undefined
 }

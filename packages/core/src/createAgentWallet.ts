@@ -16,6 +16,7 @@ import { BaseError } from './errors/baseError.js'
 import { toDomainEvent } from './events/appendEvent.js'
 import { EventBus } from './events/eventBus.js'
 import { identityRegistration } from './identity/identityRegistration.js'
+import { skippedSteps } from './metrics/skippedSteps.js'
 import { registerOperations, resumeOperations, stopOperations } from './operations/backgroundOperations.js'
 import { payeeCarrier } from './payments/payeeCarrier.js'
 import { defaultTenantRules } from './policy/defaultRules.js'
@@ -204,6 +205,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       config.bundler?.({ tenantId, chain }) ?? relayerBundler(ctx, { tenantId, chain }),
     paymasterOf: (tenantId, chain) => config.paymaster?.({ tenantId, chain }),
     carriers: { lane: laneCarrier(), user_operation: userOperationCarrier, payee: payeeCarrier },
+    skipped: skippedSteps(chains.list().map((chain) => chain.name)),
   }
   // The multi-step operations: resumed at start, stopped at close, their steps' call refreshers
   // asked by `refreshCall` (a late approval, a stuck-tx replacement).

@@ -228,7 +228,7 @@ export function createApp(options: CreateAppOptions): AgentWalletApp {
   }
 }
 
-/** This process's metrics (HTTP, process, events) for `/metrics`; the storage gauges are read per scrape. */
+/** This process's metrics (HTTP, process, events, the tracker's skipped steps) for `/metrics`; the storage gauges are read per scrape. */
 function createMetrics(agentWallet: AgentWallet, token: string) {
   if (token.length < 16)
     throw new BaseError('validation_failed', 'The metrics token needs 16 characters or more')
@@ -238,7 +238,12 @@ function createMetrics(agentWallet: AgentWallet, token: string) {
   return {
     token,
     http,
-    families: () => [...http.families(), ...events.families(), ...runtime.families()],
+    families: () => [
+      ...http.families(),
+      ...events.families(),
+      ...agentWallet.context.skipped.families(),
+      ...runtime.families(),
+    ],
     stop() {
       runtime.stop()
       events.stop()

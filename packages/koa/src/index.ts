@@ -16,6 +16,7 @@ export {
 export { type CreateLoggerOptions, createLogger, redactPaths } from './http/createLogger.js'
 export { type ErrorEnvelope, toErrorEnvelope } from './http/errorEnvelope.js'
 export { HttpError } from './http/httpError.js'
+export { logBackgroundError } from './http/logBackgroundError.js'
 export {
   type RateLimiter,
   type SharedTokenBucketOptions,

@@ -191,6 +191,29 @@ describe('contents', () => {
     ).toBe(0)
   })
 
+  it('the tracker’s skipped steps: every step of every chain from the first scrape, then what this process counted', async () => {
+    const before = (await scrape()).exposition
+    expect(before.types.get('agentwallet_tracker_steps_skipped_total')).toBe('counter')
+    const steps = before.samples
+      .filter((sample) => sample.name === 'agentwallet_tracker_steps_skipped_total')
+      .map((sample) => `${sample.labels.chain}/${sample.labels.step}`)
+    expect(steps.sort()).toEqual(
+      [
+        'devnet/reorg_next_nonce',
+        'devnet/reorg_rebroadcast',
+        'devnet/replacement_balance',
+        'devnet/replacement_broadcast',
+        'devnet/replacement_fees',
+      ].sort(),
+    )
+    t.agentWallet.context.skipped.count('replacement_fees', 'devnet')
+    const after = (await scrape()).exposition
+    const fees = { chain: 'devnet', step: 'replacement_fees' }
+    expect(sampleValue(after, 'agentwallet_tracker_steps_skipped_total', fees)).toBe(
+      sampleValue(before, 'agentwallet_tracker_steps_skipped_total', fees) + 1,
+    )
+  })
+
   it('a paused send shows in the pending approvals and their oldest age', async () => {
     const { wallet } = (await t.call('POST', '/wallet/create', { key: agentKey, body: { agentName: 'p' } }))
       .body

@@ -2,6 +2,7 @@ import {
   ExecutionRevertedError,
   HttpRequestError,
   InsufficientFundsError,
+  InternalRpcError,
   InvalidInputRpcError,
   LimitExceededRpcError,
   RpcRequestError,
@@ -38,5 +39,29 @@ describe('toChainError', () => {
     expect(toChainError(new InsufficientFundsError(), 'devnet', { read: true }).code).toBe(
       'insufficient_funds',
     )
+  })
+})
+
+describe('toChainError on a write, when nothing else classifies it', () => {
+  it('an internal error of the node (-32603) is chain_unavailable: it says nothing of the request', () => {
+    const internal = new InternalRpcError(rpcError(-32603))
+    expect(toChainError(internal, 'devnet')).toMatchObject({
+      code: 'chain_unavailable',
+      details: { chain: 'devnet', reason: 'node says' },
+    })
+  })
+
+  it('a refusal keeps the node’s own words as its reason, not viem’s summary', () => {
+    const refused = new InvalidInputRpcError(
+      new RpcRequestError({
+        body: {},
+        error: { code: -32000, message: 'Nonce too high. Expected nonce to be 4 but got 5.' },
+        url: 'http://x',
+      }),
+    )
+    expect(toChainError(refused, 'devnet')).toMatchObject({
+      code: 'transaction_failed',
+      details: { chain: 'devnet', reason: 'Nonce too high. Expected nonce to be 4 but got 5.' },
+    })
   })
 })

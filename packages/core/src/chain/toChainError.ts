@@ -4,6 +4,7 @@ import {
   ExecutionRevertedError,
   HttpRequestError,
   InsufficientFundsError,
+  InternalRpcError,
   LimitExceededRpcError,
   ResourceUnavailableRpcError,
   SocketClosedError,
@@ -94,10 +95,32 @@ export function toChainError(error: unknown, chain: string, options: { read?: bo
       cause: error,
     })
   }
+  // The node's own error (-32603) says nothing about the request: it may serve it on a retry.
+  if (findViemError(error, [InternalRpcError])) {
+    return new ChainUnavailableError(chain, { details: { chain, reason: nodeReason(error) }, cause: error })
+  }
   return new BaseError('transaction_failed', 'The chain rejected the request', {
-    details: { chain, reason: error instanceof ViemBaseError ? error.shortMessage : undefined },
+    details: { chain, reason: nodeReason(error) },
     cause: error,
   })
+}
+
+/**
+ * The node's own words for an error (viem's `details` of the deepest error that has them: "nonce
+ * too high. Expected nonce to be 4 but got 5", "insufficient funds for gas * price + value"), else
+ * viem's short message. Kept on a failed record so an operator can tell why.
+ * @example nodeReason(error) // 'nonce too low'
+ */
+export function nodeReason(error: unknown): string | undefined {
+  let reason: string | undefined
+  let current: unknown = error
+  for (let depth = 0; current instanceof Error && depth < 20; depth++) {
+    if (current instanceof ViemBaseError) {
+      reason = current.details || reason || current.shortMessage
+    }
+    current = current.cause
+  }
+  return reason
 }
 
 function findViemError(

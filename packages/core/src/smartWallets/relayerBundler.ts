@@ -37,11 +37,12 @@ export function relayerBundler(
         userOperation: op,
       })
       const relayer = await relayerAccount(ctx, tenantId)
-      const sending = await withLock(ctx.storage, [walletLockKey(relayer.address)], () =>
+      const taken = await withLock(ctx.storage, [walletLockKey(relayer.address)], () =>
         submitOnce(ctx, chain, relayer, { op, hash, entryPoint }),
       )
-      // Outside the lock, as every send: the relayer's next op is taken while this one goes out.
-      await sending
+      // Outside the lock, as every send: the relayer's next op is taken while this one goes out, and a
+      // refusal, worked out under the relayer's lock (`broadcastInLane`), does not wait on this one.
+      await taken?.sending
       return hash
     },
     async getUserOperationReceipt(hash) {
@@ -55,13 +56,17 @@ export function relayerBundler(
 
 type Taken = { op: SignedUserOperation; hash: Hex; entryPoint: Address }
 
-/** Under the relayer's lock: the op's carrier if one is live, else a new one signed and committed. */
+/**
+ * Under the relayer's lock: the op's carrier if one is live, else a new one signed and committed.
+ * Its broadcast comes back wrapped (`{ sending }`): a promise returned bare from an async function is
+ * adopted, and the lock would be held until the node answered.
+ */
 async function submitOnce(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   relayer: WalletRecord,
   { op, hash, entryPoint }: Taken,
-): Promise<Promise<UnpausedTransaction> | undefined> {
+): Promise<{ sending: Promise<UnpausedTransaction> | undefined } | undefined> {
   const id = userOperationRecordId(chain.chainId, hash)
   const known = await ctx.storage.get('user_operations', id)
   const carrier = known && (await ctx.storage.get('transactions', known.transactionId))
@@ -85,7 +90,7 @@ async function submitOnce(
       await tx.put('user_operations', record)
     },
   })
-  return sending
+  return { sending }
 }
 
 /** The op's receipt once its carrier is mined with it; undefined while pending, or unknown here. */

@@ -13,8 +13,12 @@ import { isSigned, type UnpausedTransaction } from './types.js'
 /** A signed tx waiting in its wallet's lane, with what it will spend once the node has it. */
 type Entry = { native: bigint; token?: { key: string; amount: bigint } | undefined }
 
-/** One wallet's broadcasts on one chain, in nonce order: the tail to chain onto, and who waits. */
-type Lane = { tail: Promise<unknown>; waiting: Set<Entry> }
+/**
+ * One wallet's broadcasts on one chain, in nonce order: the tail to chain onto, and who waits.
+ * `undelivered`: a tx of this lane was left signed and queued (no answer, a rate limit), so a later
+ * one may be refused for that gap until the tracker sends it.
+ */
+type Lane = { tail: Promise<unknown>; waiting: Set<Entry>; undelivered: boolean }
 
 /** A lane per (chain, address): the same key as the nonces it carries (`nonceIdOf`). */
 const laneKey = nonceIdOf
@@ -47,7 +51,11 @@ export function broadcastLanes(): BroadcastLanes {
   return {
     enqueue(ctx, chain, signing) {
       const key = laneKey(chain.chainId, signing.signed.from)
-      const lane = lanes.get(key) ?? { tail: Promise.resolve(), waiting: new Set<Entry>() }
+      const lane = lanes.get(key) ?? {
+        tail: Promise.resolve(),
+        waiting: new Set<Entry>(),
+        undelivered: false,
+      }
       lanes.set(key, lane)
       const spend = spendOf(signing.signed)
       const entry: Entry = {
@@ -56,7 +64,7 @@ export function broadcastLanes(): BroadcastLanes {
       }
       lane.waiting.add(entry)
       const sent = lane.tail
-        .then(() => broadcastInLane(ctx, chain, signing))
+        .then(() => broadcastInLane(ctx, chain, signing, lane))
         .finally(() => lane.waiting.delete(entry))
       const tail = sent.catch(() => undefined)
       lane.tail = tail
@@ -91,6 +99,18 @@ async function broadcastInLane(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   { signed }: Signing,
+  lane: Lane,
+): Promise<UnpausedTransaction> {
+  const sent = await sendInLane(ctx, chain, signed, lane.undelivered)
+  if (sent.status === 'queued') lane.undelivered = true
+  return sent
+}
+
+async function sendInLane(
+  ctx: AgentWalletContext,
+  chain: ChainHandle,
+  signed: Signing['signed'],
+  gapBelow: boolean,
 ): Promise<UnpausedTransaction> {
   let refusal: unknown
   try {
@@ -105,6 +125,8 @@ async function broadcastInLane(
     // Moved on meanwhile (another replica's `sendOwed` broadcast it, or the tracker did).
     if (!current || current.status === 'pending_approval') return signed
     if (current.status !== 'queued' || !isSigned(current) || current.hash !== signed.hash) return current
-    return broadcastSigned(ctx, chain, current, { refused: { error: refusal } })
+    // A lower nonce of this lane went undelivered: the refusal may be that gap, which the tracker may
+    // have closed before the lock was ours. Sent again under the lock, its answer is current.
+    return broadcastSigned(ctx, chain, current, gapBelow ? {} : { refused: { error: refusal } })
   })
 }

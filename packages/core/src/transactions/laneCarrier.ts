@@ -1,6 +1,7 @@
 import { allocateNonce } from './allocateNonce.js'
 import { broadcastLanes } from './broadcastLane.js'
 import type { Carrier } from './carrier.js'
+import { laneRetries } from './laneRetries.js'
 import { estimateAhead, prepareGas, tokenSpendOf } from './prepareGas.js'
 import { saveJudged } from './saveJudged.js'
 import { sendReorgedAgain } from './sendReorgedAgain.js'
@@ -16,6 +17,8 @@ import { trackLane } from './trackLane.js'
  */
 export function laneCarrier(): Carrier {
   const lanes = broadcastLanes()
+  // What a pass could not do (a broadcast, a nonce re-derivation): the next one does it first.
+  const retries = laneRetries()
   return {
     name: 'lane',
     batches: false,
@@ -51,8 +54,8 @@ export function laneCarrier(): Carrier {
       })
       return { record: signing.signed, sending: lanes.enqueue(ctx, chain, signing) }
     },
-    track: trackLane,
-    reorged: sendReorgedAgain,
+    track: (ctx, pass) => trackLane(ctx, pass, retries),
+    reorged: (ctx, chain, records) => sendReorgedAgain(ctx, chain, records, retries),
     settle: () => lanes.settle(),
   }
 }

@@ -1,8 +1,10 @@
 import { type Hex, keccak256, type TransactionReceipt, TransactionReceiptNotFoundError } from 'viem'
+import { isRefusal } from '../chain/isRefusal.js'
 import { isTransportError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { maxOf } from '../utils/amounts.js'
+import { type LaneRetries, oweBroadcast, reportSkipped } from './laneRetries.js'
 import { markReplaced, markStuck } from './laneTransitions.js'
 import { refreshCall } from './refreshCall.js'
 import { transactionRequest } from './transactionRequest.js'
@@ -72,16 +74,25 @@ const bumped = (fee: bigint) => (fee * 1125n + 999n) / 1000n
  * least what the chain asks now, committed (with the old signature kept, since it may still be
  * mined) before it is broadcast. Nothing happens while the tx is priced at or above
  * the chain's current fees (it is only slow), when the raise would pass `maxFeeBumpMultiplier` times
- * the first signature's max fee, or when the wallet could not pay the higher fee. The caller holds
- * the wallet lock and has re-read `record` under it.
+ * the first signature's max fee, or when the wallet could not pay the higher fee. A fee or balance
+ * read that fails skips the replacement for this pass, and a broadcast the node did not answer is
+ * owed to the next (`retries`); each is reported (`reportSkipped`). The caller holds the wallet lock
+ * and has re-read `record` under it.
  */
 export async function replaceStuck(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   record: SubmittedTransaction,
+  retries: LaneRetries,
 ): Promise<SubmittedTransaction> {
-  const market = await chain.client.estimateFeesPerGas().catch(() => undefined)
-  if (!market) return record
+  let market: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+  try {
+    market = await chain.client.estimateFeesPerGas()
+  } catch (error) {
+    // Still due: the next pass reads the fees again.
+    reportSkipped(ctx, 'replacement_fees', record, error)
+    return record
+  }
   const oldMax = BigInt(record.gas.maxFeePerGas)
   const oldTip = BigInt(record.gas.maxPriorityFeePerGas)
   if (oldMax >= market.maxFeePerGas && oldTip >= market.maxPriorityFeePerGas) return record
@@ -90,8 +101,13 @@ export async function replaceStuck(
   const cap = feeCapOf(ctx, record)
   if (maxFee > cap) return stuckAs(ctx, record, 'fee_cap_reached', maxFee, cap)
   const limit = BigInt(record.gas.limit)
-  const balance = await chain.client.getBalance({ address: record.from }).catch(() => undefined)
-  if (balance === undefined) return record
+  let balance: bigint
+  try {
+    balance = await chain.client.getBalance({ address: record.from })
+  } catch (error) {
+    reportSkipped(ctx, 'replacement_balance', record, error)
+    return record
+  }
   if (balance < BigInt(record.call.value) + limit * maxFee)
     return stuckAs(ctx, record, 'insufficient_funds', maxFee, cap)
 
@@ -119,8 +135,14 @@ export async function replaceStuck(
     hash: keccak256(rawTx),
     ...(record.cancels ? { cancels: true } : {}),
   })
-  // A refusal (or no answer) leaves the older signature pending; the next pass looks again.
-  await chain.client.sendRawTransaction({ serializedTransaction: rawTx }).catch(() => undefined)
+  try {
+    await chain.client.sendRawTransaction({ serializedTransaction: rawTx })
+  } catch (error) {
+    // A refusal leaves the older signature pending, and a later pass looks again; no answer (a rate
+    // limit, a node away) is owed: the next pass sends the new signature first.
+    reportSkipped(ctx, 'replacement_broadcast', next, error)
+    if (!isRefusal(error)) oweBroadcast(retries, next, 'replacement_broadcast')
+  }
   return next
 }
 

@@ -128,8 +128,14 @@ export async function broadcastSigned(
     // the tx: it may, so it is not failed and its nonce is neither freed nor filled. It stays signed
     // and queued, and the tracker asks the chain (docs/money-path.md, "What the chain may do").
     if (known === undefined || !isRefusal(error)) return record
-    if (!options.owedSent && (await sendOwed(ctx, chain, record)))
-      return broadcastSigned(ctx, chain, record, { ...options, owedSent: true, refused: undefined })
+    if (!options.owedSent) {
+      const owed = await sendOwed(ctx, chain, record)
+      // A lower nonce of ours the node still lacks (its send met a rate limit, a node away): the
+      // refusal may be that gap ("nonce too high"), not this tx. It waits, signed, for the tracker.
+      if (owed === 'undelivered') return record
+      if (owed === 'delivered')
+        return broadcastSigned(ctx, chain, record, { ...options, owedSent: true, refused: undefined })
+    }
     return failSigned(ctx, chain, record, toChainError(error, chain.name), options)
   }
 }
@@ -218,13 +224,15 @@ async function nextNonceIfAhead(
  * Broadcasts, lowest nonce first, the signed txs of the same wallet and chain below `record`'s
  * nonce that the node has not been given: signed by a replica that died before broadcasting, or
  * met a transport error. A node that does not queue future nonces (an automining devnet) refuses
- * `record` until they are in. True when there were any. The caller holds the wallet lock.
+ * `record` until they are in. `none` when there were none; `undelivered` when one is still not
+ * with the node (no answer again, or one that says nothing): the ones above it are not sent, since
+ * the node would refuse them for the gap. The caller holds the wallet lock.
  */
 async function sendOwed(
   ctx: AgentWalletContext,
   chain: ChainHandle,
   record: SignedQueuedTransaction,
-): Promise<boolean> {
+): Promise<'none' | 'delivered' | 'undelivered'> {
   const queued = await ctx.storage.query('transactions', {
     where: { walletId: record.walletId, status: 'queued' },
   })
@@ -232,8 +240,11 @@ async function sendOwed(
     .filter((other): other is SignedQueuedTransaction => other.status === 'queued' && isSigned(other))
     .filter((other) => other.chain === record.chain && other.nonce < record.nonce)
     .sort((x, y) => x.nonce - y.nonce)
-  for (const other of owed) await broadcastSigned(ctx, chain, other, { owedSent: true })
-  return owed.length > 0
+  for (const other of owed) {
+    const sent = await broadcastSigned(ctx, chain, other, { owedSent: true })
+    if (sent.status === 'queued') return 'undelivered'
+  }
+  return owed.length > 0 ? 'delivered' : 'none'
 }
 
 /**

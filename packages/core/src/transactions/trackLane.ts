@@ -7,6 +7,7 @@ import { BaseError, isAgentWalletError } from '../errors/baseError.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
 import type { TrackPass } from './carrier.js'
 import { chainVerdict } from './chainVerdict.js'
+import { type LaneRetries, retrySkipped } from './laneRetries.js'
 import { markRebroadcast, minedRecord, writeMined } from './laneTransitions.js'
 import { prepareGas, tokenSpendOf } from './prepareGas.js'
 import { recheckFailed } from './recheckFailed.js'
@@ -29,9 +30,24 @@ import {
  * shows mined after all (`recheckFailed`), and the queued txs that a crash or a transport failure
  * left behind: a signed one is broadcast again exactly as signed; an unsigned one (accepted, crash
  * before signing) is signed now. Only stale ones, unless the pass is the start-up reconciliation.
+ * First, what the last pass could not do for lack of an answer (`retries`: a broadcast, a wallet's
+ * next nonce after a reorg).
  * @example await trackLane(ctx, pass)
  */
-export async function trackLane(ctx: AgentWalletContext, pass: TrackPass): Promise<void> {
+export async function trackLane(
+  ctx: AgentWalletContext,
+  pass: TrackPass,
+  retries: LaneRetries,
+): Promise<void> {
+  try {
+    await trackOpen(ctx, pass, retries)
+  } finally {
+    retries.pass++
+  }
+}
+
+async function trackOpen(ctx: AgentWalletContext, pass: TrackPass, retries: LaneRetries): Promise<void> {
+  await retrySkipped(ctx, retries, pass.chains)
   const submitted = pass.submitted.filter(isSubmittedTransaction)
   const receipts = await Promise.all(
     submitted.map(async (record) => ({
@@ -46,7 +62,7 @@ export async function trackLane(ctx: AgentWalletContext, pass: TrackPass): Promi
   await Promise.all([
     ...receipts
       .filter((found) => found.receipt === undefined)
-      .map(({ record }) => settle(ctx, record, Date.parse(record.submittedAt) <= pass.staleBefore)),
+      .map(({ record }) => settle(ctx, record, Date.parse(record.submittedAt) <= pass.staleBefore, retries)),
     ...pass.queued
       .filter((record) => Date.parse(record.updatedAt) <= pass.staleBefore)
       .map((record) => resume(ctx, record)),
@@ -83,6 +99,7 @@ async function settle(
   ctx: AgentWalletContext,
   candidate: SubmittedTransaction,
   stale: boolean,
+  retries: LaneRetries,
 ): Promise<void> {
   const chain = ctx.chains.get(candidate.chain)
   if (stale) {
@@ -98,7 +115,7 @@ async function settle(
     const record = await ctx.storage.get('transactions', candidate.id)
     if (!record || !isSubmittedTransaction(record)) return
     if (unseen) await rebroadcastDropped(ctx, chain, record)
-    else if (record.submittedAt === candidate.submittedAt) await replaceStuck(ctx, chain, record)
+    else if (record.submittedAt === candidate.submittedAt) await replaceStuck(ctx, chain, record, retries)
   })
 }
 

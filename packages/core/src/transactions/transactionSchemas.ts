@@ -142,7 +142,8 @@ export const transactionViewSchema = z.object({
   ),
   approvalId: z.nullable(z.string()),
   policy: z.object({ decision: z.string(), ruleId: z.nullable(z.string()), reason: z.string() }),
-  error: z.nullable(z.object({ code: z.string(), message: z.string() })),
+  /** Why it failed: `reason` is the node's own words for a refusal ("nonce too low"), when it gave any. */
+  error: z.nullable(z.object({ code: z.string(), message: z.string(), reason: z.optional(z.string()) })),
   meta: z.optional(z.record(z.string(), z.unknown())),
   createdAt: out.timestamp,
   updatedAt: out.timestamp,

@@ -94,7 +94,7 @@ export async function writeFailed(
   const next: FailedTransaction = {
     ...record,
     status: 'failed',
-    error: { code: error.code, message: error.shortMessage },
+    error: { code: error.code, message: error.shortMessage, ...reasonOf(error) },
     // A signed tx is failed only on the node's definite refusal, yet the chain has the last word: the
     // tracker watches its nonce until another tx is mined at it (`recheckFailed`).
     ...(record.rawTx !== undefined ? { nonceSettled: options.nonceSettled ?? false } : {}),
@@ -103,6 +103,12 @@ export async function writeFailed(
   await tx.put('transactions', next)
   appendEvent(ctx, tx, next.tenantId, 'tx.failed', { ...txPayload(next), reason: error.shortMessage })
   return next
+}
+
+/** The node's reason a chain error carries (`toChainError`'s `details.reason`), to keep on the record. */
+function reasonOf(error: BaseError): { reason?: string } {
+  const reason = error.details?.reason
+  return typeof reason === 'string' && reason !== '' ? { reason } : {}
 }
 
 async function releaseNonce(tx: StorageTx, nonceId: string, nonce: number): Promise<void> {

@@ -262,7 +262,8 @@ export type ConfirmedTransaction = MinedTransaction | MinedUserOperation | Settl
 export type FailedTransaction = TransactionBase &
   Partial<Signature> & {
     status: 'failed'
-    error: { code: string; message: string }
+    /** `reason`: the node's own words for a refusal ("nonce too low"), when it gave any. */
+    error: { code: string; message: string; reason?: string | undefined }
     submittedAt?: string | undefined
     confirmedAt?: undefined
     /**

@@ -25,6 +25,8 @@ export type OpenAgentWalletOptions = {
    * chain): read at each link, since a server learns its address only once it listens.
    */
   localExplorerUrl?: (() => string | undefined) | undefined
+  /** Told what background work (the tracker, webhooks) could not do: the server logs it. */
+  onBackgroundError?: ((error: unknown) => void) | undefined
 }
 
 /**
@@ -94,6 +96,7 @@ export async function openAgentWallet(
       quoteSources: config.zeroEx ? [zeroExQuoteSource(config.zeroEx)] : [],
       ...config.feeBumping,
       paymaster: ({ tenantId, chain }) => config.paymasters[tenantId]?.[chain],
+      onBackgroundError: options.onBackgroundError,
     })
     return {
       agentWallet,

@@ -5,6 +5,7 @@ import { createApp } from '../createApp.js'
 import { dashboardExplorerUrl } from '../dashboard/dashboardExplorerUrl.js'
 import { findDashboardDir } from '../dashboard/serveDashboard.js'
 import { createLogger } from '../http/createLogger.js'
+import { logBackgroundError } from '../http/logBackgroundError.js'
 import { CliError } from './cliError.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { openAgentWallet, type Runtime } from './openAgentWallet.js'
@@ -29,11 +30,12 @@ export async function serve(
   // it is the explorer of chains that have none (the devnet), at the public URL, known once listening.
   const dashboardDir = findDashboardDir()
   let publicUrl = config.publicUrl
+  const logger = createLogger({ level: config.logLevel })
   const runtime = await openAgentWallet(config, env, 'serve', {
     localExplorerUrl: dashboardDir ? () => publicUrl && dashboardExplorerUrl(publicUrl) : undefined,
+    onBackgroundError: logBackgroundError(logger),
   })
   try {
-    const logger = createLogger({ level: config.logLevel })
     const keyFile = join(config.dataDir, 'admin.key')
     // Memory storage keeps no secret on disk: the key dies with the process, and so must every copy.
     const keepsKeyFile = config.storage !== 'memory'
