@@ -1,0 +1,233 @@
+import {
+  type Blockhash,
+  type EncodedAccount,
+  getBase64Decoder,
+  getBase64Encoder,
+  getCompiledTransactionMessageEncoder,
+  type Transaction,
+} from '@solana/kit'
+import { Clock, FailedTransactionMetadata, type TransactionMetadata } from 'litesvm'
+import { blockhashAt } from './blockhashAt.js'
+import { computeFee, computeUnitPrice } from './computeFee.js'
+import type { Genesis } from './createGenesis.js'
+import { createLedger, type TransactionRecord } from './createLedger.js'
+import { type DecodedTransaction, decodeWireTransaction } from './decodeWireTransaction.js'
+import { preflightFailure, signatureFailure } from './preflightFailure.js'
+import { readBalances } from './readBalances.js'
+import { toInnerInstructions, toReturnData } from './toInnerInstructions.js'
+import { landsDespite, type TransactionError, toTransactionError } from './toTransactionError.js'
+
+/** Blocks a blockhash stays usable: `lastValidBlockHeight` = its height + 150, as on a real cluster. */
+export const blockhashLifetime = 150n
+const slotsPerEpoch = 432_000n
+
+/** One change of the chain, in the order it happened; replaying the entries rebuilds the chain. */
+export type ChainJournalEntry =
+  | { type: 'transaction'; transaction: string; signature: string; slot: bigint; blockTime: bigint }
+  | { type: 'advance'; blocks: bigint; blockTime: bigint }
+
+export type SimulationResult = {
+  err: TransactionError | null
+  logs: string[]
+  unitsConsumed: bigint
+  returnData: ReturnType<typeof toReturnData>
+  postAccounts: EncodedAccount[]
+  fee: bigint
+  replacementBlockhash: { blockhash: Blockhash; lastValidBlockHeight: bigint } | null
+}
+
+export type SolanaChain = ReturnType<typeof createSolanaChain>
+
+const now = () => BigInt(Math.floor(Date.now() / 1000))
+
+/**
+ * The chain over LiteSVM: one block per landed transaction (a slot, a new blockhash), blockhashes that
+ * expire 150 blocks on, the ledger of what landed, and every change reported to `record` (the journal).
+ */
+export function createSolanaChain({ svm }: Genesis, record: (entry: ChainJournalEntry) => void = () => {}) {
+  const ledger = createLedger()
+  let height = 0n
+  let replaying = false
+  const journal = (entry: ChainJournalEntry) => {
+    if (!replaying) record(entry)
+  }
+  const latestBlockhash = () => ({
+    blockhash: blockhashAt(height),
+    lastValidBlockHeight: height + blockhashLifetime,
+  })
+  /** Recent blockhashes by height; older ones are forgotten, as a node forgets them. */
+  const blockhashes = new Map<string, bigint>([[blockhashAt(0n), 0n]])
+
+  function setClock(slot: bigint, blockTime: bigint) {
+    const epoch = slot / slotsPerEpoch
+    svm.setClock(new Clock(slot, blockTime, epoch, epoch, blockTime))
+  }
+
+  function newBlock(blockTime: bigint) {
+    height += 1n
+    blockhashes.set(blockhashAt(height), height)
+    blockhashes.delete(blockhashAt(height - 2n * blockhashLifetime))
+    setClock(height, blockTime)
+    ledger.emit({ type: 'slot', slot: height })
+  }
+
+  /** The height a blockhash was issued at, while it is still usable by a new transaction. */
+  function blockhashHeight(blockhash: string): bigint | undefined {
+    const issued = blockhashes.get(blockhash)
+    return issued !== undefined && height + 1n <= issued + blockhashLifetime ? issued : undefined
+  }
+
+  function simulateDecoded(decoded: DecodedTransaction, sigVerify: boolean): SimulationResult {
+    svm.withSigverify(sigVerify)
+    try {
+      const result = svm.simulateTransaction(decoded.transaction)
+      const failed = result instanceof FailedTransactionMetadata
+      const meta: TransactionMetadata = result.meta()
+      return {
+        err: failed ? toTransactionError(result.err()) : null,
+        logs: meta.logs(),
+        unitsConsumed: meta.computeUnitsConsumed(),
+        returnData: toReturnData(meta),
+        postAccounts: failed ? [] : result.postAccounts(),
+        fee: computeFee(decoded.message),
+        replacementBlockhash: null,
+      }
+    } finally {
+      svm.withSigverify(true)
+    }
+  }
+
+  /** Executes a transaction in a new block; undefined when it failed before landing (nothing changed). */
+  function land(decoded: DecodedTransaction, wire: Uint8Array, blockTime: bigint) {
+    const pre = readBalances(svm, decoded.accountKeys)
+    setClock(height + 1n, blockTime)
+    const result = svm.sendTransaction(decoded.transaction)
+    const failed = result instanceof FailedTransactionMetadata
+    const err = failed ? toTransactionError(result.err()) : null
+    if (err !== null && !landsDespite(err)) {
+      setClock(height, blockTime)
+      return { landed: undefined, err }
+    }
+    newBlock(blockTime)
+    const meta: TransactionMetadata = failed ? result.meta() : result
+    const post = readBalances(svm, decoded.accountKeys)
+    const landed: TransactionRecord = {
+      decoded,
+      wire,
+      slot: height,
+      blockTime,
+      err,
+      fee: computeFee(decoded.message),
+      preBalances: pre.balances,
+      postBalances: post.balances,
+      preTokenBalances: pre.tokenBalances,
+      postTokenBalances: post.tokenBalances,
+      logMessages: meta.logs(),
+      innerInstructions: toInnerInstructions(meta),
+      computeUnitsConsumed: meta.computeUnitsConsumed(),
+      computeUnitPrice: computeUnitPrice(decoded.message),
+    }
+    ledger.add(landed)
+    const written = decoded.accountKeys.filter((_, index) => decoded.writable[index])
+    ledger.emit({ type: 'transaction', record: landed, written })
+    journal({
+      type: 'transaction',
+      transaction: getBase64Decoder().decode(wire),
+      signature: decoded.signature,
+      slot: height,
+      blockTime,
+    })
+    return { landed, err }
+  }
+
+  return {
+    svm,
+    ledger,
+    height: () => height,
+    latestBlockhash,
+    isBlockhashValid: (blockhash: string) => blockhashHeight(blockhash) !== undefined,
+
+    /**
+     * `sendTransaction`: refuses what a node refuses (a bad signature; with preflight, any failure),
+     * drops what could not land (skipPreflight: the signature is answered, no status ever appears),
+     * lands the rest in a new block. Resolves with the signature.
+     */
+    send(wire: Uint8Array, { skipPreflight = false } = {}): string {
+      const decoded = decodeWireTransaction(wire)
+      if (ledger.get(decoded.signature)) {
+        if (skipPreflight) return decoded.signature
+        throw preflightFailure('AlreadyProcessed')
+      }
+      if (blockhashHeight(decoded.blockhash) === undefined) {
+        if (skipPreflight) return decoded.signature
+        throw preflightFailure('BlockhashNotFound')
+      }
+      if (!skipPreflight) {
+        const simulation = simulateDecoded(decoded, true)
+        if (simulation.err !== null)
+          throw preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
+      }
+      const { err } = land(decoded, wire, now())
+      if (err === 'SignatureFailure') throw signatureFailure()
+      return decoded.signature
+    },
+
+    /** `simulateTransaction` against the current state; nothing is kept. */
+    simulate(wire: Uint8Array, { sigVerify = false, replaceRecentBlockhash = false } = {}): SimulationResult {
+      let decoded = decodeWireTransaction(wire)
+      if (replaceRecentBlockhash) {
+        const message = { ...decoded.message, lifetimeToken: blockhashAt(height) }
+        const messageBytes = getCompiledTransactionMessageEncoder().encode(message)
+        const transaction = {
+          ...decoded.transaction,
+          messageBytes: messageBytes as Transaction['messageBytes'],
+        }
+        decoded = { ...decoded, transaction, blockhash: message.lifetimeToken }
+        const result = simulateDecoded(decoded, false)
+        return { ...result, replacementBlockhash: latestBlockhash() }
+      }
+      if (blockhashHeight(decoded.blockhash) === undefined) {
+        return {
+          err: 'BlockhashNotFound',
+          logs: [],
+          unitsConsumed: 0n,
+          returnData: null,
+          postAccounts: [],
+          fee: computeFee(decoded.message),
+          replacementBlockhash: null,
+        }
+      }
+      return simulateDecoded(decoded, sigVerify)
+    },
+
+    /** Mines `blocks` empty blocks: the way to let blockhashes expire on a quiet devnet. */
+    advance(blocks: bigint, blockTime = now()) {
+      for (let index = 0n; index < blocks; index++) newBlock(blockTime)
+      if (blocks > 0n) journal({ type: 'advance', blocks, blockTime })
+    },
+
+    /** Re-applies journaled changes to a chain fresh from the same genesis; a divergence throws. */
+    replay(entries: readonly ChainJournalEntry[]) {
+      replaying = true
+      try {
+        replayEntries(entries)
+      } finally {
+        replaying = false
+      }
+    },
+  }
+
+  function replayEntries(entries: readonly ChainJournalEntry[]) {
+    for (const [index, entry] of entries.entries()) {
+      if (entry.type === 'advance') {
+        for (let block = 0n; block < entry.blocks; block++) newBlock(entry.blockTime)
+        continue
+      }
+      const wire = new Uint8Array(getBase64Encoder().encode(entry.transaction))
+      const decoded = decodeWireTransaction(wire)
+      const replayed = height + 1n === entry.slot ? land(decoded, wire, entry.blockTime).landed : undefined
+      if (!replayed || decoded.signature !== entry.signature)
+        throw new Error(`solana devnet journal replay diverged at entry ${index + 1} (${entry.signature})`)
+    }
+  }
+}
