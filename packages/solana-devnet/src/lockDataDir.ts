@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
+/** Thrown when another devnet holds the data dir; `code` says so without reading the message. */
+const inUse = (message: string) => Object.assign(new Error(message), { code: 'DATA_DIR_IN_USE' as const })
+
 /** Lock files this process holds: its own pid in any other one is a previous life's. */
 const heldHere = new Set<string>()
 
@@ -43,7 +46,7 @@ function liveOwner(content: string): number | undefined {
 export function lockDataDir(dataDir: string): () => void {
   const path = resolve(join(dataDir, 'solana-devnet.lock'))
   if (heldHere.has(path))
-    throw new Error(
+    throw inUse(
       `solana devnet data dir ${dataDir} is in use by this process; share one devnet through serve()`,
     )
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -60,7 +63,7 @@ export function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const owner = liveOwner(readLock(path))
       if (owner !== undefined) {
-        throw new Error(
+        throw inUse(
           `solana devnet data dir ${dataDir} is in use by process ${owner}; share one devnet through serve()`,
         )
       }
