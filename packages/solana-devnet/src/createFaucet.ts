@@ -21,7 +21,15 @@ import type { Genesis, SolanaDevnetMint } from './createGenesis.js'
 import type { SolanaChain } from './createSolanaChain.js'
 import { invalidParam } from './solanaRpcError.js'
 
-export type Faucet = ReturnType<typeof createFaucet>
+export type Faucet = {
+  address: Address
+  airdrop(to: Address, amount: bigint): Promise<string>
+  mintTokens(
+    mint: string,
+    owner: Address,
+    amount: bigint,
+  ): Promise<{ signature: string; tokenAccount: Address }>
+}
 
 /**
  * SOL and test tokens from the faucet key, as real transactions it signs (a transfer; an idempotent
@@ -29,7 +37,7 @@ export type Faucet = ReturnType<typeof createFaucet>
  * signature, a status and a meta, and the journal replays them. One at a time, so two requests never
  * sign the same message under the same blockhash.
  */
-export function createFaucet(chain: SolanaChain, { faucet, mints }: Genesis) {
+export function createFaucet(chain: SolanaChain, { faucet, mints }: Genesis): Faucet {
   let queue: Promise<unknown> = Promise.resolve()
 
   async function sign(instructions: Instruction[]): Promise<string> {
