@@ -7,6 +7,7 @@ import {
   type Instruction,
   lamports,
   pipe,
+  type Signature,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
@@ -23,12 +24,12 @@ import { invalidParam } from './solanaRpcError.js'
 
 export type Faucet = {
   address: Address
-  airdrop(to: Address, amount: bigint): Promise<string>
+  airdrop(to: Address, amount: bigint): Promise<Signature>
   mintTokens(
     mint: string,
     owner: Address,
     amount: bigint,
-  ): Promise<{ signature: string; tokenAccount: Address }>
+  ): Promise<{ signature: Signature; tokenAccount: Address }>
 }
 
 /**
@@ -40,7 +41,7 @@ export type Faucet = {
 export function createFaucet(chain: SolanaChain, { faucet, mints }: Genesis): Faucet {
   let queue: Promise<unknown> = Promise.resolve()
 
-  async function sign(instructions: Instruction[]): Promise<string> {
+  async function sign(instructions: Instruction[]): Promise<Signature> {
     const transaction = await pipe(
       createTransactionMessage({ version: 0 }),
       (message) => setTransactionMessageFeePayerSigner(faucet, message),
@@ -67,7 +68,7 @@ export function createFaucet(chain: SolanaChain, { faucet, mints }: Genesis): Fa
   return {
     address: faucet.address,
     /** Sends `amount` lamports to `to`; resolves with the transaction's signature. */
-    airdrop(to: Address, amount: bigint): Promise<string> {
+    airdrop(to: Address, amount: bigint): Promise<Signature> {
       return exclusive(() =>
         sign([getTransferSolInstruction({ source: faucet, destination: to, amount: lamports(amount) })]),
       )

@@ -4,6 +4,7 @@ import {
   getBase64Decoder,
   getBase64Encoder,
   getCompiledTransactionMessageEncoder,
+  type Signature,
   type Transaction,
 } from '@solana/kit'
 import { Clock, FailedTransactionMetadata, type TransactionMetadata } from 'litesvm'
@@ -40,13 +41,30 @@ export type SolanaChain = ReturnType<typeof createSolanaChain>
 
 const now = () => BigInt(Math.floor(Date.now() / 1000))
 
+export type SolanaChainOptions = {
+  /** Told every change, in order (the journal). */
+  record?: ((entry: ChainJournalEntry) => void) | undefined
+  /**
+   * Milliseconds a slot stays open: transactions landing within it share its block, as on a cluster
+   * (400 ms there). 0 (the default): every landed transaction opens a block of its own.
+   */
+  slotMs?: number | undefined
+}
+
 /**
- * The chain over LiteSVM: one block per landed transaction (a slot, a new blockhash), blockhashes that
- * expire 150 blocks on, the ledger of what landed, and every change reported to `record` (the journal).
+ * The chain over LiteSVM: blocks opened by landing transactions (one each, or one per `slotMs`), a new
+ * blockhash per block, blockhashes that expire 150 blocks on, the ledger of what landed, and every
+ * change reported to `record` (the journal). Nothing ticks: a quiet chain stays at its height.
  */
-export function createSolanaChain({ svm }: Genesis, record: (entry: ChainJournalEntry) => void = () => {}) {
+export function createSolanaChain(
+  { svm }: Genesis,
+  { record = () => {}, slotMs = 0 }: SolanaChainOptions = {},
+) {
   const ledger = createLedger()
   let height = 0n
+  let blockTimeOfHeight = 0n
+  /** Wall-clock ms the current block was opened (0: long ago, the next transaction opens one). */
+  let openedAt = 0
   let replaying = false
   const journal = (entry: ChainJournalEntry) => {
     if (!replaying) record(entry)
@@ -65,16 +83,23 @@ export function createSolanaChain({ svm }: Genesis, record: (entry: ChainJournal
 
   function newBlock(blockTime: bigint) {
     height += 1n
+    blockTimeOfHeight = blockTime
+    openedAt = replaying ? 0 : Date.now()
     blockhashes.set(blockhashAt(height), height)
     blockhashes.delete(blockhashAt(height - 2n * blockhashLifetime))
     setClock(height, blockTime)
     ledger.emit({ type: 'slot', slot: height })
   }
 
-  /** The height a blockhash was issued at, while it is still usable by a new transaction. */
-  function blockhashHeight(blockhash: string): bigint | undefined {
+  /** The slot a transaction sent now lands in: the open one, or a new one. */
+  function nextSlot(): bigint {
+    return slotMs > 0 && Date.now() - openedAt < slotMs ? height : height + 1n
+  }
+
+  /** The height a blockhash was issued at, while a transaction landing in `slot` may still use it. */
+  function blockhashHeight(blockhash: string, slot = nextSlot()): bigint | undefined {
     const issued = blockhashes.get(blockhash)
-    return issued !== undefined && height + 1n <= issued + blockhashLifetime ? issued : undefined
+    return issued !== undefined && slot <= issued + blockhashLifetime ? issued : undefined
   }
 
   function simulateDecoded(decoded: DecodedTransaction, sigVerify: boolean): SimulationResult {
@@ -97,18 +122,23 @@ export function createSolanaChain({ svm }: Genesis, record: (entry: ChainJournal
     }
   }
 
-  /** Executes a transaction in a new block; undefined when it failed before landing (nothing changed). */
-  function land(decoded: DecodedTransaction, wire: Uint8Array, blockTime: bigint) {
+  /**
+   * Executes a transaction in `slot` (the current block or a new one); `landed` is undefined when it
+   * failed before landing (nothing changed).
+   */
+  function land(decoded: DecodedTransaction, wire: Uint8Array, slot: bigint, time: bigint) {
+    const opens = slot > height
+    const blockTime = opens ? time : blockTimeOfHeight
     const pre = readBalances(svm, decoded.accountKeys)
-    setClock(height + 1n, blockTime)
+    if (opens) setClock(slot, blockTime)
     const result = svm.sendTransaction(decoded.transaction)
     const failed = result instanceof FailedTransactionMetadata
     const err = failed ? toTransactionError(result.err()) : null
     if (err !== null && !landsDespite(err)) {
-      setClock(height, blockTime)
+      if (opens) setClock(height, blockTimeOfHeight)
       return { landed: undefined, err }
     }
-    newBlock(blockTime)
+    if (opens) newBlock(blockTime)
     const meta: TransactionMetadata = failed ? result.meta() : result
     const post = readBalances(svm, decoded.accountKeys)
     const landed: TransactionRecord = {
@@ -152,13 +182,14 @@ export function createSolanaChain({ svm }: Genesis, record: (entry: ChainJournal
      * drops what could not land (skipPreflight: the signature is answered, no status ever appears),
      * lands the rest in a new block. Resolves with the signature.
      */
-    send(wire: Uint8Array, { skipPreflight = false } = {}): string {
+    send(wire: Uint8Array, { skipPreflight = false } = {}): Signature {
       const decoded = decodeWireTransaction(wire)
       if (ledger.get(decoded.signature)) {
         if (skipPreflight) return decoded.signature
         throw preflightFailure('AlreadyProcessed')
       }
-      if (blockhashHeight(decoded.blockhash) === undefined) {
+      const slot = nextSlot()
+      if (blockhashHeight(decoded.blockhash, slot) === undefined) {
         if (skipPreflight) return decoded.signature
         throw preflightFailure('BlockhashNotFound')
       }
@@ -167,7 +198,7 @@ export function createSolanaChain({ svm }: Genesis, record: (entry: ChainJournal
         if (simulation.err !== null)
           throw preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
       }
-      const { err } = land(decoded, wire, now())
+      const { err } = land(decoded, wire, slot, now())
       if (err === 'SignatureFailure') throw signatureFailure()
       return decoded.signature
     },
@@ -225,7 +256,8 @@ export function createSolanaChain({ svm }: Genesis, record: (entry: ChainJournal
       }
       const wire = new Uint8Array(getBase64Encoder().encode(entry.transaction))
       const decoded = decodeWireTransaction(wire)
-      const replayed = height + 1n === entry.slot ? land(decoded, wire, entry.blockTime).landed : undefined
+      const fits = entry.slot === height || entry.slot === height + 1n
+      const replayed = fits ? land(decoded, wire, entry.slot, entry.blockTime).landed : undefined
       if (!replayed || decoded.signature !== entry.signature)
         throw new Error(`solana devnet journal replay diverged at entry ${index + 1} (${entry.signature})`)
     }

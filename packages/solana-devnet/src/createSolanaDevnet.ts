@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Address, RpcTransport } from '@solana/kit'
+import type { Address, RpcTransport, Signature } from '@solana/kit'
 import { createFaucet } from './createFaucet.js'
 import { createGenesis } from './createGenesis.js'
 import { createRpcHandler, inProcessTransport } from './createRpcHandler.js'
@@ -13,6 +13,11 @@ import { type SolanaDevnetAddressBook, solanaDevnetAddressBook } from './solanaD
 export type CreateSolanaDevnetOptions = {
   /** Keep the chain here across restarts (`solana-journal.jsonl`). Without it the chain lives in memory. */
   dataDir?: string | undefined
+  /**
+   * Milliseconds a slot stays open, so transactions within it share a block (a cluster's is 400).
+   * Default 0: a block per landed transaction — then a blockhash outlives only the next 150 transactions.
+   */
+  slotMs?: number | undefined
 }
 
 export type SolanaDevnet = {
@@ -20,13 +25,13 @@ export type SolanaDevnet = {
   transport: RpcTransport
   addressBook: SolanaDevnetAddressBook
   /** Sends `lamports` from the faucet to `to`; resolves with the signature (landed). */
-  airdrop(to: Address, lamports: bigint): Promise<string>
+  airdrop(to: Address, lamports: bigint): Promise<Signature>
   /** Mints a test token (address or symbol, e.g. 'USDC') to `owner`'s associated token account. */
   mintTokens(
     mint: string,
     owner: Address,
     amount: bigint,
-  ): Promise<{ signature: string; tokenAccount: Address }>
+  ): Promise<{ signature: Signature; tokenAccount: Address }>
   /** Mines `blocks` empty blocks (blockhashes expire 150 blocks after they were handed out). */
   advanceBlocks(blocks: bigint): void
   /** Serves the same chain as JSON-RPC over HTTP and WebSocket on 127.0.0.1 (default port 8899). */
@@ -46,7 +51,10 @@ export async function createSolanaDevnet(options: CreateSolanaDevnetOptions = {}
   try {
     const genesis = await createGenesis()
     const journal = dataDir ? openJournal(join(dataDir, 'solana-journal.jsonl')) : undefined
-    const chain = createSolanaChain(genesis, (entry) => journal?.append(entry))
+    const chain = createSolanaChain(genesis, {
+      record: (entry) => journal?.append(entry),
+      slotMs: options.slotMs,
+    })
     if (journal) chain.replay(journal.entries)
     const faucet = createFaucet(chain, genesis)
     const addressBook = solanaDevnetAddressBook(genesis)

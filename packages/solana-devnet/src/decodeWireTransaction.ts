@@ -5,6 +5,7 @@ import {
   getBase58Decoder,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
+  type Signature,
   type Transaction,
 } from '@solana/kit'
 import { invalidParam } from './solanaRpcError.js'
@@ -17,7 +18,7 @@ export type DecodedTransaction = {
   transaction: Transaction
   message: CompiledMessage
   /** The first signature, base58: the transaction's id. */
-  signature: string
+  signature: Signature
   signatures: string[]
   /** The message's static account keys (lookup-table addresses are not resolved). */
   accountKeys: Address[]
@@ -55,7 +56,7 @@ export function decodeWireTransaction(wire: Uint8Array): DecodedTransaction {
   return {
     transaction,
     message,
-    signature: signatures[0] ?? '',
+    signature: (signatures[0] ?? '') as Signature,
     signatures,
     accountKeys: staticAccounts,
     writable,

@@ -17,11 +17,10 @@ export async function solanaDevnetCommand(
   const lock = dataDir ? holdDataDir(dataDir, 'devnet --solana') : { release() {} }
   let devnet: SolanaDevnet | undefined
   try {
-    devnet = await createSolanaDevnet({ dataDir })
+    // Slots of 400 ms as on a cluster: a blockhash lasts 150 of them (a minute), however busy the chain.
+    devnet = await createSolanaDevnet({ dataDir, slotMs: 400 })
     const server = await devnet.serve({ port: config.port, host: config.host })
-    print(
-      `Solana devnet JSON-RPC (LiteSVM, a block per transaction) on ${server.url}, subscriptions on ${server.wsUrl}`,
-    )
+    print(`Solana devnet JSON-RPC (LiteSVM, 400 ms slots) on ${server.url}, subscriptions on ${server.wsUrl}`)
     print(`Mints: ${devnet.addressBook.mints.map((mint) => `${mint.symbol} ${mint.address}`).join(', ')}`)
     const opened = devnet
     return {
