@@ -1,6 +1,4 @@
 import {
-  type Blockhash,
-  type EncodedAccount,
   getBase64Decoder,
   getBase64Encoder,
   getCompiledTransactionMessageEncoder,
@@ -15,8 +13,9 @@ import { createLedger, type TransactionRecord } from './createLedger.js'
 import { type DecodedTransaction, decodeWireTransaction } from './decodeWireTransaction.js'
 import { preflightFailure, signatureFailure } from './preflightFailure.js'
 import { readBalances } from './readBalances.js'
-import { toInnerInstructions, toReturnData } from './toInnerInstructions.js'
-import { landsDespite, type TransactionError, toTransactionError } from './toTransactionError.js'
+import { type SimulationResult, simulateOn } from './simulateOn.js'
+import { toInnerInstructions } from './toInnerInstructions.js'
+import { landsDespite, toTransactionError } from './toTransactionError.js'
 
 /** Blocks a blockhash stays usable: `lastValidBlockHeight` = its height + 150, as on a real cluster. */
 export const blockhashLifetime = 150n
@@ -26,16 +25,6 @@ const slotsPerEpoch = 432_000n
 export type ChainJournalEntry =
   | { type: 'transaction'; transaction: string; signature: string; slot: bigint; blockTime: bigint }
   | { type: 'advance'; blocks: bigint; blockTime: bigint }
-
-export type SimulationResult = {
-  err: TransactionError | null
-  logs: string[]
-  unitsConsumed: bigint
-  returnData: ReturnType<typeof toReturnData>
-  postAccounts: EncodedAccount[]
-  fee: bigint
-  replacementBlockhash: { blockhash: Blockhash; lastValidBlockHeight: bigint } | null
-}
 
 export type SolanaChain = ReturnType<typeof createSolanaChain>
 
@@ -100,26 +89,6 @@ export function createSolanaChain(
   function blockhashHeight(blockhash: string, slot = nextSlot()): bigint | undefined {
     const issued = blockhashes.get(blockhash)
     return issued !== undefined && slot <= issued + blockhashLifetime ? issued : undefined
-  }
-
-  function simulateDecoded(decoded: DecodedTransaction, sigVerify: boolean): SimulationResult {
-    svm.withSigverify(sigVerify)
-    try {
-      const result = svm.simulateTransaction(decoded.transaction)
-      const failed = result instanceof FailedTransactionMetadata
-      const meta: TransactionMetadata = result.meta()
-      return {
-        err: failed ? toTransactionError(result.err()) : null,
-        logs: meta.logs(),
-        unitsConsumed: meta.computeUnitsConsumed(),
-        returnData: toReturnData(meta),
-        postAccounts: failed ? [] : result.postAccounts(),
-        fee: computeFee(decoded.message),
-        replacementBlockhash: null,
-      }
-    } finally {
-      svm.withSigverify(true)
-    }
   }
 
   /**
@@ -194,7 +163,7 @@ export function createSolanaChain(
         throw preflightFailure('BlockhashNotFound')
       }
       if (!skipPreflight) {
-        const simulation = simulateDecoded(decoded, true)
+        const simulation = simulateOn(svm, decoded, true)
         if (simulation.err !== null)
           throw preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
       }
@@ -214,7 +183,7 @@ export function createSolanaChain(
           messageBytes: messageBytes as Transaction['messageBytes'],
         }
         decoded = { ...decoded, transaction, blockhash: message.lifetimeToken }
-        const result = simulateDecoded(decoded, false)
+        const result = simulateOn(svm, decoded, false)
         return { ...result, replacementBlockhash: latestBlockhash() }
       }
       if (blockhashHeight(decoded.blockhash) === undefined) {
@@ -228,7 +197,7 @@ export function createSolanaChain(
           replacementBlockhash: null,
         }
       }
-      return simulateDecoded(decoded, sigVerify)
+      return simulateOn(svm, decoded, sigVerify)
     },
 
     /** Mines `blocks` empty blocks: the way to let blockhashes expire on a quiet devnet. */

@@ -123,13 +123,16 @@ export const transactionMethods: Record<string, RpcMethod> = {
   },
   getRecentPrioritizationFees: ({ chain }, params) => {
     const addresses = Array.isArray(params[0]) ? params[0].map(String) : []
-    return chain.ledger
-      .recent()
-      .filter((record) =>
-        addresses.every((address) =>
-          record.decoded.accountKeys.some((key, index) => key === address && record.decoded.writable[index]),
-        ),
-      )
-      .map((record) => ({ slot: record.slot, prioritizationFee: record.computeUnitPrice }))
+    // Per slot, the lowest price among its transactions that write all the addresses asked about.
+    const bySlot = new Map<bigint, bigint>()
+    for (const record of chain.ledger.recent()) {
+      const { accountKeys, writable } = record.decoded
+      const writes = (address: string) => accountKeys.some((key, index) => key === address && writable[index])
+      if (!addresses.every(writes)) continue
+      const lowest = bySlot.get(record.slot)
+      if (lowest === undefined || record.computeUnitPrice < lowest)
+        bySlot.set(record.slot, record.computeUnitPrice)
+    }
+    return [...bySlot].map(([slot, prioritizationFee]) => ({ slot, prioritizationFee }))
   },
 }

@@ -1,7 +1,9 @@
 import {
+  address,
   airdropFactory,
   generateKeyPairSigner,
   getSignatureFromTransaction,
+  type Instruction,
   isSolanaError,
   lamports,
   SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
@@ -18,6 +20,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSolanaDevnet } from './solanaClients.js'
 
 const sol = 1_000_000_000n
+
+/** ComputeBudget's SetComputeUnitPrice (discriminator 3, micro-lamports as a little-endian u64). */
+function computeUnitPrice(microLamports: bigint): Instruction {
+  const data = new Uint8Array(9)
+  data[0] = 3
+  new DataView(data.buffer).setBigUint64(1, microLamports, true)
+  return { programAddress: address('ComputeBudget111111111111111111111111111111'), data }
+}
 let env: Awaited<ReturnType<typeof startSolanaDevnet>>
 
 beforeAll(async () => {
@@ -71,6 +81,35 @@ describe('the Solana devnet over HTTP + WebSocket, with @solana/kit', () => {
     const history = await rpc.getSignaturesForAddress(recipient.address).send()
     expect(history.map((entry) => entry.signature)).toEqual([signature])
     expect(history[0]?.slot).toBe(mined?.slot)
+  })
+
+  it('charges the priority fee it reports: getFeeForMessage, the meta and the VM agree', async () => {
+    const { rpc, devnet, sign, sendAndConfirm } = env
+    const [payer, recipient] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+    await devnet.airdrop(payer.address, sol)
+    const amount = sol / 10n
+    const transaction = await sign(payer, [
+      computeUnitPrice(2_000_000n),
+      getTransferSolInstruction({ source: payer, destination: recipient.address, amount }),
+    ])
+    const message = Buffer.from(transaction.messageBytes).toString('base64') as Parameters<
+      typeof rpc.getFeeForMessage
+    >[0]
+    const quoted = (await rpc.getFeeForMessage(message).send()).value
+    await sendAndConfirm(transaction as Parameters<typeof sendAndConfirm>[0], { commitment: 'confirmed' })
+    const mined = await rpc
+      .getTransaction(getSignatureFromTransaction(transaction), {
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send()
+    const debited = sol - (await rpc.getBalance(payer.address).send()).value - amount
+    expect(mined?.meta?.fee).toBe(debited)
+    expect(quoted).toBe(debited)
+    // 5,000 a signature + 2 lamports a unit for two builtin instructions' default 3,000 units each.
+    expect(debited).toBe(5000n + 12_000n)
+    const fees = await rpc.getRecentPrioritizationFees([recipient.address]).send()
+    expect(fees).toEqual([{ slot: mined?.slot, prioritizationFee: 2_000_000n }])
   })
 
   it("transfers an SPL token with transferChecked, creating the recipient's ATA in the same transaction", async () => {
