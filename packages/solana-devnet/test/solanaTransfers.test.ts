@@ -1,13 +1,20 @@
 import {
   address,
   airdropFactory,
+  appendTransactionMessageInstruction,
+  blockhash,
+  compileTransaction,
+  createTransactionMessage,
   generateKeyPairSigner,
   getSignatureFromTransaction,
   type Instruction,
   isSolanaError,
   lamports,
+  pipe,
   SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
 } from '@solana/kit'
 import { getTransferSolInstruction } from '@solana-program/system'
 import {
@@ -189,6 +196,47 @@ describe('the Solana devnet over HTTP + WebSocket, with @solana/kit', () => {
       .getSignatureStatuses([getSignatureFromTransaction(transaction)])
       .send()
     expect(statuses).toEqual([null])
+  })
+
+  it('simulates an unsigned message under the latest blockhash (replaceRecentBlockhash), as compute-unit estimates do', async () => {
+    const { rpc, devnet, wire } = env
+    const [payer, recipient] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+    await devnet.airdrop(payer.address, sol)
+    const unsigned = compileTransaction(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (message) => setTransactionMessageFeePayer(payer.address, message),
+        (message) =>
+          setTransactionMessageLifetimeUsingBlockhash(
+            { blockhash: blockhash('11111111111111111111111111111111'), lastValidBlockHeight: 0n },
+            message,
+          ),
+        (message) =>
+          appendTransactionMessageInstruction(
+            getTransferSolInstruction({ source: payer, destination: recipient.address, amount: sol / 2n }),
+            message,
+          ),
+      ),
+    )
+    const { value } = await rpc
+      .simulateTransaction(wire(unsigned as Parameters<typeof wire>[0]), {
+        encoding: 'base64',
+        replaceRecentBlockhash: true,
+        sigVerify: false,
+      })
+      .send()
+    expect(value.err).toBeNull()
+    expect(value.unitsConsumed).toBe(150n)
+    expect(value.replacementBlockhash).toEqual((await rpc.getLatestBlockhash().send()).value)
+    const signed = await rpc
+      .simulateTransaction(wire(unsigned as Parameters<typeof wire>[0]), {
+        encoding: 'base64',
+        sigVerify: true,
+      })
+      .send()
+      .catch((error: unknown) => error)
+    // Its own (made-up) blockhash is unknown to the chain.
+    expect(signed).toMatchObject({ value: { err: 'BlockhashNotFound' } })
   })
 
   it('refuses a failing transaction at preflight, and lands it with its error when preflight is skipped', async () => {
