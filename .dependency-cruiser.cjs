@@ -128,9 +128,10 @@ module.exports = {
     },
     {
       name: 'adapters-beside-core',
-      comment: 'a Storage adapter or the devnet builds on core alone, never on another workspace package',
+      comment:
+        'a Storage adapter or a devnet builds on core alone (or on nothing), never on another workspace package',
       severity: 'error',
-      from: { path: '^packages/(sqlite|postgres|devnet)/' },
+      from: { path: '^packages/(sqlite|postgres|devnet|solana-devnet)/' },
       to: { path: '^packages/', pathNot: '^packages/(core|$1)/' },
     },
     {
@@ -139,7 +140,10 @@ module.exports = {
         'the HTTP edge calls core and nothing below it: no viem, no Storage adapter, no devnet (only the CLI composes those)',
       severity: 'error',
       from: { path: '^packages/koa/src/', pathNot: '^packages/koa/src/cli/' },
-      to: { path: ['^packages/(sqlite|postgres|devnet)/', '(^|/)node_modules/viem/'], ...runTime },
+      to: {
+        path: ['^packages/(sqlite|postgres|devnet|solana-devnet)/', '(^|/)node_modules/viem/'],
+        ...runTime,
+      },
     },
   ],
   options: {

@@ -9,6 +9,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const packages = [
   'core',
   'devnet',
+  'solana-devnet',
   'sqlite',
   'postgres',
   'koa',

@@ -10,11 +10,22 @@ const run = promisify(execFile)
 
 /**
  * The packages a user installs (core, devnet, sqlite, koa, client), the workspace packages koa
- * depends on (postgres, dashboard, mcp) and the optional KMS vault (vault-kms): packed too, or npm
+ * depends on (solana-devnet, postgres, dashboard, mcp) and the optional KMS vault (vault-kms): packed too, or npm
  * would ask the registry for them. In dependency order: each package's declarations are built
  * against the `dist` of the packages it imports (its own tsconfig.json has no `paths` to sources).
  */
-const packed = ['core', 'devnet', 'sqlite', 'postgres', 'vault-kms', 'dashboard', 'client', 'mcp', 'koa']
+const packed = [
+  'core',
+  'devnet',
+  'solana-devnet',
+  'sqlite',
+  'postgres',
+  'vault-kms',
+  'dashboard',
+  'client',
+  'mcp',
+  'koa',
+]
 
 // Outside the workspace: nothing of the monorepo's node_modules or tsconfig paths can help.
 const work = mkdtempSync(join(tmpdir(), 'agentwallet-packed-'))

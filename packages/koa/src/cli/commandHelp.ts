@@ -65,10 +65,13 @@ Flags:
   --data-dir <dir>      the server's data dir, default ./.agentwallet  env AGENTWALLET_DATA_DIR`,
   devnet: `Usage: agentwallet devnet [--port 8545] [--host 127.0.0.1] [--data-dir <dir>] [--storage memory]
                          [--block-time <seconds>]
+       agentwallet devnet --solana [--port 8899] [--host 127.0.0.1] [--data-dir <dir>] [--storage memory]
 
 Serves the embedded chain (state in <data-dir>/devnet) as JSON-RPC, chain id 31337; a server uses it
 with --chain devnet=http://127.0.0.1:8545. --block-time mines a block every <seconds> (fractions
-allowed) instead of one per send, as a real chain does; env AGENTWALLET_BLOCK_TIME.`,
+allowed) instead of one per send, as a real chain does; env AGENTWALLET_BLOCK_TIME.
+With --solana: the embedded Solana devnet (LiteSVM, state in <data-dir>/solana-devnet) as Solana
+JSON-RPC over HTTP and WebSocket on one port (default 8899); see docs/solana.md.`,
   migrate: `Usage: agentwallet migrate --storage postgres --database-url <url> [--database-schema <s>]
 
 Brings the Postgres schema up to date and exits.`,

@@ -76,6 +76,8 @@ const options = {
   'database-schema': { type: 'string' },
   chain: { type: 'string', multiple: true },
   'block-time': { type: 'string' },
+  // devnet subcommand: the Solana devnet instead of the EVM one
+  solana: { type: 'boolean' },
   config: { type: 'string' },
   'log-level': { type: 'string' },
   'rebroadcast-after-ms': { type: 'string' },

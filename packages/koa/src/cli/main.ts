@@ -12,6 +12,7 @@ import { migrateCommand } from './migrateCommand.js'
 import { permissionProblem } from './permissionProblem.js'
 import { rotateMasterKeyCommand } from './rotateMasterKeyCommand.js'
 import { serve } from './serve.js'
+import { solanaDevnetCommand } from './solanaDevnetCommand.js'
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const print = (line: string): void => {
@@ -23,7 +24,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   if (values.help || command === undefined) return print(commandHelp[command ?? ''] ?? usage)
   if (!(command in commandHelp)) throw new CliError(`Unknown command "${command}"\n\n${usage}`)
   if (command === 'devnet' && values.port === undefined && env.AGENTWALLET_PORT === undefined)
-    values.port = '8545'
+    values.port = values.solana ? '8899' : '8545'
   const config = loadConfig(values, env)
   if (command === 'keys') return keys(rest, values, config, env, print)
   if (command === 'faucet') return faucetCommand(rest, config, env, print)
@@ -35,7 +36,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       ? await serve(config, env, print)
       : command === 'mcp'
         ? await mcpCommand(config, env)
-        : await devnetCommand(config, print)
+        : values.solana
+          ? await solanaDevnetCommand(config, print)
+          : await devnetCommand(config, print)
   let stopping = false
   const stop = async () => {
     if (stopping) return
