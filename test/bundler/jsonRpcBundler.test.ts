@@ -325,6 +325,8 @@ describe('jsonRpcBundler against a real bundler (@pimlico/alto) on the devnet', 
     it('sponsoredGasSince: over the tenant every account the paymaster paid for, within the window only', async () => {
       const sponsored = verifyingPaymaster({ address: paymaster, signer: sponsor })
       const fresh = new Date(Number((await publicClient().getBlock()).timestamp) * 1000 + 1_000)
+      // Blocks within one second share a timestamp: the ops' blocks a second on, past the earlier ones'.
+      await devnet.increaseTime(1)
       const costs: bigint[] = []
       for (const { account } of [await freshAccount(), await freshAccount()]) {
         const op = await signedOp(account, [{ to: account.address, value: 0n }], {

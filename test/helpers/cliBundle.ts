@@ -95,7 +95,7 @@ async function bundleCli(dir: string): Promise<void> {
 
 /** Packages left where pnpm installed them: native addons, and those that read files beside their code. */
 const loadedInPlace =
-  /\/node_modules\/(better-sqlite3|bindings|@nomicfoundation\/edr[^/]*|pkcs11js|pg|pg-[^/]+|@google-cloud\/[^/]+|google-[^/]+|@grpc\/[^/]+|@aws-sdk\/[^/]+|@smithy\/[^/]+|pino|thread-stream)\//
+  /\/node_modules\/(better-sqlite3|bindings|litesvm[^/]*|@nomicfoundation\/edr[^/]*|pkcs11js|pg|pg-[^/]+|@google-cloud\/[^/]+|google-[^/]+|@grpc\/[^/]+|@aws-sdk\/[^/]+|@smithy\/[^/]+|pino|thread-stream)\//
 
 const npmInPlace: Plugin = {
   name: 'npm-in-place',
