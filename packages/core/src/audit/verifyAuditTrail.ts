@@ -83,8 +83,8 @@ type TenantChain = {
  * Checks an exported trail with no server, chain or network: each entry's hash, each tenant's seqs
  * (from 1, none missing, in order) and chain values, each checkpoint's signature and the chain value
  * it signs, and re-runs each recorded policy decision with `engine` from its recorded inputs. A
- * checkpoint must cover entries before it only, each checkpoint once, each further than the one before
- * (a copy of an old one is a problem); with `publicKey`, an entry no checkpoint signed with that key
+ * checkpoint must cover entries before it only, each checkpoint once (a copy of an old one is a
+ * problem); with `publicKey`, an entry no checkpoint signed with that key
  * covers is a problem (fail closed) unless `allowUnsignedTail`. A decision `engine` cannot re-run
  * (another engine's name) is a problem, never a skip.
  * @example const { ok, problems } = verifyAuditTrail(lines, { engine: rulesPolicyEngine() })
@@ -165,11 +165,6 @@ export function verifyAuditTrail(
           'checkpoint_repeated',
           `checkpoint at seq ${seq}: a checkpoint through seq ${upto} appeared before`,
         )
-      else if (upto <= chain.sealedUpto)
-        problem(
-          'checkpoint_coverage',
-          `checkpoint at seq ${seq}: it covers through seq ${upto}, behind an earlier one (through ${chain.sealedUpto})`,
-        )
       if (chain.bySeq.get(upto) !== head)
         problem(
           'checkpoint_head',
@@ -177,8 +172,9 @@ export function verifyAuditTrail(
         )
       if (problems.length === failures) {
         chain.checkpointed.add(upto)
-        // Exactly over every entry before it: its own entry is vouched for by its signature too.
-        chain.sealedUpto = upto === seq - 1 ? seq : upto
+        // Exactly over every entry before it: its own entry is vouched for by its signature too. A
+        // replica's checkpoint over an older head, committed after another's, vouches for nothing new.
+        chain.sealedUpto = Math.max(chain.sealedUpto, upto === seq - 1 ? seq : upto)
       }
     }
     if (body.kind === 'policy.decision') {
