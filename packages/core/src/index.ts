@@ -371,6 +371,7 @@ export {
 export * from './transactions/types.js'
 export { waitForFinalStatus } from './transactions/waitForTransaction.js'
 export { formatAmount, parseAmount } from './utils/amounts.js'
+export { lockDataDir } from './utils/lockDataDir.js'
 export { aesGcmOpen, aesGcmSeal, type SealedBox } from './vault/aesGcm.js'
 export {
   type AssertMasterKeyParameters,

@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs'
-import type { TokenInfo } from '@agentwallet/core'
+import { lockDataDir, type TokenInfo } from '@agentwallet/core'
 import { type Address, encodeFunctionData, type Hex, numberToHex, parseEther } from 'viem'
 import { testTokenAbi } from './abis/testTokenAbi.js'
 import { withAddressBook } from './addressBookRpc.js'
 import { createDeployer } from './createDeployer.js'
 import { createEdrProvider } from './createEdrProvider.js'
-import { lockDataDir } from './dataDirLock.js'
 import { type DataDirMeta, journalFile, readMeta, writeMeta } from './dataDirMeta.js'
 import { type DevnetAddressBook, deployProtocols, upgradeProtocols } from './deployProtocols.js'
 import { deployVerifyingPaymaster } from './deployVerifyingPaymaster.js'
@@ -78,7 +77,7 @@ const deployerBalance = parseEther('1000000')
 export async function createDevnet(options: CreateDevnetOptions = {}): Promise<Devnet> {
   const { dataDir } = options
   if (dataDir) mkdirSync(dataDir, { recursive: true })
-  const unlock = dataDir ? lockDataDir(dataDir) : () => {}
+  const unlock = dataDir ? lockDataDir(dataDir, { name: 'devnet', file: 'devnet.lock' }) : () => {}
   try {
     return await startDevnet(options, unlock)
   } catch (error) {

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { lockDataDir } from '@agentwallet/core'
 import type { Address, RpcTransport, Signature } from '@solana/kit'
 import { createFaucet } from './createFaucet.js'
 import { createGenesis } from './createGenesis.js'
 import { createRpcHandler, inProcessTransport } from './createRpcHandler.js'
 import { createSolanaChain } from './createSolanaChain.js'
-import { lockDataDir } from './lockDataDir.js'
 import { openJournal } from './openJournal.js'
 import { type SolanaDevnetServer, type SolanaServeOptions, serveSolanaDevnet } from './serveSolanaDevnet.js'
 import { type SolanaDevnetAddressBook, solanaDevnetAddressBook } from './solanaDevnetAddressBook.js'
@@ -47,7 +47,9 @@ export type SolanaDevnet = {
 export async function createSolanaDevnet(options: CreateSolanaDevnetOptions = {}): Promise<SolanaDevnet> {
   const { dataDir } = options
   if (dataDir) mkdirSync(dataDir, { recursive: true })
-  const unlock = dataDir ? lockDataDir(dataDir) : () => {}
+  const unlock = dataDir
+    ? lockDataDir(dataDir, { name: 'solana devnet', file: 'solana-devnet.lock' })
+    : () => {}
   try {
     const genesis = await createGenesis()
     const journal = dataDir ? openJournal(join(dataDir, 'solana-journal.jsonl')) : undefined

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
-/** Thrown when another devnet holds the data dir; `code` says so without reading the message. */
+/** Thrown when another holder has the data dir; `code` says so without reading the message. */
 const inUse = (message: string) => Object.assign(new Error(message), { code: 'DATA_DIR_IN_USE' as const })
 
 /** Lock files this process holds: its own pid in any other one is a previous life's. */
@@ -39,16 +39,17 @@ function liveOwner(content: string): number | undefined {
 }
 
 /**
- * Claims a data dir for this devnet: two chains appending to one journal would corrupt it. A lock left
- * by a dead process (or by this pid's previous life, or a previous boot) is taken over. Returns the
- * release function.
+ * Claims a data dir for one holder (a devnet, named `name`, in `<dataDir>/<file>`): two chains
+ * appending to one journal would corrupt it. A lock left by a dead process (or by this pid's previous
+ * life, or a previous boot) is taken over; a live holder's is `DATA_DIR_IN_USE`. Returns the release
+ * function.
+ * @example const unlock = lockDataDir(dataDir, { name: 'devnet', file: 'devnet.lock' })
  */
-export function lockDataDir(dataDir: string): () => void {
-  const path = resolve(join(dataDir, 'solana-devnet.lock'))
+export function lockDataDir(dataDir: string, holder: { name: string; file: string }): () => void {
+  const path = resolve(join(dataDir, holder.file))
+  const { name } = holder
   if (heldHere.has(path))
-    throw inUse(
-      `solana devnet data dir ${dataDir} is in use by this process; share one devnet through serve()`,
-    )
+    throw inUse(`${name} data dir ${dataDir} is in use by this process; share one devnet through serve()`)
   for (let attempt = 0; attempt < 2; attempt++) {
     // Written whole, then linked into place: nobody reads a half-written lock and takes it for stale.
     const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
@@ -64,7 +65,7 @@ export function lockDataDir(dataDir: string): () => void {
       const owner = liveOwner(readLock(path))
       if (owner !== undefined) {
         throw inUse(
-          `solana devnet data dir ${dataDir} is in use by process ${owner}; share one devnet through serve()`,
+          `${name} data dir ${dataDir} is in use by process ${owner}; share one devnet through serve()`,
         )
       }
       rmSync(path, { force: true })
@@ -72,7 +73,7 @@ export function lockDataDir(dataDir: string): () => void {
       unlinkSync(temp)
     }
   }
-  throw new Error(`could not lock solana devnet data dir ${dataDir}`)
+  throw new Error(`could not lock ${name} data dir ${dataDir}`)
 }
 
 function readLock(path: string): string {
