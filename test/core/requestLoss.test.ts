@@ -1,9 +1,9 @@
-import { type AgentWallet, createAgentWallet, memoryStorage, type TransactionRecord } from '@agentwallet/core'
+import type { AgentWallet, TransactionRecord } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { freshAddress, fundedWallet, startDevnet } from '../helpers/devnetAgentWallet.js'
-import { type FaultyRpcServer, faults, faultyRpcServer } from '../helpers/faultyChain.js'
+import { agentWalletBehindFaultyRpc, type FaultyRpcServer, faults } from '../helpers/faultyChain.js'
 
 // Issue #42, item 1: an RPC that loses 30% of requests (503 or -32005, before the node sees them) is
 // never a rejection. Sends through it are retried or left queued for the tracker, never `failed`.
@@ -13,15 +13,7 @@ let aw: AgentWallet
 
 beforeAll(async () => {
   devnet = await startDevnet()
-  proxy = await faultyRpcServer(devnet.provider, { seed: 42 })
-  aw = await createAgentWallet({
-    chains: { devnet: { rpcUrl: proxy.url, chainId: devnet.chain.id, contracts: devnet.addressBook } },
-    storage: memoryStorage(),
-    defaultTenantRules: [],
-    trackerIntervalMs: 20,
-    rebroadcastAfterMs: 200,
-    checkOperations: true,
-  })
+  ;({ proxy, aw } = await agentWalletBehindFaultyRpc(devnet, { seed: 42 }))
 })
 afterAll(async () => {
   await aw?.close()

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { type DevnetProvider, RpcError } from '@agentwallet/devnet'
+import { type AgentWallet, createAgentWallet, memoryStorage } from '@agentwallet/core'
+import { type Devnet, type DevnetProvider, RpcError } from '@agentwallet/devnet'
 import { type Hex, HttpRequestError, keccak256 } from 'viem'
 
 /**
@@ -306,4 +307,26 @@ async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of request) chunks.push(chunk as Buffer)
   return Buffer.concat(chunks).toString('utf8')
+}
+
+/**
+ * An AgentWallet whose chain `devnet` is reached over HTTP through a fault proxy in front of the
+ * devnet (`faultyRpcServer`, its plan set by the test), on memory storage with no default rules, and
+ * a tracker quick enough for a test: a pass every 20 ms, a tx unseen for 200 ms broadcast again.
+ * @example const { proxy, aw } = await agentWalletBehindFaultyRpc(devnet, { seed: 42 })
+ */
+export async function agentWalletBehindFaultyRpc(
+  devnet: Devnet,
+  options: { seed: number },
+): Promise<{ proxy: FaultyRpcServer; aw: AgentWallet }> {
+  const proxy = await faultyRpcServer(devnet.provider, { seed: options.seed })
+  const aw = await createAgentWallet({
+    chains: { devnet: { rpcUrl: proxy.url, chainId: devnet.chain.id, contracts: devnet.addressBook } },
+    storage: memoryStorage(),
+    defaultTenantRules: [],
+    trackerIntervalMs: 20,
+    rebroadcastAfterMs: 200,
+    checkOperations: true,
+  })
+  return { proxy, aw }
 }

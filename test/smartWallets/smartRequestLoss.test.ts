@@ -1,15 +1,9 @@
-import {
-  type AgentWallet,
-  createAgentWallet,
-  memoryStorage,
-  relayerAccount,
-  type TransactionRecord,
-} from '@agentwallet/core'
+import { type AgentWallet, relayerAccount, type TransactionRecord } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { type Address, parseEther } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { freshAddress, startDevnet } from '../helpers/devnetAgentWallet.js'
-import { type FaultyRpcServer, faults, faultyRpcServer } from '../helpers/faultyChain.js'
+import { agentWalletBehindFaultyRpc, type FaultyRpcServer, faults } from '../helpers/faultyChain.js'
 
 // Issue #42, item 1, for smart wallets: their sends go through the relayer's lane too. At 30% request
 // loss (503 or -32005 before the node sees them) none is answered failed, none hangs, and every
@@ -21,15 +15,7 @@ let aw: AgentWallet
 
 beforeAll(async () => {
   devnet = await startDevnet()
-  proxy = await faultyRpcServer(devnet.provider, { seed: 42 })
-  aw = await createAgentWallet({
-    chains: { devnet: { rpcUrl: proxy.url, chainId: devnet.chain.id, contracts: devnet.addressBook } },
-    storage: memoryStorage(),
-    defaultTenantRules: [],
-    trackerIntervalMs: 20,
-    rebroadcastAfterMs: 200,
-    checkOperations: true,
-  })
+  ;({ proxy, aw } = await agentWalletBehindFaultyRpc(devnet, { seed: 42 }))
   await devnet.faucet((await relayerAccount(aw.context, 'default')).address, parseEther('10'))
 })
 afterAll(async () => {

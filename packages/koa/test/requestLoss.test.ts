@@ -1,10 +1,14 @@
-import { type AgentWallet, createAgentWallet, memoryStorage } from '@agentwallet/core'
+import type { AgentWallet } from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
 import { createApp, createLogger, type RunningServer } from '@agentwallet/koa'
 import { type Address, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type FaultyRpcServer, faults, faultyRpcServer } from '../../../test/helpers/faultyChain.js'
+import {
+  agentWalletBehindFaultyRpc,
+  type FaultyRpcServer,
+  faults,
+} from '../../../test/helpers/faultyChain.js'
 
 // Issue #42, item 1, over HTTP: the server's chain is an RPC proxy that answers 30% of requests 503 or
 // -32005 before the node sees them. A send is answered 2xx (queued or submitted) or 503
@@ -17,15 +21,7 @@ let server: RunningServer
 
 beforeAll(async () => {
   devnet = await createDevnet()
-  proxy = await faultyRpcServer(devnet.provider, { seed: 7 })
-  agentWallet = await createAgentWallet({
-    chains: { devnet: { rpcUrl: proxy.url, chainId: devnet.chain.id, contracts: devnet.addressBook } },
-    storage: memoryStorage(),
-    defaultTenantRules: [],
-    trackerIntervalMs: 20,
-    rebroadcastAfterMs: 200,
-    checkOperations: true,
-  })
+  ;({ proxy, aw: agentWallet } = await agentWalletBehindFaultyRpc(devnet, { seed: 7 }))
   await agentWallet.bootstrapAdmin({ adminKey })
   server = await createApp({
     agentWallet,
