@@ -1,8 +1,8 @@
 import { join } from 'node:path'
-import { createDevnet, type Devnet } from '@agentwallet/devnet'
-import { holdDataDir } from './holdDataDir.js'
+import { createDevnet } from '@agentwallet/devnet'
 import type { ServerConfig } from './loadConfig.js'
 import type { Print } from './serve.js'
+import { serveHeldChain } from './serveHeldChain.js'
 
 /**
  * `agentwallet devnet`: the embedded chain (persisted in `<data-dir>/devnet`, which it holds) as JSON-RPC
@@ -12,25 +12,16 @@ import type { Print } from './serve.js'
 export async function devnetCommand(config: ServerConfig, print: Print): Promise<{ close(): Promise<void> }> {
   const dataDir = config.storage === 'memory' ? undefined : join(config.dataDir, 'devnet')
   // Only the chain's own dir: a server on this data dir may use the chain over RPC.
-  const lock = dataDir ? holdDataDir(dataDir, 'devnet') : { release() {} }
-  let devnet: Devnet | undefined
-  try {
-    devnet = await createDevnet({ dataDir, blockTime: config.blockTime })
-    const server = await devnet.serve({ port: config.port, host: config.host })
-    const mining = config.blockTime ? `a block every ${config.blockTime} s` : 'a block per send'
-    print(`Devnet JSON-RPC (chain id ${devnet.chain.id}, ${mining}) on ${server.url}`)
-    print(`Serve with it: agentwallet serve --chain devnet=${server.url}`)
-    const opened = devnet
-    return {
-      async close() {
-        await server.close()
-        await opened.close()
-        lock.release()
-      },
-    }
-  } catch (error) {
-    await devnet?.close()
-    lock.release()
-    throw error
-  }
+  return serveHeldChain(
+    dataDir,
+    'devnet',
+    () => createDevnet({ dataDir, blockTime: config.blockTime }),
+    async (devnet) => {
+      const server = await devnet.serve({ port: config.port, host: config.host })
+      const mining = config.blockTime ? `a block every ${config.blockTime} s` : 'a block per send'
+      print(`Devnet JSON-RPC (chain id ${devnet.chain.id}, ${mining}) on ${server.url}`)
+      print(`Serve with it: agentwallet serve --chain devnet=${server.url}`)
+      return server
+    },
+  )
 }

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
-import { createSolanaDevnet, type SolanaDevnet } from '@agentwallet/solana-devnet'
-import { holdDataDir } from './holdDataDir.js'
+import { createSolanaDevnet } from '@agentwallet/solana-devnet'
 import type { ServerConfig } from './loadConfig.js'
 import type { Print } from './serve.js'
+import { serveHeldChain } from './serveHeldChain.js'
 
 /**
  * `agentwallet devnet --solana`: the embedded Solana devnet (persisted in `<data-dir>/solana-devnet`,
@@ -14,25 +14,18 @@ export async function solanaDevnetCommand(
   print: Print,
 ): Promise<{ close(): Promise<void> }> {
   const dataDir = config.storage === 'memory' ? undefined : join(config.dataDir, 'solana-devnet')
-  const lock = dataDir ? holdDataDir(dataDir, 'devnet --solana') : { release() {} }
-  let devnet: SolanaDevnet | undefined
-  try {
+  return serveHeldChain(
+    dataDir,
+    'devnet --solana',
     // Slots of 400 ms as on a cluster: a blockhash lasts 150 of them (a minute), however busy the chain.
-    devnet = await createSolanaDevnet({ dataDir, slotMs: 400 })
-    const server = await devnet.serve({ port: config.port, host: config.host })
-    print(`Solana devnet JSON-RPC (LiteSVM, 400 ms slots) on ${server.url}, subscriptions on ${server.wsUrl}`)
-    print(`Mints: ${devnet.addressBook.mints.map((mint) => `${mint.symbol} ${mint.address}`).join(', ')}`)
-    const opened = devnet
-    return {
-      async close() {
-        await server.close()
-        await opened.close()
-        lock.release()
-      },
-    }
-  } catch (error) {
-    await devnet?.close()
-    lock.release()
-    throw error
-  }
+    () => createSolanaDevnet({ dataDir, slotMs: 400 }),
+    async (devnet) => {
+      const server = await devnet.serve({ port: config.port, host: config.host })
+      print(
+        `Solana devnet JSON-RPC (LiteSVM, 400 ms slots) on ${server.url}, subscriptions on ${server.wsUrl}`,
+      )
+      print(`Mints: ${devnet.addressBook.mints.map((mint) => `${mint.symbol} ${mint.address}`).join(', ')}`)
+      return server
+    },
+  )
 }
