@@ -3,6 +3,7 @@ import type { SignedUserOperation, UserOperationGas } from '../bundler/types.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import { isAgentWalletError } from '../errors/baseError.js'
+import { callGasLimit } from '../transactions/prepareGas.js'
 import { handleOpsData, simulateHandleOps } from './simulateHandleOps.js'
 
 /** The allowance when the validation cannot be simulated: an ECDSA account (+ a factory's deployment). */
@@ -42,7 +43,7 @@ export async function estimateUserOperationGas(
   const sponsored = op.paymaster !== undefined && op.paymaster !== zeroAddress
   const limits = {
     preVerificationGas: ((21_000n + calldataGas(op)) * 11n) / 10n,
-    callGasLimit: (call * 12n) / 10n,
+    callGasLimit: callGasLimit(call),
     ...(sponsored
       ? {
           paymasterVerificationGasLimit: paymasterVerificationGas,

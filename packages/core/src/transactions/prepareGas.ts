@@ -49,7 +49,7 @@ export function estimateAhead(chain: ChainHandle, from: Address, call: Transacti
       // Contract calls can cost more at execution than at estimation (state moves); plain transfers cannot.
       const limit =
         (call.data && call.data !== '0x') || call.authorizationList?.length
-          ? (estimate * 12n) / 10n
+          ? callGasLimit(estimate)
           : estimate
       const gas: GasSettings = {
         limit: limit.toString(),
@@ -60,6 +60,24 @@ export function estimateAhead(chain: ChainHandle, from: Address, call: Transacti
     },
     (error: unknown) => ({ error }),
   )
+}
+
+/**
+ * Room for what state and time change between `eth_estimateGas` and inclusion: two cold first writes
+ * of a storage slot (2 × 22,100). A branch on the block's timestamp is the common case: a Uniswap V2
+ * pair's first trade in a later second than its last `_update` writes both price accumulators
+ * (zero to non-zero the first time), which an estimate against a block in that same second does not
+ * see — a swap estimated at 134k then needed ~178k and ran out of gas at 1.2× alone.
+ */
+const stateMoveGas = 45_000n
+
+/**
+ * The gas limit for a contract call estimated at `estimate`: 20% over it plus `stateMoveGas`. Unused
+ * gas is not paid; a higher limit only raises what the funds check reserves (limit × max fee).
+ * @example callGasLimit(134_067n) // 205_880n
+ */
+export function callGasLimit(estimate: bigint): bigint {
+  return (estimate * 12n) / 10n + stateMoveGas
 }
 
 /**
