@@ -71,4 +71,24 @@ describe('an agent limit across chains', () => {
       details: { ruleId: 'agent-day', spent: '0.6' },
     })
   })
+
+  it('refuses a sponsor_gas rule on an agent key, which would sponsor nothing, and keeps the key’s rules', async () => {
+    const { apiKey } = await aw.createApiKey({ name: 'sponsor-seeker', role: 'agent' })
+    const kept = { id: 'kept', type: 'max_per_tx', asset: 'native', max: '1' }
+    await aw.updatePolicyRules({ agent: apiKey.id, rules: [kept] })
+    const sponsor = { type: 'sponsor_gas', max: '0.05' }
+    const refused = await aw
+      .updatePolicyRules({ agent: apiKey.id, rules: [kept, sponsor] })
+      .catch((error: unknown) => error)
+    expect(refused).toMatchObject({
+      code: 'validation_failed',
+      details: { issues: [{ path: [1, 'type'], message: expect.stringContaining('sponsor_gas') }] },
+    })
+    const rules = await aw.getPolicyRules({ agent: apiKey.id })
+    expect(rules.agent?.rules.map((rule) => rule.id)).toEqual(['kept'])
+    // The tenant's rules may hold it: that is where sponsorship is read.
+    const tenant = await aw.getPolicyRules()
+    await aw.updatePolicyRules({ rules: [...tenant.tenant, sponsor] })
+    expect((await aw.getPolicyRules()).tenant.map((rule) => rule.type)).toContain('sponsor_gas')
+  })
 })

@@ -57,9 +57,10 @@ export async function updatePolicyRules(
   principal: Principal,
   input: z.output<typeof updatePolicySchema>,
 ): Promise<PolicyRulesReturnType> {
-  const rules = ctx.policy.validateRules(input.rules)
   const wallet = input.wallet ? await findWallet(ctx, principal, input.wallet) : undefined
   const agent = input.agent ? await findAgentKey(ctx, principal, input.agent) : undefined
+  const scope = wallet ? 'wallet' : agent ? 'agent' : 'tenant'
+  const rules = ctx.policy.validateRules(input.rules, scope)
   const record: PolicyRecord = {
     id: wallet
       ? walletPolicyId(wallet.id)
@@ -67,7 +68,7 @@ export async function updatePolicyRules(
         ? agentPolicyId(agent.id)
         : tenantPolicyId(principal.tenantId),
     tenantId: principal.tenantId,
-    scope: wallet ? 'wallet' : agent ? 'agent' : 'tenant',
+    scope,
     walletId: wallet?.id,
     ...(agent ? { apiKeyId: agent.id } : {}),
     rules,

@@ -77,8 +77,11 @@ export type PolicyDecision = {
  */
 export interface PolicyEngine {
   readonly name: string
-  /** Rejects a rule set the engine cannot enforce (unknown type, bad fields) with `validation_failed`. */
-  validateRules(rules: readonly unknown[]): PolicyRule[]
+  /**
+   * Rejects a rule set the engine cannot enforce (unknown type, bad fields, a kind the `scope` it is
+   * stored in cannot hold) with `validation_failed`.
+   */
+  validateRules(rules: readonly unknown[], scope?: RuleScope): PolicyRule[]
   /** How far back (ms) `context.recent` must reach for these rules. */
   lookbackMs(rules: readonly ScopedRule[]): number
   /**
