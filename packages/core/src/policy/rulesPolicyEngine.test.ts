@@ -57,6 +57,7 @@ runPolicyEngineConformance(
     },
     usdCap: { type: 'max_per_tx', asset: 'usd', max: '100' },
     tokenCap: (token) => ({ type: 'max_per_tx', asset: token, max: '1' }),
+    windowCap: { type: 'spend_limit', asset: 'native', max: '1', window: '24h' },
   },
 )
 

@@ -33,6 +33,15 @@ export type PolicyEngineConformanceOptions = {
    */
   tokenCap?: ((token: `0x${string}`) => unknown) | undefined
   skipEffects?: string | undefined
+  /**
+   * A rule in the engine's dialect that denies an intent once the native coin counted in its window,
+   * this intent included, passes 1 whole unit, e.g. `{ type: 'spend_limit', asset: 'native', max: '1',
+   * window: '24h' }`. Enables the agent-scope tests: stored in an agent key's scope it counts
+   * `context.agentRecent` (every wallet of the key), in the tenant's or a wallet's `context.recent`.
+   * An engine without windowed rules passes `skipAgentWindow` with its reason instead.
+   */
+  windowCap?: unknown
+  skipAgentWindow?: string | undefined
   /** A rule the engine must refuse in validateRules. Default: an object with an unknown `type`. */
   invalidRule?: unknown
 }
@@ -119,6 +128,34 @@ export const runPolicyEngineConformance = (runner: TestRunner, options: PolicyEn
         ),
       )
       expect(decision.decision).toBe('allow')
+    })
+
+    const windowSkip =
+      options.windowCap === undefined ? (options.skipAgentWindow ?? 'no windowCap rule given') : undefined
+    // 0.95 of the coin spent within the window: the sample intent (0.1) takes a count over 1 past the cap.
+    const nearlyCapped = [
+      { asset: intent.asset.address, amount: 95n * 10n ** 16n, at: now.getTime() - 1_000, to: intent.to },
+    ]
+    const judgedIn = (scope: ScopedRule['scope'], spent: Pick<PolicyContext, 'recent' | 'agentRecent'>) => {
+      const engine = options.create()
+      const [cap] = engine.validateRules([options.windowCap])
+      return engine.evaluate(intent, { ...context([{ scope, rule: cap! }]), ...spent }).decision
+    }
+    testOrSkip(
+      runner,
+      'an agent-scope window counts every wallet of the key (agentRecent), not only this wallet’s',
+      windowSkip,
+      () => {
+        // Another wallet of the key spent it: the wallet's own history is empty.
+        const spent = { recent: [], agentRecent: nearlyCapped }
+        expect(judgedIn('agent', spent)).toBe('deny')
+        expect(judgedIn('wallet', spent)).toBe('allow')
+        expect(judgedIn('tenant', spent)).toBe('allow')
+      },
+    )
+    testOrSkip(runner, 'an agent-scope window without agentRecent counts recent', windowSkip, () => {
+      expect(judgedIn('agent', { recent: nearlyCapped })).toBe('deny')
+      expect(judgedIn('agent', { recent: [] })).toBe('allow')
     })
 
     const usdSkip = options.usdCap === undefined ? (options.skipUsd ?? 'no usdCap rule given') : undefined
@@ -237,6 +274,19 @@ export const runPolicyEngineConformance = (runner: TestRunner, options: PolicyEn
       expect(decide([allow!, pause!])).toBe('require_approval')
       expect(decide([pause!, allow!])).toBe('require_approval')
       expect(decide([allow!])).toBe('allow')
+    })
+
+    it('an agent-scope deny wins over a tenant-scope allow', () => {
+      const engine = options.create()
+      const [deny, allow] = engine.validateRules([samples.deny, samples.allow])
+      const decision = engine.evaluate(
+        intent,
+        context([
+          { scope: 'tenant', rule: allow! },
+          { scope: 'agent', rule: deny! },
+        ]),
+      )
+      expect(decision).toMatchObject({ decision: 'deny', ruleId: deny!.id })
     })
 
     it('a wallet-scope deny wins over a tenant-scope allow', () => {
