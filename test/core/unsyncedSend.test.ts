@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { AgentWallet } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
 import { sqliteStorage } from '@agentwallet/sqlite'
+import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   agentWalletOn,
@@ -65,6 +66,51 @@ describe('a send whose intent is not yet on disk (SQLite group commit)', () => {
       releaseSyncs()
       await aw?.close()
       await storage.close()
+    }
+  })
+
+  it('holds a spend limit exactly over 50 concurrent sends, and across a reopen of the file', async () => {
+    const filename = join(dir, 'limit.db')
+    const masterKey = '45'.repeat(32)
+    const storage = sqliteStorage({ filename })
+    const aw = await agentWalletOn(devnet, { storage, masterKey })
+    const wallet = await fundedWallet(aw, devnet, '10')
+    const to = freshAddress()
+    try {
+      await aw.updatePolicyRules({
+        wallet: wallet.address,
+        rules: [{ type: 'spend_limit', asset: 'native', max: '1', window: '24h' }],
+      })
+      const results = await Promise.allSettled(
+        Array.from({ length: 50 }, () => aw.send({ wallet: wallet.address, to, value: '0.1' })),
+      )
+      const accepted = results.filter((result) => result.status === 'fulfilled')
+      expect(accepted).toHaveLength(10)
+      for (const result of results)
+        if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'policy_blocked' })
+      await Promise.all(
+        accepted.map((result) => aw.waitForTransaction({ transaction: result.value.transaction.id })),
+      )
+      expect(await publicClientOf(devnet).getBalance({ address: to })).toBe(parseEther('1'))
+    } finally {
+      await aw.close()
+      await storage.close()
+    }
+    const reopened = sqliteStorage({ filename })
+    const again = await agentWalletOn(devnet, { storage: reopened, masterKey })
+    try {
+      await expect(again.send({ wallet: wallet.address, to, value: '0.1' })).rejects.toMatchObject({
+        code: 'policy_blocked',
+      })
+      const sent = await reopened.query('transactions', {
+        where: { walletId: wallet.id, status: 'confirmed' },
+      })
+      expect(sent.map((record) => record.nonce).sort((a, b) => Number(a) - Number(b))).toEqual([
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+      ])
+    } finally {
+      await again.close()
+      await reopened.close()
     }
   })
 })
