@@ -1,11 +1,11 @@
 /**
  * Where a send's CPU goes: `node --import tsx bench/profileSend.ts [--mode http|inprocess] [--count 600]
- * [--out dir]`. Starts the bench server (`startBenchServer`: SQLite, sealed vault, effects and audit
+ * [--out dir] [--sql] [--stacks <sql>] [--synchronous normal] [--heap]`. Starts the bench server (`startBenchServer`: SQLite, sealed vault, effects and audit
  * trail on, the in-process devnet), funds 10 wallets, warms up, then in one process and in turns:
  * raw viem sending `count` in a row from one account, and `count` sends through AgentWallet (20
  * concurrent over the 10 wallets; over HTTP, or `aw.send` in process). For each: CPU per send by
  * thread (main; the EVM's tokio workers; V8's and libuv's helpers), JSON-RPC calls per send by
- * method, and the main thread's profile by place and by function. Writes the two `.cpuprofile`s to
+ * method, the database log's syncs per send, and the main thread's profile by place and by function. Writes the two `.cpuprofile`s to
  * `--out` (default bench/results/) for a flame chart.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -24,6 +24,7 @@ import {
   inclusive,
   profiled,
 } from './lib/cpuProfile.js'
+import { sampledAllocations } from './lib/heapSample.js'
 import { threadCpu, threadCpuSince } from './lib/threadCpu.js'
 
 const { values } = parseArgs({
@@ -34,6 +35,10 @@ const { values } = parseArgs({
     out: { type: 'string', default: new URL('./results/', import.meta.url).pathname },
     top: { type: 'string', default: '25' },
     sql: { type: 'boolean', default: false },
+    /** `normal`: SQLite without a sync per commit, to tell the syncs' CPU (helper threads) from the rest. */
+    synchronous: { type: 'string', default: 'full' },
+    /** Also a sampled heap profile of each: the bytes allocated a send, by place (what GC clears). */
+    heap: { type: 'boolean', default: false },
     /** With --sql: the callers (our frames) of the statements whose SQL contains this text. */
     stacks: { type: 'string' },
   },
@@ -100,7 +105,10 @@ const counting = (provider: BenchServer['node']): BenchServer['node'] => ({
     return answer
   }) as BenchServer['node']['request'],
 })
-const s = await startBenchServer({ trackerIntervalMs: 500 }, { wrapNode: counting })
+const s = await startBenchServer(
+  { trackerIntervalMs: 500 },
+  { wrapNode: counting, synchronous: values.synchronous === 'normal' ? 'normal' : 'full' },
+)
 const wallets = await Promise.all(
   Array.from(
     { length: 10 },
@@ -145,23 +153,27 @@ async function measure(name: string, work: (n: number) => Promise<void>) {
   sqlMs.clear()
   // CPU measured unprofiled (the sampler's own thread and its interrupts would count), then profiled.
   const threads = threadCpu()
+  const syncs = s.storage.syncs
   const cpu = process.cpuUsage()
   const started = performance.now()
   await work(count)
   const ms = performance.now() - started
   const { user, system } = process.cpuUsage(cpu)
   const byThread = threadCpuSince(threads)
+  const syncsPerSend = (s.storage.syncs - syncs) / count
   const rpcCounts = new Map(rpc)
   const joinableCounts = new Map(joinable)
   const sqlCounts = new Map(
     [...sql].map(([k, v]) => [`${k.slice(0, 90)} (${((sqlMs.get(k) ?? 0) / count).toFixed(3)} ms)`, v]),
   )
   const { profile } = await profiled(() => work(count))
+  const allocated = values.heap ? await sampledAllocations(() => work(count)) : []
   const perSend = (x: number) => Number((x / count).toFixed(3))
   return {
     name,
     sendsPerSecond: Number((count / (ms / 1000)).toFixed(1)),
     cpuMsPerSend: perSend((user + system) / 1000),
+    syncsPerSend: Number(syncsPerSend.toFixed(3)),
     cpuMsPerSendByThread: Object.fromEntries(Object.entries(byThread).map(([k, v]) => [k, perSend(v)])),
     rpcPerSend: Object.fromEntries([...rpcCounts].map(([k, v]) => [k, perSend(v)])),
     joinablePerSend: Object.fromEntries([...joinableCounts].map(([k, v]) => [k, perSend(v)])),
@@ -169,6 +181,7 @@ async function measure(name: string, work: (n: number) => Promise<void>) {
       [...sqlCounts].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, perSend(v)]),
     ),
     profile,
+    allocated,
   }
 }
 
@@ -178,7 +191,14 @@ function report(result: Awaited<ReturnType<typeof measure>>) {
     rows.slice(0, n).map(({ bucket, ms }) => `  ${(ms / count).toFixed(3).padStart(7)} ms  ${bucket}`)
   console.log(`\n## ${result.name}: ${result.sendsPerSecond} sends/s, CPU ${result.cpuMsPerSend} ms a send`)
   console.log(`by thread (ms a send): ${JSON.stringify(result.cpuMsPerSendByThread)}`)
+  console.log(`syncs of the database log a send: ${result.syncsPerSend}`)
   console.log(`JSON-RPC a send: ${JSON.stringify(result.rpcPerSend)}`)
+  if (values.heap) {
+    const total = result.allocated.reduce((sum, { bytes }) => sum + bytes, 0)
+    console.log(`allocated a send (sampled): ${(total / count / 1024).toFixed(1)} kB, by place:`)
+    for (const { bucket, bytes } of result.allocated.slice(0, top))
+      console.log(`  ${(bytes / count / 1024).toFixed(1).padStart(7)} kB  ${bucket}`)
+  }
   console.log(`of which an identical request was in flight: ${JSON.stringify(result.joinablePerSend)}`)
   if (values.sql)
     console.log(

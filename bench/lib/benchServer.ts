@@ -36,8 +36,11 @@ export async function startBenchServer(
   {
     nodeLatencyMs = 0,
     wrapNode = (provider) => provider,
+    synchronous = 'full',
   }: {
     nodeLatencyMs?: number
+    /** SQLite's `synchronous` (default `full`, as `agentwallet serve`): `normal` only to profile without the syncs. */
+    synchronous?: 'full' | 'normal'
     /** Wraps the devnet as the server reaches it (to count its JSON-RPC calls). */
     wrapNode?: (provider: Devnet['provider']) => Devnet['provider']
   } = {},
@@ -45,7 +48,7 @@ export async function startBenchServer(
   const dir = mkdtempSync(join(tmpdir(), 'aw-bench-'))
   const devnet = await createDevnet()
   const node = wrapNode(nodeLatencyMs > 0 ? away(devnet.provider, nodeLatencyMs) : devnet.provider)
-  const storage = sqliteStorage({ filename: join(dir, 'agentwallet.db') })
+  const storage = sqliteStorage({ filename: join(dir, 'agentwallet.db'), synchronous })
   const agentWallet = await createAgentWallet({
     chains: {
       devnet: { provider: node, chainId: devnet.chain.id, contracts: devnet.addressBook },

@@ -4,6 +4,7 @@ import {
   keyedMutex,
   type QueryOptions,
   type Storage,
+  type StorageTx,
   type StoredRecord,
   storageSchema,
 } from '@agentwallet/core'
@@ -99,6 +100,49 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
     return value
   }
 
+  /**
+   * `fn` under the locks of `keys`, its writes committed in one SQL transaction. With `wait`, the
+   * locks are held, and the result waits, until the commit (or, if it wrote nothing, what it read)
+   * is on disk; without, both end once it is applied and `synced` follows the disk.
+   */
+  const commitUnder = async <T>(
+    keys: readonly string[],
+    fn: (tx: StorageTx) => Promise<T>,
+    wait: boolean,
+  ): Promise<{ result: T; synced: Promise<void> }> => {
+    const release = await mutex.lockAll(keys)
+    try {
+      const reads = noteReads(committed, unsynced)
+      const unit = sqliteTransaction(apply, reads.reader, tables)
+      try {
+        const result = await fn(unit.tx)
+        const done = unit.commit()
+        stats.wrote(done.rows)
+        const notify = () => {
+          if (done.count > 0) listeners.notify(done.materialize(), { fresh: true })
+        }
+        let synced: Promise<void>
+        if (!log) {
+          notify()
+          synced = Promise.resolve()
+        } else if (done.wrote) {
+          const ticket = log.committed()
+          unsynced.wrote(ticket, done.records, done.streams)
+          // The events wait until the commit is on disk; `then` runs in commit order, so listeners
+          // see seqs in order.
+          synced = log.sync.until(ticket, notify)
+        } else synced = durableRead(undefined, reads.ticket()) // what it read, and nothing else
+        if (wait) await synced
+        else synced.catch(() => undefined) // the caller awaits it before anything leaves
+        return { result, synced }
+      } finally {
+        unit.finish()
+      }
+    } finally {
+      release()
+    }
+  }
+
   return {
     name: options.name ?? 'sqlite',
     filename,
@@ -125,33 +169,22 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
         unsynced.ticketOf(collection),
       )
     },
-    async transaction(keys, fn) {
-      const release = await mutex.lockAll(keys)
-      try {
-        const reads = noteReads(committed, unsynced)
-        const unit = sqliteTransaction(apply, reads.reader, tables)
-        try {
-          const result = await fn(unit.tx)
-          const done = unit.commit()
-          stats.wrote(done.rows)
-          const notify = () => {
-            if (done.count > 0) listeners.notify(done.materialize(), { fresh: true })
-          }
-          if (!log) notify()
-          else if (done.wrote) {
-            const ticket = log.committed()
-            unsynced.wrote(ticket, done.records, done.streams)
-            // The locks are held, and the events wait, until the commit is on disk; `then` runs in
-            // commit order, so listeners see seqs in order.
-            await log.sync.until(ticket, notify)
-          } else await durableRead(undefined, reads.ticket()) // what it read, and nothing else
-          return result
-        } finally {
-          unit.finish()
-        }
-      } finally {
-        release()
-      }
+    transaction: (keys, fn) => commitUnder(keys, fn, true).then(({ result }) => result),
+    unsynced: log && {
+      reader: {
+        async get<T extends StoredRecord>(collection: string, id: string) {
+          const text = committed.get(collection, id)
+          return text === undefined ? undefined : (JSON.parse(text) as T)
+        },
+        async query<T extends StoredRecord>(collection: string, query?: QueryOptions) {
+          return committed.query(collection, query).map((text) => JSON.parse(text) as T)
+        },
+        async count(collection, query) {
+          return committed.count(collection, { where: query?.where, range: query?.range })
+        },
+      },
+      commit: (fn) => commitUnder([], fn, false),
+      synced: () => log.sync.until(log.sync.written),
     },
     async readEvents(stream, { after = 0, limit } = {}) {
       const rows = prepare(

@@ -1,26 +1,15 @@
 import type * as fs from 'node:fs'
 import { afterAll, describe, expect, it, vi } from 'vitest'
+import { heldSyncs } from '../../../test/helpers/heldSyncs.js'
 import { sqliteStorage } from '../src/sqliteStorage.js'
 import { unsyncedWrites } from '../src/unsyncedWrites.js'
 import { tempDatabases } from './tempDatabase.js'
 
-/** The WAL's syncs, held while `holding` until the test lets them run: a commit stays unsynced. */
-const held: Array<() => void> = []
-let holding = false
-vi.mock('node:fs', async (original) => {
-  const real = await original<typeof fs>()
-  return {
-    ...real,
-    fdatasync: (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
-      if (holding) held.push(() => real.fdatasync(fd, done))
-      else real.fdatasync(fd, done)
-    },
-  }
-})
-const releaseSyncs = () => {
-  holding = false
-  for (const sync of held.splice(0)) sync()
-}
+vi.mock('node:fs', async (original) =>
+  (await import('../../../test/helpers/heldSyncs.js')).holdingSyncs(await original<typeof fs>()),
+)
+const { held } = heldSyncs
+const releaseSyncs = () => heldSyncs.release()
 
 const temp = tempDatabases()
 afterAll(() => temp.cleanup())
@@ -51,7 +40,7 @@ describe('sqliteStorage reads while a commit is being synced', () => {
     const storage = sqliteStorage({ filename: temp.next() })
     try {
       await storage.transaction([], async (tx) => tx.put('gadgets', { id: 'p1', rules: [] }))
-      holding = true
+      heldSyncs.holding = true
       const order: string[] = []
       const write = storage.transaction([], async (tx) => {
         await tx.put('things', { id: 't1', n: 1 })
@@ -73,6 +62,40 @@ describe('sqliteStorage reads while a commit is being synced', () => {
       releaseSyncs()
       await Promise.all([write, ...reads])
       expect(order.slice(4)).toEqual(['commit', 'the record written', 'its collection', 'its stream'])
+    } finally {
+      releaseSyncs()
+      await storage.close()
+    }
+  })
+
+  it('lets storage.unsynced commit and read before the sync; the rest waits for it', async () => {
+    const storage = sqliteStorage({ filename: temp.next() })
+    try {
+      const unsynced = storage.unsynced!
+      const notified: string[] = []
+      storage.onEvents((events) => notified.push(...events.map((event) => event.id)))
+      heldSyncs.holding = true
+      const order: string[] = []
+      const { synced } = await unsynced.commit(async (tx) => {
+        await tx.put('things', { id: 't1', n: 1 })
+        tx.appendEvent('s1', { id: 'e1', type: 't', timestamp: '2026-01-01T00:00:00.000Z', data: {} })
+      })
+      void synced.then(() => order.push('synced'))
+      await vi.waitUntil(() => held.length > 0) // applied, its sync under way
+      expect(await unsynced.reader.get('things', 't1')).toEqual({ id: 't1', n: 1 })
+      expect(await unsynced.reader.query('things')).toHaveLength(1)
+      // A later unsynced commit under the same lock key needs no wait either.
+      await unsynced.commit(async (tx) => tx.put('things', { id: 't2', n: 2 }))
+      const read = storage.get('things', 't1').then(() => order.push('a durable read'))
+      const all = unsynced.synced().then(() => order.push('all synced'))
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(order).toEqual([])
+      expect(notified).toEqual([])
+      releaseSyncs()
+      await Promise.all([synced, read, all])
+      expect(order[0]).toBe('synced')
+      expect([...order].sort()).toEqual(['a durable read', 'all synced', 'synced'])
+      expect(notified).toEqual(['e1'])
     } finally {
       releaseSyncs()
       await storage.close()

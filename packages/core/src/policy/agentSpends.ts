@@ -1,4 +1,5 @@
 import type { AgentWalletContext } from '../context.js'
+import type { StorageReader } from '../storage/types.js'
 import type { TransactionRecord } from '../transactions/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { countedStatuses } from './countedStatuses.js'
@@ -13,12 +14,13 @@ export async function agentSpends(
   ctx: Pick<AgentWalletContext, 'storage'>,
   wallet: Pick<WalletRecord, 'tenantId' | 'ownerId'>,
   since: Date,
+  reader: StorageReader = ctx.storage,
 ): Promise<TransactionRecord[]> {
-  const held = await ctx.storage.query('wallets', {
+  const held = await reader.query('wallets', {
     where: { tenantId: wallet.tenantId, ownerId: wallet.ownerId },
   })
   if (held.length === 0) return []
-  return ctx.storage.query('transactions', {
+  return reader.query('transactions', {
     where: { walletId: held.map((each) => each.id), status: countedStatuses },
     range: { field: 'createdAt', gte: since.toISOString() },
   })

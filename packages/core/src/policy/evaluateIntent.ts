@@ -5,6 +5,7 @@ import { fromStoredEffects } from '../effects/fromStoredEffects.js'
 import type { Effects } from '../effects/types.js'
 import { agentIdOf } from '../intents/agentIdOf.js'
 import type { PolicyIntent } from '../intents/types.js'
+import type { StorageReader } from '../storage/types.js'
 import type { StoredUsd, TransactionRecord } from '../transactions/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { agentSpends } from './agentSpends.js'
@@ -59,8 +60,13 @@ export async function evaluateIntent(
   ctx: AgentWalletContext,
   wallet: WalletRecord,
   intent: PolicyIntent,
-  options: { excludeTransactionId?: string | undefined } = {},
+  options: {
+    excludeTransactionId?: string | undefined
+    /** Where the wallet's spends are read (default the storage): `Storage.unsynced` under the lock of a send. */
+    reader?: StorageReader | undefined
+  } = {},
 ): Promise<IntentDecision> {
+  const reader = options.reader ?? ctx.storage
   const now = ctx.now()
   const rules = await scopedRules(ctx, wallet.tenantId, wallet.id, wallet.ownerId)
   const lookbackMs = ctx.policy.lookbackMs(rules)
@@ -68,16 +74,16 @@ export async function evaluateIntent(
   const agentLookbackMs = ctx.policy.lookbackMs(rules.filter(({ scope }) => scope === 'agent'))
   const [recent, agentRecent, pastSends] = await Promise.all([
     lookbackMs > 0
-      ? ctx.storage.query('transactions', {
+      ? reader.query('transactions', {
           where: { walletId: wallet.id, chain: intent.chain, status: countedStatuses },
           range: { field: 'createdAt', gte: new Date(now.getTime() - lookbackMs).toISOString() },
         })
       : Promise.resolve([]),
     agentLookbackMs > 0
-      ? agentSpends(ctx, wallet, new Date(now.getTime() - agentLookbackMs))
+      ? agentSpends(ctx, wallet, new Date(now.getTime() - agentLookbackMs), reader)
       : Promise.resolve(undefined),
     // One past send is enough, the latest first: a count read every send to this recipient (O(history)).
-    ctx.storage.query('transactions', {
+    reader.query('transactions', {
       where: { walletId: wallet.id, to: intent.to, status: ['submitted', 'confirmed'] },
       orderBy: 'createdAt',
       order: 'desc',

@@ -121,7 +121,30 @@ export interface Storage extends StorageReader {
    * requests with it so N replicas enforce one limit, not N; single-process storages leave it out.
    */
   takeToken?(key: string, limit: TokenBucketLimit): Promise<TokenTake>
+  /**
+   * Optional, for a storage that syncs a commit to disk after applying it (SQLite's group commit):
+   * reads and commits that do not wait for that sync, so a lock holder can let its successor in
+   * before its commit is on disk. Storages whose commits are on disk once applied leave it out.
+   */
+  unsynced?: UnsyncedAccess | undefined
   close(): Promise<void>
+}
+
+/**
+ * What a lock holder reads and commits without waiting for the disk. A crash before the sync loses
+ * such a commit and every later one (the log is synced in order), so the rule is: whatever leaves the
+ * process on the strength of these reads or commits (a broadcast, an answer) waits for `synced` first.
+ */
+export type UnsyncedAccess = {
+  /** Reads of the applied state, commits not yet on disk included. */
+  reader: StorageReader
+  /**
+   * Commits `fn`'s writes as `transaction([], fn)` does, and resolves once later reads and
+   * transactions see them; `synced` resolves once they are on disk (events go to listeners then).
+   */
+  commit<T>(fn: (tx: StorageTx) => Promise<T>): Promise<{ result: T; synced: Promise<void> }>
+  /** Resolves once every commit applied so far is on disk. */
+  synced(): Promise<void>
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Storage, StorageTx } from './types.js'
+import type { Storage, StorageTx, UnsyncedAccess } from './types.js'
 
 /**
  * The storage as core writes through it: every record of `collections` put or inserted gets a fresh
@@ -23,12 +23,18 @@ export function withWriteIds(storage: Storage, collections: readonly string[], n
   })
   const transaction: Storage['transaction'] = (keys, fn) =>
     storage.transaction(keys, (tx) => fn(stamping(tx)))
+  const unsynced: UnsyncedAccess | undefined = storage.unsynced && {
+    reader: storage.unsynced.reader,
+    commit: (fn) => storage.unsynced!.commit((tx) => fn(stamping(tx))),
+    synced: () => storage.unsynced!.synced(),
+  }
   // Methods are called on the adapter (a class's private fields need it as `this`), each bound once
   // per function: one replaced on the adapter later (a spy, a patch) is bound and used in its turn.
   const bound = new WeakMap<(...args: never[]) => unknown, unknown>()
   return new Proxy(storage, {
     get(target, property) {
       if (property === 'transaction') return transaction
+      if (property === 'unsynced') return unsynced
       const value: unknown = Reflect.get(target, property, target)
       if (typeof value !== 'function') return value
       if (!bound.has(value as never)) bound.set(value as never, value.bind(target))

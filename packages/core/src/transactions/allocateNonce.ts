@@ -2,6 +2,7 @@ import type { Address } from 'viem'
 import { toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import type { StorageReader } from '../storage/types.js'
 
 /** A nonce allocated to a tx about to be signed, and the id of the record that counts them. */
 export type Allocated = { nonceId: string; nonce: number }
@@ -15,10 +16,11 @@ export async function allocateNonce(
   ctx: Pick<AgentWalletContext, 'storage'>,
   chain: ChainHandle,
   address: Address,
+  reader: StorageReader = ctx.storage,
 ): Promise<Allocated> {
   const nonceId = nonceIdOf(chain.chainId, address)
   const [stored, pending] = await Promise.all([
-    ctx.storage.get('nonces', nonceId),
+    reader.get('nonces', nonceId),
     chain.client.getTransactionCount({ address, blockTag: 'pending' }).catch((error: unknown) => {
       throw toChainError(error, chain.name, { read: true })
     }),

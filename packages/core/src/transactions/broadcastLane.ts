@@ -27,12 +27,17 @@ const laneKey = nonceIdOf
 export type BroadcastLanes = {
   /**
    * Broadcasts a signed tx after the ones this context signed before it for the same wallet and
-   * chain, in nonce order. The caller holds the wallet lock, has made the tx durable (`saveSigned`),
-   * and awaits the answer only after releasing the lock: so the wallet's next send is evaluated,
+   * chain, in nonce order. The caller holds the wallet lock, has committed the tx (`saveSigned`; if
+   * not yet on disk, the broadcast waits for `synced`), and awaits the answer only after releasing the lock: so the wallet's next send is evaluated,
    * signed and committed while this one goes to the node, and one wallet's sends pipeline. Never
    * await it while holding the lock: a refusal is worked out under the lock (`broadcastSigned`).
    */
-  enqueue(ctx: AgentWalletContext, chain: ChainHandle, signing: Signing): Promise<UnpausedTransaction>
+  enqueue(
+    ctx: AgentWalletContext,
+    chain: ChainHandle,
+    signing: Signing,
+    synced?: Promise<void>,
+  ): Promise<UnpausedTransaction>
   /**
    * What the wallet's txs waiting in its lane will spend: the node's balance does not show them
    * yet, so the funds check of the next send counts them. The caller holds the wallet lock.
@@ -49,7 +54,7 @@ export type BroadcastLanes = {
 export function broadcastLanes(): BroadcastLanes {
   const lanes = new Map<string, Lane>()
   return {
-    enqueue(ctx, chain, signing) {
+    enqueue(ctx, chain, signing, synced) {
       const key = laneKey(chain.chainId, signing.signed.from)
       const lane = lanes.get(key) ?? {
         tail: Promise.resolve(),
@@ -63,7 +68,8 @@ export function broadcastLanes(): BroadcastLanes {
         token: spend.token && { key: spend.token.token.toLowerCase(), amount: spend.token.amount },
       }
       lane.waiting.add(entry)
-      const sent = lane.tail
+      // Never before the signed tx is on disk: a crash must not lose a tx the node has.
+      const sent = Promise.all([lane.tail, synced])
         .then(() => broadcastInLane(ctx, chain, signing, lane))
         .finally(() => lane.waiting.delete(entry))
       const tail = sent.catch(() => undefined)

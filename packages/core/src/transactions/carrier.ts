@@ -1,7 +1,7 @@
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import type { IntentDraft, PolicyIntent } from '../intents/types.js'
-import type { Filter, StorageTx } from '../storage/types.js'
+import type { Filter, StorageReader, StorageTx, UnsyncedAccess } from '../storage/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import type { Allocated } from './allocateNonce.js'
 import type { MinedRecord } from './laneTransitions.js'
@@ -41,6 +41,11 @@ export type CommitOptions = {
   alongside?: ((tx: StorageTx, saved: TransactionRecord) => Promise<void>) | undefined
   /** The nonce `fund` read under the same lock (the lane's). */
   allocated?: Promise<Allocated> | undefined
+  /**
+   * The storage's unsynced commit, for a caller that lets the wallet lock go before the commit is on
+   * disk: the carrier then takes nothing out (no broadcast) before `synced`.
+   */
+  unsynced?: UnsyncedAccess | undefined
 }
 
 /** The intent as saved and, for one its carrier takes on at once, that work under way (awaited unlocked). */
@@ -82,7 +87,12 @@ export type Carrier = {
     chain: ChainHandle,
     wallet: Pick<WalletRecord, 'address'>,
     intent: FundedIntent,
-    options: { allow: boolean; ahead?: Ahead | undefined },
+    options: {
+      allow: boolean
+      ahead?: Ahead | undefined
+      /** Where the nonce is read (default the storage): `Storage.unsynced` under the lock of a send. */
+      reader?: StorageReader | undefined
+    },
   ): Promise<Funding>
   /** Saves an accepted intent in one commit with what the caller writes beside it, and starts taking it out. */
   commit(

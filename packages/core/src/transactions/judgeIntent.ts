@@ -3,6 +3,7 @@ import type { AgentWalletContext } from '../context.js'
 import { type BaseError, isAgentWalletError } from '../errors/baseError.js'
 import type { PolicyIntent } from '../intents/types.js'
 import { evaluateIntent, type IntentDecision } from '../policy/evaluateIntent.js'
+import type { StorageReader } from '../storage/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import type { Allocated } from './allocateNonce.js'
 import type { Ahead, Carrier } from './carrier.js'
@@ -38,10 +39,16 @@ export async function judgeIntent(
   wallet: WalletRecord,
   intent: PolicyIntent,
   call: TransactionRecord['call'],
-  options: { ahead?: Ahead | undefined; excludeTransactionId?: string | undefined } = {},
+  options: {
+    ahead?: Ahead | undefined
+    excludeTransactionId?: string | undefined
+    /** Reads that need not wait for the disk (`Storage.unsynced`'s), for a caller whose answer waits for it. */
+    reader?: StorageReader | undefined
+  } = {},
 ): Promise<Judgement> {
   const decision = await evaluateIntent(ctx, wallet, intent, {
     excludeTransactionId: options.excludeTransactionId,
+    reader: options.reader,
   })
   if (decision.decision === 'deny') return { decision, gas: undefined }
   try {
@@ -50,7 +57,7 @@ export async function judgeIntent(
       chain,
       wallet,
       { asset: intent.asset, amount: intent.amount, via: intent.via, call },
-      { allow: decision.decision === 'allow', ahead: options.ahead },
+      { allow: decision.decision === 'allow', ahead: options.ahead, reader: options.reader },
     )
     return { decision, gas, allocated }
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { StorageTx } from '../storage/types.js'
 import { allocateNonce } from './allocateNonce.js'
 import { broadcastLanes } from './broadcastLane.js'
 import type { Carrier } from './carrier.js'
@@ -30,9 +31,9 @@ export function laneCarrier(): Carrier {
         data: draft.call.data,
       }),
     }),
-    async fund(ctx, chain, wallet, intent, { allow, ahead }) {
+    async fund(ctx, chain, wallet, intent, { allow, ahead, reader }) {
       // Both only read, under the caller's lock: the nonce need not wait for the balances.
-      const allocated = allow ? allocateNonce(ctx, chain, wallet.address) : undefined
+      const allocated = allow ? allocateNonce(ctx, chain, wallet.address, reader) : undefined
       allocated?.catch(() => undefined) // awaited by `commit`, or dropped with the funds' error
       const gas = await prepareGas(chain, wallet.address, intent.call, tokenSpendOf(intent), {
         estimate: ahead?.estimate,
@@ -48,11 +49,15 @@ export function laneCarrier(): Carrier {
       }
       // Signed first, so intent, raw tx and nonce are durable together.
       const signing = await signRecord(ctx, chain, record, gas, options.allocated)
-      await ctx.storage.transaction([], async (tx) => {
+      const save = async (tx: StorageTx) => {
         await saveSigned(ctx, tx, signing, options.write)
         await options.alongside?.(tx, signing.signed)
-      })
-      return { record: signing.signed, sending: lanes.enqueue(ctx, chain, signing) }
+      }
+      // Unsynced, the lock can go before the sync: the broadcast waits for it in the lane.
+      let synced: Promise<void> | undefined
+      if (options.unsynced) ({ synced } = await options.unsynced.commit(save))
+      else await ctx.storage.transaction([], save)
+      return { record: signing.signed, sending: lanes.enqueue(ctx, chain, signing, synced) }
     },
     track: (ctx, pass) => trackLane(ctx, pass, retries),
     reorged: (ctx, chain, records) => sendReorgedAgain(ctx, chain, records, retries),

@@ -85,6 +85,10 @@ export async function submitIntent(
   // estimate; a smart wallet deployed before its batch is simulated through its code), the effects.
   const ahead = await carrier.ahead(ctx, chain, wallet, draft)
   const effects = effectsAhead(chain, wallet.address, draft)
+  // Under the lock, the wallet's spends and nonce are read and the intent committed without waiting
+  // for the disk (where the storage syncs after applying): the lock goes once the intent is applied,
+  // and the broadcast, the answer and any error wait for the sync (see `Storage.unsynced`).
+  const unsynced = ctx.storage.unsynced
   const accepted = await withLock(
     ctx.storage,
     await judgingLocks(ctx, wallet),
@@ -103,7 +107,7 @@ export async function submitIntent(
         wallet,
         intent,
         callOf(draft),
-        { ahead },
+        { ahead, reader: unsynced?.reader },
       )
       if (short) {
         // Refused for want of money, nothing saved: its decision still enters the trail.
@@ -124,6 +128,7 @@ export async function submitIntent(
       const { record: saved, sending } = await commitIntent(ctx, chain, judged.record, gas, {
         write: 'insert',
         allocated,
+        unsynced,
         alongside: async (tx, saved) => {
           await options.beforeCommit?.(tx, saved)
           if (approval) await tx.insert('approvals', approval)
@@ -155,7 +160,11 @@ export async function submitIntent(
       // Accepted and reserved; its carrier takes nothing out now: its caller has it settled (the x402 payee), outside the wallet lock.
       return { answer: resultOf(judged.record) }
     },
-  )
+  ).catch(async (error: unknown) => {
+    // An error may come of what was read unsynced: it leaves once that is on disk, as an answer would.
+    await unsynced?.synced().catch(() => undefined)
+    throw error
+  })
   if ('answer' in accepted) return accepted.answer
   return resultOf(await accepted.sending)
 }

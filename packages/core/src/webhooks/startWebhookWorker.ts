@@ -44,8 +44,15 @@ export function startWebhookWorker(
     })
     return running
   }
+  // The commits of one sync of the log reach listeners together: one pass after all of them, not a
+  // pass started by the first and another queued by the rest.
+  let soon: NodeJS.Immediate | undefined
   const unsubscribe = ctx.commits.add(() => {
-    if (!stopped) void run()
+    if (stopped || soon) return
+    soon = setImmediate(() => {
+      soon = undefined
+      if (!stopped) void run()
+    })
   })
   timer = setTimeout(run, ctx.options.webhooks.intervalMs)
   return {
@@ -54,6 +61,7 @@ export function startWebhookWorker(
       stopped = true
       unsubscribe()
       clearTimeout(timer)
+      clearImmediate(soon)
       await running
       closeWebhookConnections(connections)
     },

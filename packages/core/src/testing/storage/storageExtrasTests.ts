@@ -98,4 +98,50 @@ export const storageExtrasTests = (
       expect(await storage.takeToken!('conformance:refill', limit)).toEqual({ ok: true })
     })
   })
+
+  runner.describe('unsynced access', () => {
+    const check = (name: string, fn: (storage: Storage) => Promise<void>) =>
+      runner.it(name, () =>
+        withStorage(async (storage) => {
+          if (!storage.unsynced) return
+          await fn(storage)
+        }),
+      )
+    check(
+      'commits as a transaction does, seen at once by its reader and by transactions',
+      async (storage) => {
+        const unsynced = storage.unsynced!
+        const seen: string[] = []
+        const off = storage.onEvents((events) => seen.push(...events.map((event) => event.id)))
+        const { result, synced } = await unsynced.commit(async (tx) => {
+          await tx.insert('conformance_unsynced', { id: 'u1', n: 1 })
+          tx.appendEvent('conformance:unsynced', {
+            id: 'e1',
+            type: 'made',
+            timestamp: '2026-01-01T00:00:00.000Z',
+            data: {},
+          })
+          return 'done'
+        })
+        expect(result).toBe('done')
+        expect(await unsynced.reader.get('conformance_unsynced', 'u1')).toMatchObject({ n: 1 })
+        expect(await unsynced.reader.count('conformance_unsynced')).toBe(1)
+        const read = await storage.transaction(['k'], (tx) => tx.get('conformance_unsynced', 'u1'))
+        expect(read).toMatchObject({ n: 1 })
+        await synced
+        await unsynced.synced()
+        expect(await storage.query('conformance_unsynced')).toHaveLength(1)
+        expect(seen).toEqual(['e1'])
+        off()
+        // A throw commits nothing.
+        await expect(
+          unsynced.commit(async (tx) => {
+            await tx.put('conformance_unsynced', { id: 'u2', n: 2 })
+            throw new Error('no')
+          }),
+        ).rejects.toMatchObject({ message: 'no' })
+        expect(await storage.get('conformance_unsynced', 'u2')).toBeUndefined()
+      },
+    )
+  })
 }
