@@ -399,6 +399,7 @@ export { type LocalKeyVault, type LocalKeyVaultOptions, localKeyVault } from './
 export { keyFingerprint, masterKeyEnvVar, masterKeyFromEnv, parseMasterKey } from './vault/masterKey.js'
 export { memoryEd25519Keys } from './vault/memoryEd25519Keys.js'
 export { type MemoryKeyVaultOptions, memoryKeyVault } from './vault/memoryKeyVault.js'
+export { type ParseSolanaSecretKeyReturnType, parseSolanaSecretKey } from './vault/parseSolanaSecretKey.js'
 export { type SealedSecret, seal, unseal } from './vault/seal.js'
 export { type SecretSealer, secretSealer } from './vault/secretSealer.js'
 export { signerFromSign } from './vault/signerFromSign.js'
