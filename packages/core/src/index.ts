@@ -379,6 +379,10 @@ export {
   type MasterKeyRotationRecord,
   masterKeyRotationCollection,
 } from './vault/assertMasterKey.js'
+export {
+  type CheckedEd25519SignatureParameters,
+  checkedEd25519Signature,
+} from './vault/checkedEd25519Signature.js'
 export { type CheckedSignatureParameters, checkedSignature } from './vault/checkedSignature.js'
 export {
   type Ed25519KeyPair,
