@@ -19,6 +19,8 @@ export type KeyVaultConformanceOptions = {
     export?: string | undefined
     /** Required when the vault has no `ed25519` keys: why not (its Ed25519 cases are skipped with it). */
     ed25519?: string | undefined
+    /** Required when the vault's Ed25519 keys cannot be imported: why not. */
+    ed25519Import?: string | undefined
   }
 }
 
@@ -141,7 +143,7 @@ export const runKeyVaultConformance = (runner: TestRunner, options: KeyVaultConf
     )
 
     const ed25519Skip = options.skip?.ed25519
-    if (ed25519Skip === undefined) runEd25519Conformance(runner, create)
+    if (ed25519Skip === undefined) runEd25519Conformance(runner, create, options.skip?.ed25519Import)
     else testOrSkip(runner, 'Ed25519 keys', ed25519Skip, async () => {})
   })
 }
