@@ -138,6 +138,18 @@ export const runEd25519Conformance = (
       expect(await keys.hasKey(unknown)).toBe(false)
       await expect(keys.getSigner(unknown)).rejects.toMatchObject({ code: 'not_found' })
       await expect(keys.getSigner('not-base58-0OIl')).rejects.toMatchObject({ code: 'validation_failed' })
+      // A secret key pasted where an address belongs is refused without being echoed.
+      const { secretKey } = freshSecretKey()
+      const pasted = await keys.getSigner(base58.encode(secretKey)).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      )
+      expect(pasted).toMatchObject({ code: 'validation_failed' })
+      expect(
+        JSON.stringify(pasted, Object.getOwnPropertyNames(pasted)).includes(
+          base58.encode(secretKey).slice(0, 20),
+        ),
+      ).toBe(false)
       await expect(keys.getSigner(base58.encode(new Uint8Array(31).fill(7)))).rejects.toMatchObject({
         code: 'validation_failed',
       })

@@ -58,8 +58,12 @@ export const ed25519PublicKey = (address: string): Uint8Array => {
     bytes = undefined
   }
   if (bytes?.length !== 32) {
+    // Not echoed: a secret key pasted where an address belongs must not reach an error.
     throw new BaseError('validation_failed', 'Invalid Ed25519 address: expected base58 of 32 bytes', {
-      details: { address: typeof address === 'string' ? address.slice(0, 64) : typeof address },
+      details: {
+        length: typeof address === 'string' ? address.length : undefined,
+        decodedLength: bytes?.length,
+      },
     })
   }
   return bytes
