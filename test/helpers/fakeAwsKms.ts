@@ -2,8 +2,11 @@ import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import {
   derSignature,
+  ed25519Signature,
+  type FakeEd25519Key,
   type FakeHttpReply,
   type FakeSecp256k1Key,
+  newFakeEd25519Key,
   newFakeKey,
   publicKeyObject,
   rsaWrappingKey,
@@ -13,7 +16,8 @@ import {
 /**
  * A fake AWS KMS for tests: the JSON 1.1 wire protocol (`POST /`, `X-Amz-Target: TrentService.<Op>`)
  * of the calls the KMS vault makes — CreateKey, GetPublicKey, Sign, ListKeys, GetParametersForImport,
- * ImportKeyMaterial — over real secp256k1 keys, and a SigV4 check of every request against the
+ * ImportKeyMaterial — over real secp256k1 keys (and Ed25519 ones: ECC_NIST_EDWARDS25519, Sign of a RAW
+ * message with ED25519_SHA_512; not imported), and a SigV4 check of every request against the
  * test's known secret (a request signed with another secret is refused as AWS would).
  * Not emulated: key policies and IAM, aliases, grants, key rotation and deletion, multi-region,
  * quotas, any other operation or key spec, and the exact text of AWS's error messages.
@@ -35,7 +39,8 @@ export type FakeAwsKms = {
 type Key = {
   id: string
   origin: string
-  material: FakeSecp256k1Key | undefined
+  spec: 'ECC_SECG_P256K1' | 'ECC_NIST_EDWARDS25519'
+  material: FakeSecp256k1Key | FakeEd25519Key | undefined
   wrapping?: { token: string; key: ReturnType<typeof rsaWrappingKey> }
 }
 
@@ -52,13 +57,41 @@ export async function startFakeAwsKms(): Promise<FakeAwsKms> {
   const ok = (body: unknown): FakeHttpReply => ({ status: 200, body })
   const arn = (id: string) => `arn:aws:kms:${region}:111122223333:key/${id}`
 
+  /** Pure Ed25519 of the RAW message (at most 4096 bytes), 64 bytes as RFC 8032 encodes it. */
+  const signEd25519 = (
+    key: Key,
+    material: FakeEd25519Key,
+    input: Record<string, unknown>,
+    message: Buffer,
+  ) => {
+    if (input.MessageType !== 'RAW' || input.SigningAlgorithm !== 'ED25519_SHA_512' || message.length > 4096)
+      return error(400, 'ValidationException')
+    const corrupt = fake.badSignatures > 0
+    if (corrupt) fake.badSignatures -= 1
+    const signature = Buffer.from(ed25519Signature(material, message, corrupt))
+    return ok({
+      KeyId: arn(key.id),
+      Signature: signature.toString('base64'),
+      SigningAlgorithm: 'ED25519_SHA_512',
+    })
+  }
+
   const operations: Record<string, (input: Record<string, unknown>) => FakeHttpReply> = {
     CreateKey(input) {
-      if (input.KeySpec !== 'ECC_SECG_P256K1' || input.KeyUsage !== 'SIGN_VERIFY')
+      const spec = input.KeySpec
+      if (
+        (spec !== 'ECC_SECG_P256K1' && spec !== 'ECC_NIST_EDWARDS25519') ||
+        input.KeyUsage !== 'SIGN_VERIFY'
+      )
         return error(400, 'ValidationException')
       const origin = String(input.Origin ?? 'AWS_KMS')
+      // Importing Ed25519 key material is not emulated (the vault does not do it).
+      if (spec === 'ECC_NIST_EDWARDS25519' && origin !== 'AWS_KMS')
+        return error(400, 'UnsupportedOperationException')
       const id = randomUUID()
-      keys.set(id, { id, origin, material: origin === 'EXTERNAL' ? undefined : newFakeKey() })
+      const material =
+        origin === 'EXTERNAL' ? undefined : spec === 'ECC_SECG_P256K1' ? newFakeKey() : newFakeEd25519Key()
+      keys.set(id, { id, origin, spec, material })
       const state = origin === 'EXTERNAL' ? 'PendingImport' : 'Enabled'
       return ok({
         KeyMetadata: {
@@ -79,9 +112,10 @@ export async function startFakeAwsKms(): Promise<FakeAwsKms> {
       return ok({
         KeyId: arn(key.id),
         PublicKey: der.toString('base64'),
-        KeySpec: 'ECC_SECG_P256K1',
+        KeySpec: key.spec,
         KeyUsage: 'SIGN_VERIFY',
-        SigningAlgorithms: ['ECDSA_SHA_256'],
+        SigningAlgorithms:
+          'ed25519' in key.material ? ['ED25519_SHA_512', 'ED25519_PH_SHA_512'] : ['ECDSA_SHA_256'],
       })
     },
     Sign(input) {
@@ -89,6 +123,7 @@ export async function startFakeAwsKms(): Promise<FakeAwsKms> {
       if (!key) return error(400, 'NotFoundException')
       if (!key.material) return error(400, 'KMSInvalidStateException')
       const digest = Buffer.from(String(input.Message), 'base64')
+      if ('ed25519' in key.material) return signEd25519(key, key.material, input, digest)
       if (
         input.MessageType !== 'DIGEST' ||
         input.SigningAlgorithm !== 'ECDSA_SHA_256' ||

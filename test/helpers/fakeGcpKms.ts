@@ -2,8 +2,11 @@ import { createVerify, generateKeyPairSync, randomBytes } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import {
   derSignature,
+  ed25519Signature,
+  type FakeEd25519Key,
   type FakeHttpReply,
   type FakeSecp256k1Key,
+  newFakeEd25519Key,
   newFakeKey,
   publicKeyObject,
   rsaWrappingKey,
@@ -14,7 +17,8 @@ import {
  * A fake Google Cloud KMS for tests: the REST paths of cloudkms.googleapis.com/v1 (what
  * @google-cloud/kms sends with `fallback: true`) for the calls the KMS vault makes — GetKeyRing,
  * CreateCryptoKey, GetCryptoKeyVersion, GetPublicKey, AsymmetricSign, CreateImportJob, GetImportJob,
- * ImportCryptoKeyVersion — over real secp256k1 keys. New HSM key versions and import jobs read as
+ * ImportCryptoKeyVersion — over real secp256k1 keys (and Ed25519 ones: EC_SIGN_ED25519, AsymmetricSign
+ * of `data`; not imported). New HSM key versions and import jobs read as
  * PENDING_GENERATION once before they are ready, as Google's are for a moment. Every request must
  * carry `Authorization: Bearer <token>` with the fake's token (no OAuth is emulated behind it).
  * `serviceAccount` is a key file whose `token_uri` is the fake's `/token`: the OAuth JWT-bearer grant
@@ -43,6 +47,7 @@ export type FakeGcpKms = {
 // The REST transport sends enums as numbers ($alt=json;enum-encoding=int); names are accepted too.
 const enums = {
   algorithm: [31, 'EC_SIGN_SECP256K1_SHA256'],
+  ed25519: [40, 'EC_SIGN_ED25519'],
   purpose: [5, 'ASYMMETRIC_SIGN'],
   importMethod: [5, 'RSA_OAEP_3072_SHA256'],
 } as const
@@ -52,10 +57,13 @@ const is = (value: unknown, [number, name]: readonly [number, string]) => value 
 type Body = {
   [field: string]: unknown
   digest?: { sha256?: string }
+  data?: string
   versionTemplate?: { algorithm?: unknown }
 }
 
-type Version = { material: FakeSecp256k1Key; imported: boolean; pendingReads: number }
+type Version = { material: FakeSecp256k1Key | FakeEd25519Key; imported: boolean; pendingReads: number }
+const algorithmOf = (version: Version) =>
+  'ed25519' in version.material ? 'EC_SIGN_ED25519' : 'EC_SIGN_SECP256K1_SHA256'
 type Job = { wrapping: ReturnType<typeof rsaWrappingKey>; pendingReads: number }
 
 export async function startFakeGcpKms(): Promise<FakeGcpKms> {
@@ -74,7 +82,7 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
     name,
     state:
       version.pendingReads > 0 ? (version.imported ? 'PENDING_IMPORT' : 'PENDING_GENERATION') : 'ENABLED',
-    algorithm: 'EC_SIGN_SECP256K1_SHA256',
+    algorithm: algorithmOf(version),
     protectionLevel: 'HSM',
   })
 
@@ -92,7 +100,9 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
       ([ring], query, body) => {
         const id = query.get('cryptoKeyId')
         if (ring !== keyRing || !id) return error(404, 'NOT_FOUND')
-        if (!is(body.purpose, enums.purpose) || !is(body.versionTemplate?.algorithm, enums.algorithm))
+        const algorithm = body.versionTemplate?.algorithm
+        const ed25519 = is(algorithm, enums.ed25519)
+        if (!is(body.purpose, enums.purpose) || !(ed25519 || is(algorithm, enums.algorithm)))
           return error(400, 'INVALID_ARGUMENT')
         const keyName = `${ring}/cryptoKeys/${id}`
         const skip = query.get('skipInitialVersionCreation') === 'true'
@@ -100,7 +110,7 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
         cryptoKeys.set(keyName, { importOnly: skip, versions: skip ? 0 : 1 })
         if (!skip)
           versions.set(`${keyName}/cryptoKeyVersions/1`, {
-            material: newFakeKey(),
+            material: ed25519 ? newFakeEd25519Key() : newFakeKey(),
             imported: false,
             pendingReads: 1,
           })
@@ -126,7 +136,7 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
         if (!version) return error(404, 'NOT_FOUND')
         if (version.pendingReads > 0) return error(400, 'FAILED_PRECONDITION')
         const pem = publicKeyObject(version.material).export({ format: 'pem', type: 'spki' })
-        return ok({ name: versionName, pem, algorithm: 'EC_SIGN_SECP256K1_SHA256', protectionLevel: 'HSM' })
+        return ok({ name: versionName, pem, algorithm: algorithmOf(version), protectionLevel: 'HSM' })
       },
     ],
     [
@@ -136,11 +146,19 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
         const version = versions.get(versionName!)
         if (!version) return error(404, 'NOT_FOUND')
         if (version.pendingReads > 0) return error(400, 'FAILED_PRECONDITION')
-        const digest = Buffer.from(String(body.digest?.sha256 ?? ''), 'base64')
-        if (digest.length !== 32) return error(400, 'INVALID_ARGUMENT')
+        const { material } = version
+        // EC_SIGN_ED25519 signs the message itself (`data`); a digest is refused, as Google does.
+        const ed25519 = 'ed25519' in material
+        if (ed25519 ? body.digest !== undefined || body.data === undefined : body.data !== undefined)
+          return error(400, 'INVALID_ARGUMENT')
+        const input = Buffer.from(String((ed25519 ? body.data : body.digest?.sha256) ?? ''), 'base64')
+        if (!ed25519 && input.length !== 32) return error(400, 'INVALID_ARGUMENT')
         const corrupt = fake.badSignatures > 0
         if (corrupt) fake.badSignatures -= 1
-        const signature = Buffer.from(derSignature(version.material, digest, corrupt)).toString('base64')
+        const raw = ed25519
+          ? ed25519Signature(material, input, corrupt)
+          : derSignature(material, input, corrupt)
+        const signature = Buffer.from(raw).toString('base64')
         return ok({ name: versionName, signature, verifiedDigestCrc32c: false, protectionLevel: 'HSM' })
       },
     ],

@@ -5,6 +5,7 @@ import {
   generateKeyPairSync,
   type KeyObject,
   privateDecrypt,
+  sign,
 } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -20,8 +21,22 @@ export type FakeSecp256k1Key = { privateKey: Uint8Array }
 
 export const newFakeKey = (): FakeSecp256k1Key => ({ privateKey: secp256k1.utils.randomPrivateKey() })
 
+/** An Ed25519 key of the fakes' (AWS ECC_NIST_EDWARDS25519, Google EC_SIGN_ED25519), held by OpenSSL. */
+export type FakeEd25519Key = { ed25519: KeyObject }
+export const newFakeEd25519Key = (): FakeEd25519Key => ({
+  ed25519: generateKeyPairSync('ed25519').privateKey,
+})
+
+/** The 64-byte pure Ed25519 signature of `message`; `corrupt` signs another message (it does not verify). */
+export function ed25519Signature(key: FakeEd25519Key, message: Uint8Array, corrupt = false): Uint8Array {
+  const signed = Buffer.from(message)
+  if (corrupt) signed[0] = (signed[0] ?? 0) ^ 0xff
+  return new Uint8Array(sign(null, corrupt && signed.length === 0 ? Buffer.from([1]) : signed, key.ed25519))
+}
+
 /** The key's public half as a Node KeyObject (exported as SPKI DER for AWS, PEM for Google). */
-export function publicKeyObject(key: FakeSecp256k1Key): KeyObject {
+export function publicKeyObject(key: FakeSecp256k1Key | FakeEd25519Key): KeyObject {
+  if ('ed25519' in key) return createPublicKey(key.ed25519)
   const point = secp256k1.getPublicKey(key.privateKey, false)
   const coordinate = (from: number) => Buffer.from(point.slice(from, from + 32)).toString('base64url')
   return createPublicKey({

@@ -24,7 +24,8 @@ export type AwsKmsKeyVaultOptions = {
 } & Pick<KmsKeyVaultOptions, 'name' | 'signatureAttempts' | 'onInvalidSignature'>
 
 /**
- * A KeyVault whose secp256k1 keys live in AWS KMS (key spec ECC_SECG_P256K1) and never leave it.
+ * A KeyVault whose secp256k1 keys (key spec ECC_SECG_P256K1) and Ed25519 keys (ECC_NIST_EDWARDS25519,
+ * signed with ED25519_SHA_512) live in AWS KMS and never leave it.
  * @example const vault = awsKmsKeyVault({ region: 'eu-west-1', store: kmsKeyRecordStore(storage) })
  */
 export function awsKmsKeyVault(options: AwsKmsKeyVaultOptions): KeyVault {

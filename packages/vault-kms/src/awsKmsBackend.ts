@@ -11,10 +11,10 @@ import {
 import type { Hex } from 'viem'
 import { awsKmsError } from './awsKmsError.js'
 import type { KmsBackend, KmsKey } from './kmsBackend.js'
-import { publicKeyFromSpki } from './publicKeyFromSpki.js'
+import { ed25519PublicKeyFromSpki, publicKeyFromSpki } from './publicKeyFromSpki.js'
 import { wrapForImport } from './wrapForImport.js'
 
-const keySpec = { KeySpec: 'ECC_SECG_P256K1', KeyUsage: 'SIGN_VERIFY' } as const
+type KeySpec = 'ECC_SECG_P256K1' | 'ECC_NIST_EDWARDS25519'
 // Lets keys made by AgentWallet be listed in the console or by ListResourceTags, should Storage be lost.
 const tags = [{ TagKey: 'agentwallet', TagValue: 'wallet' }]
 
@@ -25,7 +25,8 @@ export type AwsKmsBackendOptions = {
 
 /**
  * AWS KMS calls of a KMS vault: CreateKey (ECC_SECG_P256K1, SIGN_VERIFY), GetPublicKey, Sign of a
- * DIGEST with ECDSA_SHA_256, and import through GetParametersForImport / ImportKeyMaterial.
+ * DIGEST with ECDSA_SHA_256, and import through GetParametersForImport / ImportKeyMaterial; Ed25519
+ * keys are CreateKey ECC_NIST_EDWARDS25519 and Sign of the RAW message with ED25519_SHA_512.
  * @example const backend = awsKmsBackend(new KMSClient({ region: 'eu-west-1' }))
  */
 export function awsKmsBackend(client: KMSClient, options: AwsKmsBackendOptions = {}): KmsBackend {
@@ -37,17 +38,25 @@ export function awsKmsBackend(client: KMSClient, options: AwsKmsBackendOptions =
     }
   }
 
-  const publicKeyOf = async (keyId: string): Promise<KmsKey> => {
+  const spkiOf = async (keyId: string): Promise<Uint8Array> => {
     const output = await call('GetPublicKey', () => client.send(new GetPublicKeyCommand({ KeyId: keyId })))
     if (!output.PublicKey) throw missing('GetPublicKey', 'PublicKey')
-    return { keyId, publicKey: publicKeyFromSpki(output.PublicKey) }
+    return output.PublicKey
   }
+  const publicKeyOf = async (keyId: string): Promise<KmsKey> => ({
+    keyId,
+    publicKey: publicKeyFromSpki(await spkiOf(keyId)),
+  })
 
-  const createKey = async (origin: 'AWS_KMS' | 'EXTERNAL'): Promise<string> => {
+  const createKey = async (
+    origin: 'AWS_KMS' | 'EXTERNAL',
+    keySpec: KeySpec = 'ECC_SECG_P256K1',
+  ): Promise<string> => {
     const output = await call('CreateKey', () =>
       client.send(
         new CreateKeyCommand({
-          ...keySpec,
+          KeySpec: keySpec,
+          KeyUsage: 'SIGN_VERIFY',
           Origin: origin,
           Description: 'AgentWallet wallet key',
           Tags: tags,
@@ -57,6 +66,26 @@ export function awsKmsBackend(client: KMSClient, options: AwsKmsBackendOptions =
     const keyId = output.KeyMetadata?.KeyId
     if (!keyId) throw missing('CreateKey', 'KeyMetadata.KeyId')
     return keyId
+  }
+
+  const sign = async (
+    keyId: string,
+    message: Uint8Array,
+    messageType: 'DIGEST' | 'RAW',
+    algorithm: 'ECDSA_SHA_256' | 'ED25519_SHA_512',
+  ): Promise<Uint8Array> => {
+    const output = await call('Sign', () =>
+      client.send(
+        new SignCommand({
+          KeyId: keyId,
+          Message: message,
+          MessageType: messageType,
+          SigningAlgorithm: algorithm,
+        }),
+      ),
+    )
+    if (!output.Signature) throw missing('Sign', 'Signature')
+    return output.Signature
   }
 
   return {
@@ -90,19 +119,15 @@ export function awsKmsBackend(client: KMSClient, options: AwsKmsBackendOptions =
       )
       return publicKeyOf(keyId)
     },
-    async signDigest(keyId, digest) {
-      const output = await call('Sign', () =>
-        client.send(
-          new SignCommand({
-            KeyId: keyId,
-            Message: digest,
-            MessageType: 'DIGEST',
-            SigningAlgorithm: 'ECDSA_SHA_256',
-          }),
-        ),
-      )
-      if (!output.Signature) throw missing('Sign', 'Signature')
-      return output.Signature
+    signDigest: (keyId, digest) => sign(keyId, digest, 'DIGEST', 'ECDSA_SHA_256'),
+    ed25519: {
+      async createKey() {
+        const keyId = await createKey('AWS_KMS', 'ECC_NIST_EDWARDS25519')
+        return { keyId, publicKey: ed25519PublicKeyFromSpki(await spkiOf(keyId)) }
+      },
+      // ED25519_SHA_512 is pure Ed25519 and takes the message itself (RAW, up to 4096 bytes);
+      // ED25519_PH_SHA_512 would be Ed25519ph, which Solana does not verify.
+      sign: (keyId, message) => sign(keyId, message, 'RAW', 'ED25519_SHA_512'),
     },
     async probe() {
       const abortSignal = AbortSignal.timeout(options.probeTimeoutMs ?? 3000)

@@ -24,8 +24,8 @@ export type GcpKmsKeyVaultOptions = GcpKmsBackendOptions & {
 } & Pick<KmsKeyVaultOptions, 'name' | 'signatureAttempts' | 'onInvalidSignature'>
 
 /**
- * A KeyVault whose secp256k1 keys live in Google Cloud KMS (EC_SIGN_SECP256K1_SHA256, HSM by
- * default) and never leave it.
+ * A KeyVault whose secp256k1 keys (EC_SIGN_SECP256K1_SHA256) and Ed25519 keys (EC_SIGN_ED25519) live
+ * in Google Cloud KMS (HSM by default) and never leave it.
  * @example const vault = gcpKmsKeyVault({ keyRing: 'projects/p/locations/global/keyRings/agents', store: kmsKeyRecordStore(storage) })
  */
 export function gcpKmsKeyVault(options: GcpKmsKeyVaultOptions): KeyVault {

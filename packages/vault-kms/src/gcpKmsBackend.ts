@@ -5,10 +5,13 @@ import type { KeyManagementServiceClient } from '@google-cloud/kms'
 import type { Hex } from 'viem'
 import { gcpKmsError } from './gcpKmsError.js'
 import type { KmsBackend, KmsKey } from './kmsBackend.js'
-import { publicKeyFromSpki } from './publicKeyFromSpki.js'
+import { ed25519PublicKeyFromSpki, publicKeyFromSpki } from './publicKeyFromSpki.js'
 import { wrapForImport } from './wrapForImport.js'
 
-const algorithm = 'EC_SIGN_SECP256K1_SHA256'
+type SigningAlgorithm = 'EC_SIGN_SECP256K1_SHA256' | 'EC_SIGN_ED25519'
+const algorithm: SigningAlgorithm = 'EC_SIGN_SECP256K1_SHA256'
+/** Pure Ed25519 (RFC 8032): AsymmetricSign takes the message in `data`, not a digest. */
+const ed25519Algorithm: SigningAlgorithm = 'EC_SIGN_ED25519'
 // Lets keys made by AgentWallet be listed (filter labels.agentwallet=wallet), should Storage be lost.
 const labels = { agentwallet: 'wallet' }
 
@@ -27,7 +30,8 @@ export type GcpKmsBackendOptions = {
 
 /**
  * Google Cloud KMS calls of a KMS vault: CreateCryptoKey (EC_SIGN_SECP256K1_SHA256), GetPublicKey
- * (PEM), AsymmetricSign of a SHA-256-sized digest, and import through an import job (RSA-OAEP-3072-SHA256).
+ * (PEM), AsymmetricSign of a SHA-256-sized digest, and import through an import job (RSA-OAEP-3072-SHA256);
+ * Ed25519 keys are EC_SIGN_ED25519 versions, AsymmetricSign taking the message itself (`data`).
  * @example const backend = gcpKmsBackend(new KeyManagementServiceClient(), { keyRing })
  */
 export function gcpKmsBackend(client: KeyManagementServiceClient, options: GcpKmsBackendOptions): KmsBackend {
@@ -68,14 +72,23 @@ export function gcpKmsBackend(client: KeyManagementServiceClient, options: GcpKm
     return String(version.state)
   }
 
-  const publicKeyOf = async (versionName: string, pending: string): Promise<KmsKey> => {
+  const pemOf = async (versionName: string, pending: string): Promise<string> => {
     await settle('key version', () => versionState(versionName), pending, 'ENABLED')
     const [output] = await call('GetPublicKey', () => client.getPublicKey({ name: versionName }, callOptions))
     if (!output.pem) throw missing('GetPublicKey', 'pem')
-    return { keyId: versionName, publicKey: publicKeyFromSpki(output.pem) }
+    return output.pem
+  }
+  const publicKeyOf = async (versionName: string, pending: string): Promise<KmsKey> => ({
+    keyId: versionName,
+    publicKey: publicKeyFromSpki(await pemOf(versionName, pending)),
+  })
+
+  const signed = (output: { signature?: Uint8Array | string | null }) => {
+    if (!output.signature) throw missing('AsymmetricSign', 'signature')
+    return typeof output.signature === 'string' ? Buffer.from(output.signature, 'base64') : output.signature
   }
 
-  const createCryptoKey = async (importOnly: boolean): Promise<string> => {
+  const createCryptoKey = async (importOnly: boolean, keyAlgorithm = algorithm): Promise<string> => {
     const [key] = await call('CreateCryptoKey', () =>
       client.createCryptoKey(
         {
@@ -84,7 +97,7 @@ export function gcpKmsBackend(client: KeyManagementServiceClient, options: GcpKm
           skipInitialVersionCreation: importOnly,
           cryptoKey: {
             purpose: 'ASYMMETRIC_SIGN',
-            versionTemplate: { algorithm, protectionLevel },
+            versionTemplate: { algorithm: keyAlgorithm, protectionLevel },
             importOnly,
             labels,
           },
@@ -146,8 +159,20 @@ export function gcpKmsBackend(client: KeyManagementServiceClient, options: GcpKm
       const [output] = await call('AsymmetricSign', () =>
         client.asymmetricSign({ name: keyId, digest: { sha256: digest } }, callOptions),
       )
-      if (!output.signature) throw missing('AsymmetricSign', 'signature')
-      return typeof output.signature === 'string' ? Buffer.from(output.signature, 'base64') : output.signature
+      return signed(output)
+    },
+    ed25519: {
+      async createKey() {
+        const versionName = `${await createCryptoKey(false, ed25519Algorithm)}/cryptoKeyVersions/1`
+        const pem = await pemOf(versionName, 'PENDING_GENERATION')
+        return { keyId: versionName, publicKey: ed25519PublicKeyFromSpki(pem) }
+      },
+      async sign(keyId, message) {
+        const [output] = await call('AsymmetricSign', () =>
+          client.asymmetricSign({ name: keyId, data: message }, callOptions),
+        )
+        return signed(output)
+      },
     },
     async probe() {
       await call('GetKeyRing', () =>

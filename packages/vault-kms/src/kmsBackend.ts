@@ -18,4 +18,17 @@ export interface KmsBackend {
   signDigest(keyId: string, digest: Uint8Array): Promise<Uint8Array>
   /** One cheap call that proves the KMS answers with these credentials. */
   probe(): Promise<void>
+  /** Optional: Ed25519 keys, where the service signs pure Ed25519 (RFC 8032). */
+  readonly ed25519?: KmsEd25519Backend | undefined
+}
+
+/** An Ed25519 key as the KMS holds it: its id there and its 32-byte public key. */
+export type KmsEd25519Key = { keyId: string; publicKey: Uint8Array }
+
+/** The KMS calls of a KMS vault's Ed25519 keys. Keys are made in the KMS; none is imported. */
+export interface KmsEd25519Backend {
+  /** A new Ed25519 signing key generated inside the KMS. */
+  createKey(): Promise<KmsEd25519Key>
+  /** The 64-byte Ed25519 signature of the whole `message` (pure Ed25519, not prehashed). */
+  sign(keyId: string, message: Uint8Array): Promise<Uint8Array>
 }

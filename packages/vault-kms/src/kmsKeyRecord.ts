@@ -7,4 +7,12 @@ export const kmsKeysCollection = 'kms_keys'
  * What a KMS vault files per address: where the key lives, and its public key, so a signer needs no
  * KMS round trip before it signs and a record filed under the wrong address is caught.
  */
-export type KmsKeyRecord = { version: 1; kind: 'kms'; service: string; keyId: string; publicKey: Hex }
+export type KmsKeyRecord = {
+  version: 1
+  kind: 'kms'
+  /** Absent for secp256k1 (publicKey 0x04‖x‖y); `ed25519` for an Ed25519 key (publicKey its 32 bytes). */
+  algorithm?: 'ed25519' | undefined
+  service: string
+  keyId: string
+  publicKey: Hex
+}

@@ -9,6 +9,7 @@ import {
 import type { Address, Hex } from 'viem'
 import { publicKeyToAddress } from 'viem/accounts'
 import type { KmsBackend, KmsKey } from './kmsBackend.js'
+import { kmsEd25519Keys } from './kmsEd25519Keys.js'
 import type { KmsKeyRecord } from './kmsKeyRecord.js'
 import { kmsSigner } from './kmsSigner.js'
 
@@ -19,8 +20,8 @@ export type KmsKeyVaultOptions = {
   name?: string | undefined
   /** Signatures asked for per signing before a KMS that returns bad ones is given up on (default 3). */
   signatureAttempts?: number | undefined
-  /** Called once per KMS signature refused because it does not recover to the key. */
-  onInvalidSignature?: ((address: Address) => void) | undefined
+  /** Called once per KMS signature refused because it does not recover to (or verify under) the key. */
+  onInvalidSignature?: ((address: string) => void) | undefined
 }
 
 /**
@@ -36,7 +37,7 @@ export const kmsKeyVault = (options: KmsKeyVaultOptions): KeyVault => {
   const onSigned = () => {
     counts.signatures += 1
   }
-  const onInvalidSignature = (address: Address) => {
+  const onInvalidSignature = (address: string) => {
     counts.badSignatures += 1
     options.onInvalidSignature?.(address)
   }
@@ -96,6 +97,16 @@ export const kmsKeyVault = (options: KmsKeyVaultOptions): KeyVault => {
       const record = await recordOf(address)
       return kmsSigner({ backend, record, address, attempts, onInvalidSignature, onSigned })
     },
+    ed25519: backend.ed25519
+      ? kmsEd25519Keys({
+          service: backend.service,
+          backend: backend.ed25519,
+          store,
+          attempts,
+          onSigned,
+          onInvalidSignature,
+        })
+      : undefined,
     probe: () => backend.probe(),
     stats: () => ({ ...counts }),
   }

@@ -11,7 +11,7 @@ export type KmsSignerOptions = {
   /** Signatures the KMS may return that do not recover to the wallet before the signer gives up. */
   attempts: number
   /** Called once per refused signature (metrics, logs). */
-  onInvalidSignature?: ((address: Address) => void) | undefined
+  onInvalidSignature?: ((address: string) => void) | undefined
   /** Called once per signature checked and used. */
   onSigned?: (() => void) | undefined
 }

@@ -1,5 +1,6 @@
-import { type KeyVault, memoryStorage, type Storage } from '@agentwallet/core'
-import { type Address, keccak256, parseSignature, recoverAddress, toHex } from 'viem'
+import { ed25519PublicKey as bs58, type KeyVault, memoryStorage, type Storage } from '@agentwallet/core'
+import { ed25519 } from '@noble/curves/ed25519'
+import { keccak256, parseSignature, recoverAddress, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
 
 /** What the behaviour tests steer on either fake KMS. */
@@ -13,7 +14,7 @@ export type KmsVaultBehaviourOptions<Fault extends string> = {
   kms: () => SteerableKms<Fault>
   /** Faults that must read as `vault_unavailable`. */
   faults: readonly Fault[]
-  vaultOn(storage?: Storage, onInvalidSignature?: (address: Address) => void): KeyVault
+  vaultOn(storage?: Storage, onInvalidSignature?: (address: string) => void): KeyVault
   /** A vault on a second fake of its own, which the test stops. */
   vaultOnOwnKms(): Promise<{ vault: KeyVault; kms: SteerableKms<Fault> }>
   /** Import calls the fake has answered so far. */
@@ -40,7 +41,7 @@ export function runKmsVaultBehaviour<Fault extends string>(options: KmsVaultBeha
     })
 
     it('refuses a signature that does not recover to the key: asks again, and fails with vault_error after 3', async () => {
-      const refused: Address[] = []
+      const refused: string[] = []
       const vault = vaultOn(memoryStorage(), (address) => refused.push(address))
       const address = await vault.createKey()
       const signer = await vault.getSigner(address)
@@ -91,6 +92,43 @@ export function runKmsVaultBehaviour<Fault extends string>(options: KmsVaultBeha
       const hash = keccak256(toHex('imported'))
       const signature = await (await vault.getSigner(address)).sign!({ hash })
       expect(await recoverAddress({ hash, signature })).toBe(address)
+    })
+
+    it('signs Ed25519 in the KMS: a signature that does not verify is asked again, counted, and refused after 3', async () => {
+      const refused: string[] = []
+      const vault = vaultOn(memoryStorage(), (address) => refused.push(address))
+      const address = await vault.ed25519!.createKey()
+      const signer = await vault.ed25519!.getSigner(address)
+      const message = new TextEncoder().encode('a Solana transaction message')
+      options.kms().badSignatures = 2
+      const signature = await signer.signBytes(message)
+      expect(ed25519.verify(signature, message, bs58(address))).toBe(true)
+      expect(refused).toEqual([address, address])
+      options.kms().badSignatures = 3
+      await expect(signer.signBytes(message)).rejects.toMatchObject({ code: 'vault_error' })
+      expect(vault.stats!()).toEqual({ signatures: 1, badSignatures: 5 })
+      options.kms().badSignatures = 0
+    })
+
+    it('finds an Ed25519 key again in a new vault on the same storage, and imports none (not_implemented)', async () => {
+      const storage = memoryStorage()
+      const address = await vaultOn(storage).ed25519!.createKey()
+      const again = vaultOn(storage)
+      expect(await again.ed25519!.hasKey(address)).toBe(true)
+      const message = new Uint8Array(300).fill(7)
+      expect(
+        ed25519.verify(
+          await (await again.ed25519!.getSigner(address)).signBytes(message),
+          message,
+          bs58(address),
+        ),
+      ).toBe(true)
+      const before = options.imports()
+      await expect(again.ed25519!.importKey(ed25519.utils.randomPrivateKey())).rejects.toMatchObject({
+        code: 'not_implemented',
+      })
+      // Refused before any import call reached the KMS.
+      expect(options.imports()).toBe(before)
     })
   })
 }

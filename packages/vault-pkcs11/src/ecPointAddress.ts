@@ -1,4 +1,4 @@
-import { BaseError } from '@agentwallet/core'
+import { BaseError, ed25519Address } from '@agentwallet/core'
 import { type Address, bytesToHex } from 'viem'
 import { publicKeyToAddress } from 'viem/accounts'
 
@@ -20,4 +20,20 @@ export function ecPointAddress(ecPoint: Uint8Array): Address {
     )
   }
   return publicKeyToAddress(bytesToHex(point))
+}
+
+/**
+ * The base58 address of an Ed25519 public key as CKA_EC_POINT holds it: a DER OCTET STRING around the
+ * 32-byte key (04 20 ‖ key, PKCS#11 3.0), or the bare key, which some tokens return.
+ * @example edwardsPointAddress(Buffer.from('0420' + publicKeyHex, 'hex'))
+ */
+export function edwardsPointAddress(ecPoint: Uint8Array): string {
+  const key =
+    ecPoint.length === 34 && ecPoint[0] === 0x04 && ecPoint[1] === 0x20 ? ecPoint.subarray(2) : ecPoint
+  if (key.length !== 32) {
+    throw new BaseError('vault_error', 'The token returned an EC point that is not an Ed25519 public key', {
+      details: { length: ecPoint.length },
+    })
+  }
+  return ed25519Address(key)
 }

@@ -1,6 +1,6 @@
 // Kept for callers of 0.1: it moved to core, which the KMS vaults share.
 export { type CheckedSignatureParameters, checkedSignature } from '@agentwallet/core'
-export { ecPointAddress } from './ecPointAddress.js'
+export { ecPointAddress, edwardsPointAddress } from './ecPointAddress.js'
 export {
   type Pkcs11KeyVault,
   type Pkcs11KeyVaultOptions,

@@ -1,18 +1,18 @@
 import {
-  BaseError,
   checkedSignature,
+  type Ed25519Keys,
   type KeyVault,
   NotFoundError,
   parsePrivateKey,
   signerFromSign,
   vaultAddressId,
 } from '@agentwallet/core'
-import type * as Pkcs11js from 'pkcs11js'
 import { type Address, getAddress, type Hex, hexToBytes } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { pkcs11CodeOf, pkcs11Codes } from './pkcs11Codes.js'
+import { pkcs11Ed25519Keys } from './pkcs11Ed25519Keys.js'
 import { type TokenConnectionOptions, type TokenSession, tokenConnection } from './tokenConnection.js'
-import { findPrivateKey, generateTokenKey, importTokenKey } from './tokenKeys.js'
+import { importOnToken, keyHandles, oneImportPerKey } from './tokenKeyHandles.js'
+import { generateTokenKey, importTokenKey, keyId } from './tokenKeys.js'
 
 export type Pkcs11KeyVaultOptions = TokenConnectionOptions & {
   name?: string | undefined
@@ -23,43 +23,28 @@ export type Pkcs11KeyVaultOptions = TokenConnectionOptions & {
 /** What the vault has signed since it was made; `badSignatures` did not recover to the wallet and were retried. */
 export type Pkcs11VaultStats = { signatures: number; badSignatures: number }
 
-export type Pkcs11KeyVault = Omit<KeyVault, 'probe' | 'stats'> & {
+export type Pkcs11KeyVault = Omit<KeyVault, 'probe' | 'stats' | 'ed25519'> & {
+  /** Ed25519 keys in the same token (CKK_EC_EDWARDS, signed with CKM_EDDSA). */
+  readonly ed25519: Ed25519Keys
   probe(): Promise<void>
   stats(): Pkcs11VaultStats
   /** Closes this vault's sessions (the library stays loaded for the process). */
   close(): Promise<void>
 }
 
-/** Return values of a token that does not take keys from outside. */
-const importRefused: ReadonlySet<number> = new Set([
-  pkcs11Codes.CKR_ATTRIBUTE_VALUE_INVALID,
-  pkcs11Codes.CKR_FUNCTION_NOT_SUPPORTED,
-  pkcs11Codes.CKR_TEMPLATE_INCONSISTENT,
-  pkcs11Codes.CKR_TOKEN_WRITE_PROTECTED,
-  0x10, // CKR_ATTRIBUTE_READ_ONLY
-  0x12, // CKR_ATTRIBUTE_TYPE_INVALID
-])
-
 /**
- * A KeyVault whose keys are secp256k1 pairs generated in a PKCS#11 token (an HSM, SoftHSM2) and
- * never leave it: every signature is the token's, checked to recover to the wallet before use.
+ * A KeyVault whose keys are secp256k1 (and Ed25519) pairs generated in a PKCS#11 token (an HSM,
+ * SoftHSM2) and never leave it: every signature is the token's, checked before use (to recover to the
+ * wallet, or to verify under its Ed25519 public key).
  * @example const vault = pkcs11KeyVault({ module: '/usr/lib/softhsm/libsofthsm2.so', tokenLabel: 'agentwallet', pin })
  */
 export function pkcs11KeyVault(options: Pkcs11KeyVaultOptions): Pkcs11KeyVault {
   const token = tokenConnection(options)
   const maxAttempts = Math.max(1, options.maxSignAttempts ?? 3)
   const stats: Pkcs11VaultStats = { signatures: 0, badSignatures: 0 }
-  const handles = new Map<string, { generation: number; handle: Pkcs11js.Handle }>()
-  const importing = new Map<string, Promise<Address>>()
-
-  /** The private key's handle, looked up once per session generation. */
-  const keyHandle = (session: TokenSession, address: Address): Pkcs11js.Handle | undefined => {
-    const known = handles.get(address)
-    if (known?.generation === session.generation) return known.handle
-    const handle = findPrivateKey(session, address)
-    if (handle) handles.set(address, { generation: session.generation, handle })
-    return handle
-  }
+  const handleOf = keyHandles()
+  const oneImport = oneImportPerKey<Address>()
+  const keyHandle = (session: TokenSession, address: Address) => handleOf(session, keyId(address))
 
   const holds = (address: Address) => token.use((session) => keyHandle(session, address) !== undefined)
 
@@ -82,16 +67,7 @@ export function pkcs11KeyVault(options: Pkcs11KeyVaultOptions): Pkcs11KeyVault {
     const value = Buffer.from(hexToBytes(privateKey))
     const point = Buffer.from(hexToBytes(privateKeyToAccount(privateKey).publicKey))
     try {
-      await token.use((session) => importTokenKey(session, address, value, point))
-    } catch (error) {
-      const code = pkcs11CodeOf(error instanceof BaseError ? error.cause : error)
-      if (code !== undefined && importRefused.has(code)) {
-        throw new BaseError('not_implemented', 'This PKCS#11 token does not accept imported keys', {
-          details: { code },
-          cause: error,
-        })
-      }
-      throw error
+      await importOnToken(() => token.use((session) => importTokenKey(session, address, value, point)))
     } finally {
       value.fill(0)
     }
@@ -104,14 +80,7 @@ export function pkcs11KeyVault(options: Pkcs11KeyVaultOptions): Pkcs11KeyVault {
     createKey: () => token.use(generateTokenKey),
     async importKey(value) {
       const { privateKey, address } = parsePrivateKey(value)
-      // Two imports of one key at once would make two objects under one CKA_ID: the second waits.
-      const pending = importing.get(address) ?? importNew(privateKey, address)
-      importing.set(address, pending)
-      try {
-        return await pending
-      } finally {
-        if (importing.get(address) === pending) importing.delete(address)
-      }
+      return await oneImport(address, () => importNew(privateKey, address))
     },
     hasKey: (address) => holds(getAddress(vaultAddressId(address))),
     async getSigner(value) {
@@ -129,6 +98,7 @@ export function pkcs11KeyVault(options: Pkcs11KeyVaultOptions): Pkcs11KeyVault {
         }),
       )
     },
+    ed25519: pkcs11Ed25519Keys({ token, maxAttempts, stats }),
     probe: () => token.probe(),
     stats: () => ({ ...stats }),
     close: () => token.close(),

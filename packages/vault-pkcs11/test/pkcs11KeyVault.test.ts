@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto'
+import { ed25519Address as base58Address, ed25519PublicKey } from '@agentwallet/core'
 import { runKeyVaultConformance } from '@agentwallet/core/testing'
+import { ed25519 } from '@noble/curves/ed25519'
 import { type Address, type Hex, recoverAddress, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -33,15 +36,15 @@ afterAll(async () => {
 
 runKeyVaultConformance({ describe, it, expect }, { create: () => vault() })
 
-/** The attributes of the wallet's private key, read in a session of our own. */
-const privateKeyAttributes = (address: Address) => {
+/** The attributes of the wallet's private key (by address, or by CKA_ID), read in a session of our own. */
+const privateKeyAttributes = (address: Address | Buffer) => {
   const { lib, binding } = loadPkcs11Module(token.module)
   const slot = lib.C_GetSlotList(true).find((s) => lib.C_GetTokenInfo(s).label.trim() === token.tokenLabel)!
   const session = lib.C_OpenSession(slot, binding.CKF_SERIAL_SESSION)
   try {
     lib.C_FindObjectsInit(session, [
       { type: binding.CKA_CLASS, value: binding.CKO_PRIVATE_KEY },
-      { type: binding.CKA_ID, value: keyId(address) },
+      { type: binding.CKA_ID, value: Buffer.isBuffer(address) ? address : keyId(address) },
     ])
     const handles = lib.C_FindObjects(session, 10)
     lib.C_FindObjectsFinal(session)
@@ -52,6 +55,8 @@ const privateKeyAttributes = (address: Address) => {
       extractable: read(binding.CKA_EXTRACTABLE)[0],
       token: read(binding.CKA_TOKEN)[0],
       private: read(binding.CKA_PRIVATE)[0],
+      keyType: read(binding.CKA_KEY_TYPE).readUIntLE(0, 4),
+      params: read(binding.CKA_EC_PARAMS).toString('hex'),
       valueReadable: (() => {
         try {
           read(binding.CKA_VALUE)
@@ -81,6 +86,8 @@ describe('pkcs11KeyVault on SoftHSM2', () => {
         extractable: 0,
         token: 1,
         private: 1,
+        keyType: 3, // CKK_EC
+        params: '06052b8104000a', // secp256k1
         valueReadable: false,
       })
     }
@@ -148,5 +155,66 @@ describe('pkcs11KeyVault on SoftHSM2', () => {
     // process's, and a vault with the right PIN has just logged it in.
     await vault().probe()
     await expect(wrong.probe()).rejects.toMatchObject({ code: 'vault_error', details: { code: 0xa0 } })
+  })
+})
+
+describe('pkcs11KeyVault Ed25519 keys on SoftHSM2 (CKK_EC_EDWARDS, CKM_EDDSA)', () => {
+  const idOf = (address: string) => Buffer.from(ed25519PublicKey(address))
+
+  it('keeps them sensitive and non-extractable in the token, filed under their public key', async () => {
+    const hsm = vault()
+    expect(hsm.ed25519.exportKey).toBeUndefined()
+    const created = await hsm.ed25519.createKey()
+    const imported = await hsm.ed25519.importKey(new Uint8Array(randomBytes(32)))
+    for (const address of [created, imported]) {
+      expect(privateKeyAttributes(idOf(address))).toEqual({
+        count: 1,
+        sensitive: 1,
+        extractable: 0,
+        token: 1,
+        private: 1,
+        keyType: 0x40, // CKK_EC_EDWARDS
+        // id-Ed25519 (1.3.101.112) as asked, or the printable string "edwards25519", which SoftHSM2
+        // 2.6.1 writes on the private half of a pair it generates: PKCS#11 3.0 allows both.
+        params: expect.stringMatching(/^(06032b6570|130c656477617264733235353139)$/),
+        valueReadable: false,
+      })
+    }
+  })
+
+  it('finds them again from the token alone, and every signature verifies (noble) and was counted', async () => {
+    const address = await vault().ed25519.createKey()
+    const again = vault()
+    expect(await again.ed25519.hasKey(address)).toBe(true)
+    const signer = await again.ed25519.getSigner(address)
+    const messages = Array.from({ length: 12 }, (_, i) => new Uint8Array(randomBytes(40 + i)))
+    const signatures = await Promise.all(messages.map((message) => signer.signBytes(message)))
+    for (const [i, signature] of signatures.entries())
+      expect(ed25519.verify(signature, messages[i]!, ed25519PublicKey(address))).toBe(true)
+    expect(again.stats()).toEqual({ signatures: 12, badSignatures: 0 })
+  })
+
+  it('imports the same key twice at once as one object', async () => {
+    const hsm = vault()
+    const seed = new Uint8Array(randomBytes(32))
+    const [a, b] = await Promise.all([hsm.ed25519.importKey(seed), hsm.ed25519.importKey(seed)])
+    expect(a).toBe(base58Address(ed25519.getPublicKey(seed)))
+    expect(b).toBe(a)
+    expect(privateKeyAttributes(idOf(a)).count).toBe(1)
+  })
+
+  it('answers vault_unavailable while the token is gone, and signs again when it is back', async () => {
+    const hsm = vault()
+    const address = await hsm.ed25519.createKey()
+    const signer = await hsm.ed25519.getSigner(address)
+    const message = new TextEncoder().encode('back')
+    token.remove()
+    try {
+      await expect(signer.signBytes(message)).rejects.toMatchObject({ code: 'vault_unavailable' })
+      await expect(hsm.ed25519.createKey()).rejects.toMatchObject({ code: 'vault_unavailable' })
+    } finally {
+      token.restore()
+    }
+    expect(ed25519.verify(await signer.signBytes(message), message, ed25519PublicKey(address))).toBe(true)
   })
 })

@@ -23,10 +23,24 @@ export type CheckedSignatureParameters = {
  * @example const signature = await checkedSignature({ hash, address, signRaw, maxAttempts: 3, onBadSignature })
  */
 export async function checkedSignature(parameters: CheckedSignatureParameters): Promise<Hex> {
-  const { hash, address, signRaw, maxAttempts, onBadSignature } = parameters
+  const { hash, address } = parameters
+  return firstValidSignature(parameters, (raw) => recoverable(hash, address, raw))
+}
+
+/**
+ * Asks `signRaw` for signatures until `valid` makes one usable, counting each that is not; after
+ * `maxAttempts` it refuses with `vault_error`. Shared by the secp256k1 and Ed25519 checks.
+ */
+export async function firstValidSignature<T>(
+  parameters: Pick<CheckedSignatureParameters, 'signRaw' | 'maxAttempts' | 'onBadSignature'> & {
+    address: string
+  },
+  valid: (raw: Uint8Array) => Promise<T | undefined> | T | undefined,
+): Promise<T> {
+  const { address, signRaw, maxAttempts, onBadSignature } = parameters
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const signature = await recoverable(hash, address, await signRaw())
-    if (signature) return signature
+    const signature = await valid(await signRaw())
+    if (signature !== undefined) return signature
     onBadSignature()
   }
   throw new BaseError('vault_error', 'The vault kept returning signatures that do not verify', {
