@@ -1,0 +1,93 @@
+import type { AgentWalletContext } from '../context.js'
+import { isAgentWalletError } from '../errors/baseError.js'
+import type { PolicyIntent } from '../intents/types.js'
+import type {
+  ScreeningFacts,
+  ScreeningOutage,
+  ScreeningQuery,
+  ScreeningResult,
+  ScreeningSource,
+} from '../screening/types.js'
+import { counterpartiesOf } from './counterpartiesOf.js'
+
+/**
+ * Asks every screening source the rules want about every counterparty of the intent's effects, and
+ * each source that judges calls about a contract call as a whole, all at once. Every answer and
+ * outage is counted for `/metrics`. An outage is collected, never read as "clear": the caller and
+ * the engine decide by the rules' `onOutage`.
+ * @example const facts = await screenIntent(ctx, wallet.tenantId, intent, { onOutage: 'closed' }, venues)
+ */
+export async function screenIntent(
+  ctx: Pick<AgentWalletContext, 'chains' | 'screening'>,
+  tenantId: string,
+  intent: PolicyIntent,
+  query: ScreeningQuery,
+  venues: readonly string[] = [],
+): Promise<ScreeningFacts> {
+  const chain = ctx.chains.get(intent.chain)
+  const sources = ctx.screening.sources.filter(
+    (source) => query.sources === undefined || query.sources.includes(source.name),
+  )
+  const base = { tenantId, chain: chain.name, chainId: chain.chainId, family: 'evm' as const }
+  const outages: ScreeningOutage[] = []
+  const ask = async (source: ScreeningSource, subject: string, run: () => Promise<ScreeningResult>) => {
+    try {
+      const result = await run()
+      ctx.screening.counts.verdict(source.name, result.verdict)
+      return [result]
+    } catch (error) {
+      ctx.screening.counts.outage(source.name)
+      outages.push({ source: source.name, subject, reason: reasonOf(error) })
+      return []
+    }
+  }
+  const counterparties = await Promise.all(
+    counterpartiesOf(intent, venues).map(async ({ address, roles }) => ({
+      address,
+      roles,
+      results: (
+        await Promise.all(
+          sources.map((source) => ask(source, address, () => source.screenAddress({ ...base, address }))),
+        )
+      ).flat(),
+    })),
+  )
+  const callTo = intent.via ?? intent.to
+  const isCall = intent.kind !== 'x402_payment' && intent.data !== undefined && intent.data !== '0x'
+  const callResults = isCall
+    ? (
+        await Promise.all(
+          sources.map((source) =>
+            source.screenCall
+              ? ask(source, 'call', () =>
+                  source.screenCall!({
+                    ...base,
+                    from: intent.from,
+                    to: callTo,
+                    value: intent.asset.address === 'native' && !intent.via ? intent.amount.toString() : '0',
+                    data: intent.data,
+                  }),
+                )
+              : Promise.resolve([]),
+          ),
+        )
+      ).flat()
+    : undefined
+  return {
+    counterparties,
+    ...(callResults ? { call: { to: callTo, results: callResults } } : {}),
+    outages,
+  }
+}
+
+/** True when some source said `block` of a counterparty or of the call. */
+export function hasBlock(facts: ScreeningFacts): boolean {
+  const results = [...facts.counterparties.flatMap((entry) => entry.results), ...(facts.call?.results ?? [])]
+  return results.some((result) => result.verdict === 'block')
+}
+
+function reasonOf(error: unknown): string {
+  // Our own errors carry a message that is safe to record; anything else is the adapter's fault.
+  if (isAgentWalletError(error)) return error.shortMessage
+  return 'the source failed without an answer'
+}
