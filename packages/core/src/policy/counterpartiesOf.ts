@@ -21,15 +21,13 @@ export function counterpartiesOf(
     if (!entry.roles.includes(role)) entry.roles.push(role)
     found.set(key, entry)
   }
-  add(
-    intent.to,
-    intent.kind === 'x402_payment' ? 'payee' : intent.kind === 'transfer' ? 'recipient' : 'contract',
-  )
+  // An x402 payment's outflow goes to its payee: one role, not a second "recipient".
+  const paid: CounterpartyRole = intent.kind === 'x402_payment' ? 'payee' : 'recipient'
+  add(intent.to, intent.kind === 'x402_payment' || intent.kind === 'transfer' ? paid : 'contract')
   if (intent.via) add(intent.via, 'safe')
   const judged = effectsOf(intent)
   if (judged.known)
     for (const effect of judged.effects)
-      if (isOutflow(effect, venues))
-        add(effect.counterparty, effect.kind === 'grant' ? 'spender' : 'recipient')
+      if (isOutflow(effect, venues)) add(effect.counterparty, effect.kind === 'grant' ? 'spender' : paid)
   return [...found.values()]
 }
