@@ -88,6 +88,9 @@ export function hasBlock(facts: ScreeningFacts): boolean {
 
 function reasonOf(error: unknown): string {
   // Our own errors carry a message that is safe to record; anything else is the adapter's fault.
-  if (isAgentWalletError(error)) return error.shortMessage
+  if (isAgentWalletError(error)) {
+    const why = error.details?.reason
+    return typeof why === 'string' ? `${error.shortMessage}: ${why}` : error.shortMessage
+  }
   return 'the source failed without an answer'
 }
