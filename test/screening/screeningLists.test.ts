@@ -153,6 +153,34 @@ describe('screening lists over HTTP', () => {
     expect(paidNow.status).toBe(200)
   })
 
+  it('refuses a Safe proposal paying a listed address before its proposer signs it', async () => {
+    await listWith(attacker, 'phishing payee', 'safe-targets')
+    const deployed = await h.call('POST', '/multisig/deploy', {
+      key: agent,
+      body: { owners: [wallet], threshold: 1, wallet },
+    })
+    expect(deployed.status).toBe(201)
+    const safe = deployed.body.safe?.address ?? deployed.body.multisig?.address ?? deployed.body.address
+    expect(typeof safe).toBe('string')
+    const proposed = await h.call('POST', `/multisig/${safe}/propose`, {
+      key: agent,
+      body: { wallet, to: attacker, value: '0.01' },
+    })
+    expect(proposed.status).toBe(403)
+    expect(proposed.body.error).toMatchObject({
+      code: 'policy_blocked',
+      details: { ruleId: 'screen', safe, subject: attacker, roles: ['recipient'], source: 'lists' },
+    })
+    expect(proposed.body.error.details.lists).toContainEqual(
+      expect.objectContaining({ reason: 'phishing payee' }),
+    )
+    const fine = await h.call('POST', `/multisig/${safe}/propose`, {
+      key: agent,
+      body: { wallet, to: friend, value: '0' },
+    })
+    expect(fine.status).toBe(201)
+  })
+
   it('imports a CSV and OFAC SDN files made here; an SDN-listed ETH address is refused with its SDN reason', async () => {
     const { body } = await h.call('POST', '/screening/lists', { key: admin, body: { name: 'OFAC SDN' } })
     const list = body.list.id

@@ -23,7 +23,11 @@ export function counterpartiesOf(
   }
   // An x402 payment's outflow goes to its payee: one role, not a second "recipient".
   const paid: CounterpartyRole = intent.kind === 'x402_payment' ? 'payee' : 'recipient'
-  add(intent.to, intent.kind === 'x402_payment' || intent.kind === 'transfer' ? paid : 'contract')
+  // Out of a Safe (`via`), `to` is whom the Safe pays or grants to, not the contract called.
+  add(
+    intent.to,
+    intent.kind === 'x402_payment' || intent.kind === 'transfer' || intent.via ? paid : 'contract',
+  )
   if (intent.via) add(intent.via, 'safe')
   const judged = effectsOf(intent)
   if (judged.known)

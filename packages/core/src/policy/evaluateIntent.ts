@@ -5,8 +5,6 @@ import { fromStoredEffects } from '../effects/fromStoredEffects.js'
 import type { Effects } from '../effects/types.js'
 import { agentIdOf } from '../intents/agentIdOf.js'
 import type { PolicyIntent } from '../intents/types.js'
-import { ScreeningUnavailableError } from '../screening/screeningUnavailableError.js'
-import type { ScreeningFacts, ScreeningQuery } from '../screening/types.js'
 import type { StoredUsd, TransactionRecord } from '../transactions/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import { agentSpends } from './agentSpends.js'
@@ -14,7 +12,7 @@ import { countedEffectsOf } from './countedEffects.js'
 import { countedStatuses } from './countedStatuses.js'
 import { counterpartyFacts } from './counterpartyFacts.js'
 import { scopedRules } from './policyStore.js'
-import { hasBlock, screenIntent } from './screenIntent.js'
+import { screeningFacts } from './screenIntent.js'
 import type { PolicyContext, PolicyDecision, SpendEntry } from './types.js'
 import { storedUsdOf, usdOfRecord, usdValuesOf } from './usdValuesOf.js'
 
@@ -98,7 +96,13 @@ export async function evaluateIntent(
   const queries = intent.kind === 'x402_payment' ? ctx.policy.counterpartyQueries?.(rules) : undefined
   const counterparty = queries ? await counterpartyFacts(ctx, intent, queries) : undefined
   // Who every counterparty is, only when a rule screens; an outage under `closed` refuses here.
-  const screening = await screeningFacts(ctx, wallet.tenantId, intent, ctx.policy.screeningQuery?.(rules))
+  const screening = await screeningFacts(
+    ctx,
+    wallet.tenantId,
+    intent,
+    ctx.policy.screeningQuery?.(rules),
+    venuesOf(ctx.chains.get(intent.chain)),
+  )
   const entryOf = (record: TransactionRecord, index: number): SpendEntry => {
     const effects = usd?.entries[index]?.effects ?? countedEffectsOf(record)
     return {
@@ -158,27 +162,6 @@ export async function evaluateIntent(
  */
 function writeKeyOf(record: TransactionRecord): string | undefined {
   return record.writeId && `${record.writeId} ${record.status} ${record.updatedAt}`
-}
-
-/**
- * The screening sources' answers for an intent's counterparties when a rule asks. With no `block`
- * among them, an outage under `onOutage: "closed"` is `screening_unavailable` (503, nothing stored):
- * retry later. A block decides without the missing answer, so it still denies.
- */
-async function screeningFacts(
-  ctx: AgentWalletContext,
-  tenantId: string,
-  intent: PolicyIntent,
-  query: ScreeningQuery | undefined,
-): Promise<ScreeningFacts | undefined> {
-  if (!query) return undefined
-  const facts = await screenIntent(ctx, tenantId, intent, query, venuesOf(ctx.chains.get(intent.chain)))
-  const [outage] = facts.outages
-  if (outage && query.onOutage === 'closed' && !hasBlock(facts))
-    throw new ScreeningUnavailableError(outage.source, {
-      details: { subject: outage.subject, reason: outage.reason, outages: facts.outages },
-    })
-  return facts
 }
 
 /**

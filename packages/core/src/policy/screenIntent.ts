@@ -1,6 +1,7 @@
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import type { PolicyIntent } from '../intents/types.js'
+import { ScreeningUnavailableError } from '../screening/screeningUnavailableError.js'
 import type {
   ScreeningFacts,
   ScreeningOutage,
@@ -78,6 +79,30 @@ export async function screenIntent(
     ...(callResults ? { call: { to: callTo, results: callResults } } : {}),
     outages,
   }
+}
+
+/**
+ * The screening sources' answers for an intent's counterparties when a rule asks (`query`; undefined:
+ * none does, nothing is asked). With no `block` among them, an outage under `onOutage: "closed"` is
+ * `screening_unavailable` (503, nothing stored): retry later. A block decides without the missing
+ * answer, so it still denies.
+ * @example const facts = await screeningFacts(ctx, tenantId, intent, ctx.policy.screeningQuery?.(rules), venues)
+ */
+export async function screeningFacts(
+  ctx: Pick<AgentWalletContext, 'chains' | 'screening'>,
+  tenantId: string,
+  intent: PolicyIntent,
+  query: ScreeningQuery | undefined,
+  venues: readonly string[] = [],
+): Promise<ScreeningFacts | undefined> {
+  if (!query) return undefined
+  const facts = await screenIntent(ctx, tenantId, intent, query, venues)
+  const [outage] = facts.outages
+  if (outage && query.onOutage === 'closed' && !hasBlock(facts))
+    throw new ScreeningUnavailableError(outage.source, {
+      details: { subject: outage.subject, reason: outage.reason, outages: facts.outages },
+    })
+  return facts
 }
 
 /** True when some source said `block` of a counterparty or of the call. */
