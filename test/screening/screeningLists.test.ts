@@ -181,6 +181,42 @@ describe('screening lists over HTTP', () => {
     expect(fine.status).toBe(201)
   })
 
+  it('pauses for a warn list, and screens again when approved: listed since, it is refused then', async () => {
+    const spender = freshAddress()
+    const watch = await h.call('POST', '/screening/lists', {
+      key: admin,
+      body: { name: 'watch', verdict: 'warn' },
+    })
+    await h.call('POST', `/screening/lists/${watch.body.list.id}/entries`, {
+      key: admin,
+      body: { entries: [{ address: spender, reason: 'new spender, under review' }] },
+    })
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 1_000_000n] })
+    const paused = await h.call('POST', `/wallet/${wallet}/send`, {
+      key: agent,
+      body: { to: usdc, value: '0', data },
+    })
+    expect(paused.status).toBe(202)
+    expect(paused.body.approval.reason).toBe(
+      `Spender ${spender} is flagged by screening source "lists": on list "watch": new spender, under review`,
+    )
+    const list = await listWith(spender, 'confirmed drainer', 'confirmed')
+    const approved = await h.call('POST', `/policy/approvals/${paused.body.approval.id}/approve`, {
+      key: admin,
+      body: {},
+    })
+    expect(approved.status).toBe(403)
+    expect(approved.body.error).toMatchObject({
+      code: 'policy_blocked',
+      details: {
+        verdict: 'block',
+        lists: expect.arrayContaining([
+          expect.objectContaining({ listId: list, reason: 'confirmed drainer' }),
+        ]),
+      },
+    })
+  })
+
   it('imports a CSV and OFAC SDN files made here; an SDN-listed ETH address is refused with its SDN reason', async () => {
     const { body } = await h.call('POST', '/screening/lists', { key: admin, body: { name: 'OFAC SDN' } })
     const list = body.list.id
