@@ -1,15 +1,8 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  type AgentWalletContext,
-  addScreeningEntries,
-  createScreeningList,
-  listScreening,
-  type Principal,
-  type Storage,
-} from '@agentwallet/core'
+import { createAgentWallet, listScreening, type Principal, type Storage } from '@agentwallet/core'
 import { runScreeningSourceConformance } from '@agentwallet/core/testing'
 import { sqliteStorage } from '@agentwallet/sqlite'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -23,28 +16,29 @@ const drainer = '0x8576aCC5C05D6Ce88f4e49bf65BdF0C62F91353C'
 const watched = '0x4B20993Bc481177ec7E8f571ceCaE8A9e22C02db'
 
 async function listed(storage: Storage) {
-  // The actions need the storage and a clock only; no chain is read.
-  const ctx = {
+  // The lists go through the composition root's session; nothing here reads a chain (none answers).
+  const aw = await createAgentWallet({
+    chains: { devnet: { rpcUrl: 'http://127.0.0.1:9', chainId: 31337 } },
     storage,
-    now: () => new Date(),
-    newId: (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`,
-    options: {},
-  } as unknown as AgentWalletContext
-  const sdn = await createScreeningList(ctx, root, { name: 'OFAC SDN', shared: true, verdict: 'block' })
-  await addScreeningEntries(ctx, root, {
+    masterKey: randomBytes(32),
+    track: false,
+  })
+  const as = (principal: Principal) => aw.as(principal)
+  const sdn = await as(root).createScreeningList({ name: 'OFAC SDN', shared: true, verdict: 'block' })
+  await as(root).addScreeningEntries({
     list: sdn.list.id,
     family: 'evm',
     entries: [{ address: drainer, reason: 'OFAC SDN: TEST ACTOR (ent_num 1; ETH)' }],
   })
-  const watch = await createScreeningList(ctx, admin, { name: 'watch', shared: false, verdict: 'warn' })
-  await addScreeningEntries(ctx, admin, {
+  const watch = await as(admin).createScreeningList({ name: 'watch', verdict: 'warn' })
+  await as(admin).addScreeningEntries({
     list: watch.list.id,
     family: 'evm',
     entries: [{ address: watched.toLowerCase(), reason: 'under review' }],
   })
   let closed: Promise<void> | undefined
   const close = () => {
-    closed ??= storage.close()
+    closed ??= aw.close().then(() => storage.close())
     return closed
   }
   return {

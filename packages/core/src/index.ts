@@ -280,15 +280,9 @@ export {
   hexDataSchema,
   isValidAddress,
 } from './schemas/primitives.js'
-export { addScreeningEntries } from './screening/addScreeningEntries.js'
 export { type CachedScreeningOptions, cachedScreening } from './screening/cachedScreening.js'
-export { createScreeningList } from './screening/createScreeningList.js'
-export { importScreeningList } from './screening/importScreeningList.js'
 export { listScreening, listSourceName } from './screening/listScreening.js'
-export { listScreeningEntries } from './screening/listScreeningEntries.js'
-export { listScreeningLists } from './screening/listScreeningLists.js'
 export { parseScreeningFile, type ScreeningFileRow } from './screening/parseScreeningFile.js'
-export { removeScreeningEntries } from './screening/removeScreeningEntries.js'
 export { type ScreenedAddress, screenedAddress } from './screening/screenedAddress.js'
 export type { Screening } from './screening/screening.js'
 export { type ScreeningCounts, screeningCounts } from './screening/screeningCounts.js'
