@@ -29,11 +29,14 @@ export async function screenIntent(
   const sources = ctx.screening.sources.filter(
     (source) => query.sources === undefined || query.sources.includes(source.name),
   )
+  // Every chain that reaches the policy today is EVM; a Solana intent will carry its chain's family here.
   const base = { tenantId, chain: chain.name, chainId: chain.chainId, family: 'evm' as const }
   const outages: ScreeningOutage[] = []
   const ask = async (source: ScreeningSource, subject: string, run: () => Promise<ScreeningResult>) => {
     try {
       const result = await run()
+      // An answer that is no verdict (a plugin's bug) is not read as one: it is an outage.
+      if (!verdicts.has(result?.verdict)) throw new ScreeningUnavailableError(source.name)
       ctx.screening.counts.verdict(source.name, result.verdict)
       return [result]
     } catch (error) {
@@ -42,7 +45,7 @@ export async function screenIntent(
       return []
     }
   }
-  const counterparties = await Promise.all(
+  const screened = Promise.all(
     counterpartiesOf(intent, venues).map(async ({ address, roles }) => ({
       address,
       roles,
@@ -55,25 +58,25 @@ export async function screenIntent(
   )
   const callTo = intent.via ?? intent.to
   const isCall = intent.kind !== 'x402_payment' && intent.data !== undefined && intent.data !== '0x'
-  const callResults = isCall
-    ? (
-        await Promise.all(
-          sources.map((source) =>
-            source.screenCall
-              ? ask(source, 'call', () =>
-                  source.screenCall!({
-                    ...base,
-                    from: intent.from,
-                    to: callTo,
-                    value: intent.asset.address === 'native' && !intent.via ? intent.amount.toString() : '0',
-                    data: intent.data,
-                  }),
-                )
-              : Promise.resolve([]),
-          ),
-        )
-      ).flat()
+  const called = isCall
+    ? Promise.all(
+        sources.map((source) =>
+          source.screenCall
+            ? ask(source, 'call', () =>
+                source.screenCall!({
+                  ...base,
+                  from: intent.from,
+                  to: callTo,
+                  value: intent.asset.address === 'native' && !intent.via ? intent.amount.toString() : '0',
+                  data: intent.data,
+                }),
+              )
+            : Promise.resolve([]),
+        ),
+      ).then((results) => results.flat())
     : undefined
+  // The call is asked beside the counterparties, not after them.
+  const [counterparties, callResults] = await Promise.all([screened, called])
   return {
     counterparties,
     ...(callResults ? { call: { to: callTo, results: callResults } } : {}),
@@ -110,6 +113,8 @@ export function hasBlock(facts: ScreeningFacts): boolean {
   const results = [...facts.counterparties.flatMap((entry) => entry.results), ...(facts.call?.results ?? [])]
   return results.some((result) => result.verdict === 'block')
 }
+
+const verdicts = new Set<unknown>(['clear', 'warn', 'block'])
 
 function reasonOf(error: unknown): string {
   // Our own errors carry a message that is safe to record; anything else is the adapter's fault.

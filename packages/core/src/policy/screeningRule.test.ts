@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import type { AgentWalletContext } from '../context.js'
 import type { PolicyIntent } from '../intents/types.js'
-import type { ScreeningFacts } from '../screening/types.js'
+import { screeningCounts } from '../screening/screeningCounts.js'
+import type { ScreeningFacts, ScreeningSource } from '../screening/types.js'
 import { sampleIntent } from '../testing/policyEngineConformance.js'
 import { rulesPolicyEngine } from './rulesPolicyEngine.js'
+import { screenIntent } from './screenIntent.js'
 import { screeningQuery } from './screeningQuery.js'
 import type { PolicyContext, ScopedRule } from './types.js'
 
@@ -110,5 +113,39 @@ describe('screen_counterparties', () => {
     ).toEqual({ sources: ['lists', 'blockaid'], onOutage: 'approval' })
     expect(screeningQuery([rule({ sources: ['lists'] }), rule()])).toEqual({ onOutage: 'closed' })
     expect(screeningQuery([rule({ enabled: false })])).toBeUndefined()
+  })
+})
+
+describe('screenIntent', () => {
+  const ctxWith = (sources: ScreeningSource[]) =>
+    ({
+      chains: { get: () => ({ name: 'devnet', chainId: 31337 }) },
+      screening: { sources, counts: screeningCounts(sources.map((source) => source.name)) },
+    }) as unknown as Pick<AgentWalletContext, 'chains' | 'screening'>
+
+  it('asks every counterparty and the call; an answer that is no verdict is an outage, never clear', async () => {
+    const asked: string[] = []
+    const vendor: ScreeningSource = {
+      name: 'vendor',
+      screenAddress: async ({ address }) => {
+        asked.push(address)
+        return { verdict: 'fine' as 'clear', source: 'vendor', reasons: [] }
+      },
+      screenCall: async () => ({ verdict: 'warn', source: 'vendor', reasons: ['odd call'] }),
+    }
+    const ctx = ctxWith([vendor])
+    const intent: PolicyIntent = { ...sampleIntent, kind: 'contract_call', data: '0x12345678' }
+    const facts = await screenIntent(ctx, 't1', intent, { onOutage: 'closed' })
+    expect(asked).toEqual([sampleIntent.to])
+    expect(facts.counterparties).toEqual([{ address: sampleIntent.to, roles: ['contract'], results: [] }])
+    expect(facts.outages).toEqual([
+      { source: 'vendor', subject: sampleIntent.to, reason: 'Screening source "vendor" is unavailable' },
+    ])
+    expect(facts.call).toEqual({
+      to: sampleIntent.to,
+      results: [{ verdict: 'warn', source: 'vendor', reasons: ['odd call'] }],
+    })
+    expect(ctx.screening.counts.total('vendor', 'outage')).toBe(1)
+    expect(ctx.screening.counts.total('vendor', 'warn')).toBe(1)
   })
 })
