@@ -16,7 +16,7 @@ const coreLayers = [
   ['smartWallets'],
   ['transactions'],
   ['policy'],
-  ['intents', 'effects', 'wallets', 'smartAccounts', 'principals', 'webhooks', 'metrics'],
+  ['intents', 'effects', 'wallets', 'smartAccounts', 'principals', 'webhooks', 'metrics', 'screening'],
   ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'health', 'audit'],
   ['utils'],
   ['schemas'],

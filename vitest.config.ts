@@ -19,6 +19,7 @@ const packages = [
   'langchain',
   'openai-agents',
   'vault-pkcs11',
+  'screening-blockaid',
 ]
 const alias = [
   { find: '@agentwallet/core/testing', replacement: here('packages/core/src/testing/index.ts') },

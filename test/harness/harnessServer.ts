@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream'
-import { type AgentWallet, createAgentWallet, memoryStorage } from '@agentwallet/core'
+import { type AgentWallet, type AgentWalletConfig, createAgentWallet, memoryStorage } from '@agentwallet/core'
 import { type CreateDevnetOptions, createDevnet, type Devnet } from '@agentwallet/devnet'
 import { createApp, createLogger, type RunningServer } from '@agentwallet/koa'
 
@@ -35,7 +35,11 @@ export const harnessMetricsToken = 'harness_metrics_token_0123456789abcdef'
  * allowed and fast background loops; its log lines are kept for the 5xx/stack checks.
  */
 export async function startHarnessServer(
-  options: { bodyLimitBytes?: number; devnet?: CreateDevnetOptions } = {},
+  options: {
+    bodyLimitBytes?: number
+    devnet?: CreateDevnetOptions
+    screening?: AgentWalletConfig['screening']
+  } = {},
 ): Promise<HarnessServer> {
   const devnet = await createDevnet(options.devnet)
   const agentWallet = await createAgentWallet({
@@ -46,6 +50,7 @@ export async function startHarnessServer(
     defaultTenantRules: [],
     trackerIntervalMs: 20,
     checkOperations: true,
+    screening: options.screening,
     webhooks: { allowPrivateTargets: ['127.0.0.0/8'], intervalMs: 20, backoffBaseMs: 20, backoffMaxMs: 100 },
   })
   await agentWallet.bootstrapAdmin({ adminKey: harnessAdminKey })

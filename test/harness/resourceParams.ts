@@ -15,6 +15,7 @@ export type Kind =
   | 'swap'
   | 'chainName'
   | 'chainAddress'
+  | 'screeningList'
 /** Which tenant resource a path parameter names, by the path it sits in (first match wins). */
 const paramKinds: Array<[prefix: string, param: string, kind: Kind]> = [
   ['/wallet/tx/', 'transaction', 'tx'],
@@ -31,6 +32,7 @@ const paramKinds: Array<[prefix: string, param: string, kind: Kind]> = [
   ['/multisig/', 'safe', 'safe'],
   ['/ens/registration/', 'registrationId', 'ensRegistration'],
   ['/defi/swap/', 'swapId', 'swap'],
+  ['/screening/lists/', 'list', 'screeningList'],
   // Reverse records of any address are public chain data, as names are.
   ['/ens/reverse/', 'address', 'chainAddress'],
   // Names are public chain data (availability, resolution): not a tenant's resource.
@@ -52,6 +54,7 @@ export function resourceValues(f: TenantFixture): Record<Kind, string> {
     swap: f.a.swapId,
     chainName: f.a.ensName,
     chainAddress: f.a.wallet,
+    screeningList: f.a.screeningListId,
   }
 }
 

@@ -157,6 +157,8 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
   }
 
   const chain = <N extends OperationName>(input: Sample<N>['input']): Sample<N> => ({ scope: 'chain', input })
+  // A list of tenant A's (not shared): another tenant's admin finds nothing.
+  const screeningList = async () => (await root.createScreeningList({ name: unique('role-list-') })).list.id
   const none = <N extends OperationName>(input: Sample<N>['input']): Sample<N> => ({ scope: 'none', input })
   const resource = <N extends OperationName>(input: Sample<N>['input']): Sample<N> => ({
     scope: 'resource',
@@ -206,6 +208,23 @@ export async function createRoleFixture(h: HarnessServer, receiverUrl: string): 
     listWebhookDeliveries: none(async () => ({})),
     retryWebhookDelivery: resource(async () => ({ deliveryId: await settledDelivery() })),
     deleteWebhook: resource(async () => ({ subscriptionId: await subscription() })),
+    createScreeningList: none(async () => ({ name: unique('role-list-') })),
+    listScreeningLists: none(async () => ({})),
+    listScreeningEntries: resource(async () => ({ list: await screeningList() })),
+    addScreeningEntries: resource(async () => ({
+      list: await screeningList(),
+      entries: [{ address: fresh(), reason: 'role matrix' }],
+    })),
+    removeScreeningEntries: resource(async () => ({
+      list: await screeningList(),
+      addresses: [fresh()],
+      reason: 'role matrix',
+    })),
+    importScreeningList: resource(async () => ({
+      list: await screeningList(),
+      format: 'csv' as const,
+      content: `${fresh()},role matrix\n`,
+    })),
     registerIdentity: resource(async () => ({ wallet: w1, agentName: 'role-identity-2', agentType: 'test' })),
     listIdentities: none(async () => ({})),
     getIdentityRegistration: resource(async () => ({ registrationId: identity.identity.registrationId })),

@@ -44,5 +44,9 @@ export function sampleRequests(
     'POST /webhooks/subscribe': { body: { url: receiverUrl, events: ['tx_confirmed'] } },
     'GET /webhooks/logs': { query: `subscriptionId=${f.a.subscriptionId}` },
     'GET /webhooks/history': { query: `subscriptionId=${f.a.subscriptionId}` },
+    'POST /screening/lists': { body: { name: 'matrix' } },
+    'POST /screening/lists/{list}/entries': { body: { entries: [{ address: dead, reason: 'matrix' }] } },
+    'POST /screening/lists/{list}/entries/remove': { body: { addresses: [dead], reason: 'matrix' } },
+    'POST /screening/lists/{list}/import': { body: { format: 'csv', content: `${dead},matrix\n` } },
   }
 }

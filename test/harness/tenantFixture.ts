@@ -22,6 +22,8 @@ export type TenantFixture = {
     ensName: string
     /** A swap paused for approval (`swp_…`). */
     swapId: string
+    /** A screening list of tenant A's own (`scl_…`). */
+    screeningListId: string
   }
   /** Tenant B's own funded wallet (to name as `from` in B's requests). */
   walletB: Address
@@ -95,6 +97,8 @@ export async function createTenantFixture(h: HarnessServer, receiverUrl: string)
   }
   if (!deliveryId) throw new Error('fixture: no webhook delivery was logged')
 
+  const screeningList = await ok('POST', '/screening/lists', admin, { name: 'victim-list-4e8d' })
+
   const a = {
     wallet,
     agentWallet,
@@ -110,6 +114,7 @@ export async function createTenantFixture(h: HarnessServer, receiverUrl: string)
     ensRegistrationId: registration.registration.id as string,
     ensName,
     swapId: pausedSwap.swapId as string,
+    screeningListId: screeningList.list.id as string,
   }
   return {
     keys: { adminA: admin, agentA: agentKey.key, approverA: approverKey.key, adminB: tenantB.key },
@@ -127,6 +132,8 @@ export async function createTenantFixture(h: HarnessServer, receiverUrl: string)
       a.ensRegistrationId,
       a.identityRegistrationId,
       a.swapId,
+      a.screeningListId,
+      'victim-list-4e8d',
       'victim-wallet-7f3a',
       'victim-agent-9c1e',
       'victim-identity-5d2b',

@@ -8,6 +8,7 @@ import type { MultisigWalletRecord, SafeProposalRecord } from './multisig/multis
 import type { X402RequestRecord } from './payments/x402RequestRecord.js'
 import type { PolicyRecord } from './policy/policyStore.js'
 import type { ApiKeyRecord, TenantRecord } from './principals/apiKeyTypes.js'
+import type { ScreeningEntryRecord, ScreeningListRecord } from './screening/screeningRecords.js'
 import type { UserOperationRecord } from './smartWallets/types.js'
 import type { NonceRecord, TransactionRecord } from './transactions/types.js'
 import type { MasterKeyRotationRecord } from './vault/assertMasterKey.js'
@@ -47,4 +48,6 @@ export interface CollectionRecords {
   x402_requests: X402RequestRecord
   allowance_grants: AllowanceGrantRecord
   user_operations: UserOperationRecord
+  screening_lists: ScreeningListRecord
+  screening_entries: ScreeningEntryRecord
 }

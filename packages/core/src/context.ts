@@ -6,6 +6,7 @@ import type { EventBus } from './events/eventBus.js'
 import type { SkippedSteps } from './metrics/skippedSteps.js'
 import type { PriceFeedMaxAge } from './policy/priceFeedMaxAge.js'
 import type { PolicyEngine } from './policy/types.js'
+import type { Screening } from './screening/screening.js'
 import type { EventListenerSet } from './storage/eventListeners.js'
 import type { Storage } from './storage/types.js'
 import type { Carriers } from './transactions/carrier.js'
@@ -73,6 +74,8 @@ export type AgentWalletContext = {
   secrets: SecretSealer | undefined
   chains: ChainProvider
   policy: PolicyEngine
+  /** Who counterparties are (`screen_counterparties` rules): the operator lists, then configured sources. */
+  screening: Screening
   bus: EventBus
   options: CoreOptions
   now: () => Date

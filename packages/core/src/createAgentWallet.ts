@@ -30,6 +30,11 @@ import {
   bootstrapAdmin,
 } from './principals/bootstrapAdmin.js'
 import { localPrincipal, type Principal } from './principals/types.js'
+import { cachedScreening } from './screening/cachedScreening.js'
+import { listScreening } from './screening/listScreening.js'
+import type { Screening } from './screening/screening.js'
+import { screeningCounts } from './screening/screeningCounts.js'
+import type { ScreeningSource } from './screening/types.js'
 import { type AgentWalletSession, createSession } from './session.js'
 import { relayerBundler } from './smartWallets/relayerBundler.js'
 import { userOperationCarrier } from './smartWallets/userOperationCarrier.js'
@@ -69,6 +74,12 @@ export type AgentWalletConfig = {
   masterKey?: Uint8Array | string | undefined
   /** Default: the rules engine of DESIGN §5. */
   policy?: PolicyEngine | undefined
+  /**
+   * Screening sources beside the operator lists (e.g. `blockaidScreening` from
+   * `@agentwallet/screening-blockaid`), asked by `screen_counterparties` rules; each answer is reused
+   * for `ttlMs` (default 5 minutes). The lists are always first, as source `lists`, and never cached.
+   */
+  screening?: { sources?: readonly ScreeningSource[] | undefined; ttlMs?: number | undefined } | undefined
   /** Rules a tenant starts with until an admin sets its own (default: `defaultTenantRules`). */
   defaultTenantRules?: CoreOptions['defaultTenantRules'] | undefined
   approvalTtlMs?: number | undefined
@@ -183,6 +194,7 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     secrets: masterKey === undefined ? undefined : secretSealer(masterKey),
     chains,
     policy: config.policy ?? rulesPolicyEngine(),
+    screening: screeningOf(storage, config.screening),
     bus: new EventBus(),
     options: {
       approvalTtlMs: config.approvalTtlMs ?? 24 * 60 * 60 * 1000,
@@ -257,6 +269,14 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       await chains.close?.()
     },
   }
+}
+
+function screeningOf(storage: Storage, config: AgentWalletConfig['screening']): Screening {
+  const sources = [
+    listScreening(storage),
+    ...(config?.sources ?? []).map((source) => cachedScreening(source, { ttlMs: config?.ttlMs })),
+  ]
+  return { sources, counts: screeningCounts(sources.map((source) => source.name)) }
 }
 
 function isChainProvider(value: AgentWalletConfig['chains']): value is ChainProvider {

@@ -186,6 +186,7 @@ export {
 } from './multisig/safeTransaction.js'
 export { unsignedPaymentWaitMs } from './payments/signedAuthorization.js'
 export { countedStatuses } from './policy/countedStatuses.js'
+export { counterpartiesOf } from './policy/counterpartiesOf.js'
 export { defaultTenantRules } from './policy/defaultRules.js'
 export { evaluateIntent, type IntentDecision, intentOf } from './policy/evaluateIntent.js'
 export { isContractCall } from './policy/isContractCall.js'
@@ -209,7 +210,10 @@ export {
   resolvePriceFeedMaxAge,
 } from './policy/priceFeedMaxAge.js'
 export * from './policy/ruleSchemas.js'
+export { type ScreenedVerdict, screenCounterparties } from './policy/rules/screenCounterparties.js'
 export { type RulesPolicyEngineOptions, rulesPolicyEngine } from './policy/rulesPolicyEngine.js'
+export { hasBlock, screenIntent } from './policy/screenIntent.js'
+export { screeningQuery } from './policy/screeningQuery.js'
 export { type SponsorshipDecision, sponsorshipOf } from './policy/sponsorshipOf.js'
 export * from './policy/types.js'
 export { formatUsd, parseUsd, usdDecimals, usdValueOf } from './policy/usdValueOf.js'
@@ -276,6 +280,15 @@ export {
   hexDataSchema,
   isValidAddress,
 } from './schemas/primitives.js'
+export { type CachedScreeningOptions, cachedScreening } from './screening/cachedScreening.js'
+export { listScreening, listSourceName } from './screening/listScreening.js'
+export { parseScreeningFile, type ScreeningFileRow } from './screening/parseScreeningFile.js'
+export { type ScreenedAddress, screenedAddress } from './screening/screenedAddress.js'
+export type { Screening } from './screening/screening.js'
+export { type ScreeningCounts, screeningCounts } from './screening/screeningCounts.js'
+export type { ScreeningEntryRecord, ScreeningListRecord } from './screening/screeningRecords.js'
+export { ScreeningUnavailableError } from './screening/screeningUnavailableError.js'
+export * from './screening/types.js'
 export { type AgentWalletSession, createSession } from './session.js'
 export {
   buildUserOperation,

@@ -468,6 +468,37 @@ describe('the dashboard in headless Chromium', () => {
     )
   })
 
+  it('shows why screening paused a send: the verdict, its source and the operator list’s reason', async () => {
+    const usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
+    const screened = (await call('POST', '/wallet/create', { agentName: 'screened' }, agentKey)).body.wallet
+    await devnet.faucet(screened.address, parseEther('1'))
+    const spender = privateKeyToAccount(generatePrivateKey()).address
+    const list = (await call('POST', '/screening/lists', { name: 'watchlist', verdict: 'warn' })).body.list
+    const added = await call('POST', `/screening/lists/${list.id}/entries`, {
+      entries: [{ address: spender, reason: 'new spender, under review' }],
+    })
+    expect(added.status).toBe(200)
+    const rules = [{ id: 'screen', type: 'screen_counterparties' }]
+    expect((await call('POST', '/policy/update', { wallet: screened.address, rules })).status).toBe(200)
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 1_000_000n] })
+    const paused = await call(
+      'POST',
+      `/wallet/${screened.address}/send`,
+      { to: usdc, value: '0', data },
+      agentKey,
+    )
+    expect(paused.status).toBe(202)
+    const card = page.locator(`li.approval[data-approval-id="${paused.body.approval.id}"]`)
+    await card.waitFor(wait)
+    const verdicts = await card.getByTestId('screening-verdicts').innerText()
+    expect(verdicts).toContain('warn by lists: spender')
+    expect(verdicts).toContain('(list “watchlist”: new spender, under review)')
+    await shot('04e-approvals-screening')
+    expect(
+      (await call('POST', `/policy/approvals/${paused.body.approval.id}/reject`, {}, approverKey)).status,
+    ).toBe(200)
+  })
+
   it('shows wallets with balances, spend against limits as bars, and the history', async () => {
     await page.getByRole('link', { name: 'Wallets' }).click()
     const card = page.locator(`article[data-wallet="${wallet.address}"]`)

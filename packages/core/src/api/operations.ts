@@ -10,6 +10,7 @@ import { multisigOperations } from './multisigOperations.js'
 import { paymentOperations } from './paymentOperations.js'
 import { policyOperations } from './policyOperations.js'
 import { principalOperations } from './principalOperations.js'
+import { screeningOperations } from './screeningOperations.js'
 import { transactionOperations } from './transactionOperations.js'
 import { walletOperations } from './walletOperations.js'
 import { webhookOperations } from './webhookOperations.js'
@@ -34,6 +35,7 @@ export const operationList = [
   ...paymentOperations,
   ...devnetOperations,
   ...auditOperations,
+  ...screeningOperations,
 ] as const
 
 export type Operation = (typeof operationList)[number]

@@ -13,6 +13,7 @@ export const auditKinds = [
   'vault.signature',
   'tenant.created',
   'webhook.changed',
+  'screening.list_changed',
   'audit.checkpoint',
 ] as const
 

@@ -9,6 +9,7 @@ import { multisigContract } from '../multisig/multisigContract.js'
 import { paymentContract } from '../payments/paymentContract.js'
 import { policyContract } from '../policy/policyContract.js'
 import { principalContract } from '../principals/principalContract.js'
+import { screeningContract } from '../screening/screeningContract.js'
 import { transactionContract } from '../transactions/transactionContract.js'
 import { walletContract } from '../wallets/walletContract.js'
 import { webhookContract } from '../webhooks/webhookContract.js'
@@ -33,6 +34,7 @@ export const contractList = [
   ...Object.values(paymentContract),
   ...Object.values(devnetContract),
   ...Object.values(auditContract),
+  ...Object.values(screeningContract),
 ]
 
 export type Contract = (typeof contractList)[number]

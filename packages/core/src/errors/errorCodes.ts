@@ -15,6 +15,7 @@ export const errorCodes = [
   'chain_unavailable',
   'user_operation_rejected',
   'quote_source_unavailable',
+  'screening_unavailable',
   'unsupported_chain',
   'unsupported_protocol',
   'slippage_exceeded',

@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem'
 import type { Effects } from '../effects/types.js'
+import type { ScreeningFacts } from '../screening/types.js'
 
 /** What a higher-level action wants done: the policy view plus the EVM call that does it. */
 export type IntentDraft = {
@@ -65,6 +66,11 @@ export type PolicyIntent = {
    * `engine.counterpartyQueries(rules)` asked (for an x402 payment).
    */
   counterparty?: CounterpartyFacts | undefined
+  /**
+   * What the screening sources said of every counterparty of the effects (and of the whole call),
+   * gathered by core before `evaluate` — present only when `engine.screeningQuery(rules)` asked.
+   */
+  screening?: ScreeningFacts | undefined
   /**
    * What the transaction does to the paying account's assets (`from`, or `via`): each asset out and
    * in and each allowance or operator grant, decoded or simulated by core before `evaluate`. Amount

@@ -17,6 +17,7 @@ import type { SafeProposalRecord } from './multisigTypes.js'
 import { isOwner, readSafe } from './readSafe.js'
 import { newSafeTx, safeTxHash } from './safeTransaction.js'
 import { safeTxPayment } from './safeTxPayment.js'
+import { screenProposal } from './screenProposal.js'
 import { signSafeTx, signsSafeTxWithKey } from './signSafeTx.js'
 
 /**
@@ -59,7 +60,9 @@ async function propose(
     nonce: state.nonce,
   })
   // Refused now, not at execution, when the policy could not judge it (a MultiSend batch paying several).
-  await safeTxPayment(chain, safe, tx)
+  const payment = await safeTxPayment(chain, safe, tx)
+  // Its targets are screened before the proposer signs anything (a rule's block names the list or source).
+  await screenProposal(ctx, wallet, chain, safe, tx, payment)
   const hash = safeTxHash(chain.chainId, safe, tx)
   const signature = await signSafeTx(ctx, principal, chain, safe, tx, wallet)
   const now = ctx.now().toISOString()

@@ -13,6 +13,7 @@ import { countedEffectsOf } from './countedEffects.js'
 import { countedStatuses } from './countedStatuses.js'
 import { counterpartyFacts } from './counterpartyFacts.js'
 import { scopedRules } from './policyStore.js'
+import { screeningFacts } from './screenIntent.js'
 import type { PolicyContext, PolicyDecision, SpendEntry } from './types.js'
 import { storedUsdOf, usdOfRecord, usdValuesOf } from './usdValuesOf.js'
 
@@ -100,6 +101,14 @@ export async function evaluateIntent(
   // The payee's ERC-8004 identity and reputation, only for a payment a rule asks about.
   const queries = intent.kind === 'x402_payment' ? ctx.policy.counterpartyQueries?.(rules) : undefined
   const counterparty = queries ? await counterpartyFacts(ctx, intent, queries) : undefined
+  // Who every counterparty is, only when a rule screens; an outage under `closed` refuses here.
+  const screening = await screeningFacts(
+    ctx,
+    wallet.tenantId,
+    intent,
+    ctx.policy.screeningQuery?.(rules),
+    venuesOf(ctx.chains.get(intent.chain)),
+  )
   const entryOf = (record: TransactionRecord, index: number): SpendEntry => {
     const effects = usd?.entries[index]?.effects ?? countedEffectsOf(record)
     return {
@@ -123,6 +132,7 @@ export async function evaluateIntent(
     ...(usd ? { usd: usd.intent } : {}),
     ...(effects ? { effects } : {}),
     ...(counterparty ? { counterparty } : {}),
+    ...(screening ? { screening } : {}),
   }
   const context: PolicyContext = {
     now,

@@ -47,7 +47,7 @@ export const policyContract = defineContracts({
     idempotent: false,
     movesValue: false,
     http: { method: 'post', path: '/policy/evaluate', status: 200, renamedFields: { from: 'wallet' } },
-    errors: ['not_found', ...chainErrors],
+    errors: ['not_found', 'screening_unavailable', ...chainErrors],
     tool: true,
   },
 })

@@ -232,6 +232,23 @@ export const sponsorGasRuleSchema = z.strictObject({
   over: z._default(z.enum(['wallet', 'tenant']), 'tenant'),
 })
 
+/**
+ * Screens every counterparty of the intent's effects (recipients, spenders, x402 payees, the Safe a
+ * payment leaves) and a contract call as a whole with the deployment's screening sources (`sources`:
+ * by name; absent: all). A `block` denies; a `warn` does `onWarn`; a source that cannot answer does
+ * `onOutage`: `closed` refuses the send (`screening_unavailable`), `approval` pauses it, `open` lets
+ * the other rules decide.
+ */
+export const screenCounterpartiesRuleSchema = z.strictObject({
+  ...common,
+  type: z.literal('screen_counterparties'),
+  sources: z.optional(
+    z.array(z.string().check(z.regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/))).check(z.minLength(1), z.maxLength(20)),
+  ),
+  onWarn: z._default(z.enum(['require_approval', 'deny', 'allow']), 'require_approval'),
+  onOutage: z._default(z.enum(['closed', 'approval', 'open']), 'closed'),
+})
+
 /** Every rule kind of the rules engine, discriminated on `type`. Unknown fields are rejected. */
 export const policyRuleSchema = z.discriminatedUnion('type', [
   maxPerTxRuleSchema,
@@ -246,6 +263,7 @@ export const policyRuleSchema = z.discriminatedUnion('type', [
   requireAgentIdentityRuleSchema,
   unknownEffectsRuleSchema,
   sponsorGasRuleSchema,
+  screenCounterpartiesRuleSchema,
 ])
 
 export type MaxPerTxRule = z.output<typeof maxPerTxRuleSchema>
@@ -260,6 +278,7 @@ export type TimeWindowRule = z.output<typeof timeWindowRuleSchema>
 export type RequireAgentIdentityRule = z.output<typeof requireAgentIdentityRuleSchema>
 export type UnknownEffectsRule = z.output<typeof unknownEffectsRuleSchema>
 export type SponsorGasRule = z.output<typeof sponsorGasRuleSchema>
+export type ScreenCounterpartiesRule = z.output<typeof screenCounterpartiesRuleSchema>
 /** A parsed rule of the rules engine (its JSON input shape is `z.input<typeof policyRuleSchema>`). */
 export type RulesEngineRule = z.output<typeof policyRuleSchema>
 export type RulesEngineRuleInput = z.input<typeof policyRuleSchema>

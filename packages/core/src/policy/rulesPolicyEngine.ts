@@ -13,10 +13,12 @@ import { rateLimit } from './rules/rateLimit.js'
 import { requireAgentIdentity } from './rules/requireAgentIdentity.js'
 import { requireApproval } from './rules/requireApproval.js'
 import type { RuleEvaluator, RuleVerdict } from './rules/ruleVerdict.js'
+import { screenCounterparties } from './rules/screenCounterparties.js'
 import { spendLimit } from './rules/spendLimit.js'
 import { sponsorGas } from './rules/sponsorGas.js'
 import { timeWindow } from './rules/timeWindow.js'
 import { unknownEffects } from './rules/unknownEffects.js'
+import { screeningQuery } from './screeningQuery.js'
 import type { PolicyContext, PolicyDecision, PolicyEngine, RuleOutcome } from './types.js'
 import { validateRules } from './validateRules.js'
 
@@ -38,6 +40,7 @@ const evaluators: { [K in RuleKind]: RuleEvaluator<Extract<RulesEngineRule, { ty
   require_agent_identity: requireAgentIdentity,
   unknown_effects: unknownEffects,
   sponsor_gas: sponsorGas,
+  screen_counterparties: screenCounterparties,
 }
 
 /**
@@ -51,6 +54,7 @@ export function rulesPolicyEngine(options: RulesPolicyEngineOptions = {}): Polic
     lookbackMs,
     needsUsd,
     counterpartyQueries,
+    screeningQuery,
     evaluate,
   }
 }

@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { Effect } from '../effects/types.js'
 import type { PolicyIntent, ReputationQuery, UsdValuation } from '../intents/types.js'
+import type { ScreeningQuery } from '../screening/types.js'
 
 /** A stored rule: an id, a type and the type's own fields. The rules engine validates its kinds. */
 export type PolicyRule = { id: string; type: string; [field: string]: unknown }
@@ -94,5 +95,10 @@ export interface PolicyEngine {
    * (undefined: none does): core then looks the payee up and fills `intent.counterparty`.
    */
   counterpartyQueries?(rules: readonly ScopedRule[]): ReputationQuery[] | undefined
+  /**
+   * What these rules ask of screening (undefined: no rule screens): core then asks the screening
+   * sources about every counterparty of the effects and fills `intent.screening`.
+   */
+  screeningQuery?(rules: readonly ScopedRule[]): ScreeningQuery | undefined
   evaluate(intent: PolicyIntent, context: PolicyContext): PolicyDecision
 }

@@ -110,6 +110,7 @@ export const intentErrors = [
   'policy_blocked',
   'insufficient_funds',
   'idempotency_conflict',
+  'screening_unavailable',
   ...chainErrors,
 ] as const satisfies ErrorCode[]
 

@@ -24,6 +24,7 @@ const offChainReasons: Partial<Record<RulesEngineRule['type'], string>> = {
   allow_chains: 'a delegation is bound to one chain by its signature already',
   require_agent_identity: 'judged from the ERC-8004 registries before a payment is signed',
   unknown_effects: 'judged from a simulation before anything is signed',
+  screen_counterparties: 'judged from the screening sources before anything is signed',
 }
 
 /**

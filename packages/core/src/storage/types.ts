@@ -175,4 +175,6 @@ export const storageSchema: Record<string, { indexes: readonly string[] }> = {
   webhook_retired_counts: { indexes: ['tenantId'] },
   allowance_grants: { indexes: ['walletId'] },
   user_operations: { indexes: ['tenantId'] },
+  screening_lists: { indexes: ['tenantId', 'shared'] },
+  screening_entries: { indexes: ['listId', 'key', 'tenantId', 'addedAt'] },
 }

@@ -7,6 +7,7 @@ import { compareDecimals, dateTime, formatUnits, shortAddress, timeLeft } from '
 import type { Approval, ApprovalFunds, Effect, KeyName, PolicyRule, Transaction, Wallet } from '../types.js'
 import { Address, ErrorNote, messageOf, StatusBadge, TxHash, useLoader, useNow } from './common.js'
 import { EffectsList } from './EffectsList.js'
+import { ScreeningVerdicts } from './ScreeningVerdicts.js'
 
 /**
  * `ensName` is the counterparty's primary ENS name (the lead effect's: the recipient, the spender; else
@@ -282,6 +283,7 @@ function PendingCard(props: {
           )}
           <span class="rule">{approval.ruleId ?? 'policy'}</span>: {approval.reason}
           <RuleNumbers details={approval.details} />
+          <ScreeningVerdicts details={approval.details} />
         </dd>
         <dt>Time left</dt>
         <dd>

@@ -61,6 +61,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   chain_unavailable: 503,
   not_ready: 503,
   vault_unavailable: 503,
+  screening_unavailable: 503,
 }
 
 /** 5xx codes about another party (a paid resource server, an HSM, a KMS), whose message is ours and safe to show. */
@@ -68,6 +69,7 @@ const exposedUpstreamCodes: ReadonlySet<HttpErrorCode> = new Set<HttpErrorCode>(
   'not_implemented',
   'chain_unavailable',
   'vault_unavailable',
+  'screening_unavailable',
   'payment_requirements_invalid',
   'payment_failed',
   'payment_not_delivered',

@@ -58,7 +58,14 @@ export function metricsRoutes(options: MetricsRouteOptions): RouteSpec[] {
         ]
         const vault = vaultFamilies(options.agentWallet)
         return {
-          body: renderExposition([...storage.families, ...scrape, ...vault, ...options.processFamilies()]),
+          body: renderExposition([
+            ...storage.families,
+            ...scrape,
+            ...vault,
+            // This process's screening answers and outages, by source.
+            ...options.agentWallet.context.screening.counts.families(),
+            ...options.processFamilies(),
+          ]),
         }
       },
     }),

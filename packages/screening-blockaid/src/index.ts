@@ -1,0 +1,2 @@
+export { type BlockaidScreeningOptions, blockaidScreening } from './blockaidScreening.js'
+export { reasonsOf, verdictOf } from './blockaidVerdict.js'
