@@ -58,11 +58,13 @@ export { type KnownChain, publicChains } from './chain/publicChains.js'
 export { type FeedRound, isValidRound, readPriceFeed } from './chain/readPriceFeed.js'
 export { resolveAsset } from './chain/resolveAsset.js'
 export { safeAbi, safeProxyFactoryAbi } from './chain/safeAbi.js'
+export { type SolanaChainConfig, solanaChainHandle } from './chain/solanaChainHandle.js'
 export { isTransportError, toChainError } from './chain/toChainError.js'
 export * from './chain/types.js'
 export { type PriceFeedRef, usdPriceFeedOf } from './chain/usdPriceFeedOf.js'
 export {
   type ChainConfig,
+  type EvmChainConfig,
   type ViemChainProviderOptions,
   viemChainProvider,
 } from './chain/viemChainProvider.js'
@@ -126,6 +128,7 @@ export {
   NotFoundError,
   NotImplementedError,
   PolicyBlockedError,
+  UnsupportedChainFamilyError,
   ValidationError,
 } from './errors/errors.js'
 export { appendEvent, toDomainEvent } from './events/appendEvent.js'

@@ -16,6 +16,7 @@ export const errorCodes = [
   'user_operation_rejected',
   'quote_source_unavailable',
   'unsupported_chain',
+  'unsupported_chain_family',
   'unsupported_protocol',
   'slippage_exceeded',
   'no_route',
