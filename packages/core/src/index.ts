@@ -383,13 +383,26 @@ export {
   masterKeyRotationCollection,
 } from './vault/assertMasterKey.js'
 export { type CheckedSignatureParameters, checkedSignature } from './vault/checkedSignature.js'
+export {
+  type Ed25519KeyPair,
+  ed25519Address,
+  ed25519KeyPair,
+  ed25519PublicKey,
+} from './vault/ed25519Key.js'
 export { openEnvelope, rewrapEnvelope, sealEnvelope } from './vault/envelope.js'
 export { assertMnemonic, type HdWallet, hdWalletFromMnemonic } from './vault/hdWallet.js'
 export { type LoadOrCreateMasterKeyParameters, loadOrCreateMasterKey } from './vault/loadOrCreateMasterKey.js'
+export {
+  type LocalEd25519Keys,
+  type LocalEd25519KeysParameters,
+  localEd25519Keys,
+} from './vault/localEd25519Keys.js'
 export type { EnvelopeKeyRecord, HdKeyRecord, LocalKeyRecord } from './vault/localKeyRecord.js'
 export { type LocalKeyVault, type LocalKeyVaultOptions, localKeyVault } from './vault/localKeyVault.js'
 export { keyFingerprint, masterKeyEnvVar, masterKeyFromEnv, parseMasterKey } from './vault/masterKey.js'
+export { memoryEd25519Keys } from './vault/memoryEd25519Keys.js'
 export { type MemoryKeyVaultOptions, memoryKeyVault } from './vault/memoryKeyVault.js'
+export { type ParseSolanaSecretKeyReturnType, parseSolanaSecretKey } from './vault/parseSolanaSecretKey.js'
 export { type SealedSecret, seal, unseal } from './vault/seal.js'
 export { type SecretSealer, secretSealer } from './vault/secretSealer.js'
 export { signerFromSign } from './vault/signerFromSign.js'

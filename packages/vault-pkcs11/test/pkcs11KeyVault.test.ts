@@ -31,7 +31,10 @@ afterAll(async () => {
   token.cleanup()
 })
 
-runKeyVaultConformance({ describe, it, expect }, { create: () => vault() })
+runKeyVaultConformance(
+  { describe, it, expect },
+  { create: () => vault(), skip: { ed25519: 'the PKCS#11 vault holds secp256k1 keys only' } },
+)
 
 /** The attributes of the wallet's private key, read in a session of our own. */
 const privateKeyAttributes = (address: Address) => {

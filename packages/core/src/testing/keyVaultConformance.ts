@@ -8,13 +8,18 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { KeyVault } from '../vault/types.js'
+import { runEd25519Conformance } from './ed25519Conformance.js'
 import { type TestRunner, testOrSkip } from './testRunner.js'
 
 export type KeyVaultConformanceOptions = {
   /** A fresh, empty vault per call. */
   create: () => Promise<KeyVault> | KeyVault
   /** Groups to skip, each with the reason shown in the test name. */
-  skip?: { export?: string | undefined }
+  skip?: {
+    export?: string | undefined
+    /** Required when the vault has no `ed25519` keys: why not (its Ed25519 cases are skipped with it). */
+    ed25519?: string | undefined
+  }
 }
 
 // A published example key (web3.js docs), outside the standard test mnemonic an HD vault may use.
@@ -134,5 +139,9 @@ export const runKeyVaultConformance = (runner: TestRunner, options: KeyVaultConf
         await expect(vault.exportKey!(unknownAddress())).rejects.toMatchObject({ code: 'not_found' })
       },
     )
+
+    const ed25519Skip = options.skip?.ed25519
+    if (ed25519Skip === undefined) runEd25519Conformance(runner, create)
+    else testOrSkip(runner, 'Ed25519 keys', ed25519Skip, async () => {})
   })
 }

@@ -7,6 +7,9 @@ import type { SealedBox } from './aesGcm.js'
 export type EnvelopeKeyRecord = {
   version: 1
   kind: 'envelope'
+  /** The key's curve: absent for secp256k1 (every record written before Ed25519 keys came). */
+  algorithm?: 'ed25519' | undefined
+  /** The id the record is filed under: the lowercase `0x` address, or `ed25519:` and the public key in hex. */
   address: string
   /** Fingerprint of the wrapping key (see keyFingerprint); tells a wrong key from a tampered record. */
   keyId: string

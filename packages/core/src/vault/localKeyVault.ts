@@ -4,6 +4,7 @@ import { BaseError } from '../errors/baseError.js'
 import { NotFoundError } from '../errors/errors.js'
 import { openEnvelope, sealEnvelope } from './envelope.js'
 import { assertMnemonic, type HdWallet, hdWalletFromMnemonic } from './hdWallet.js'
+import { type LocalEd25519Keys, localEd25519Keys } from './localEd25519Keys.js'
 import type { LocalKeyRecord } from './localKeyRecord.js'
 import { parseMasterKey } from './masterKey.js'
 import { nextFreeIndex } from './nextFreeIndex.js'
@@ -36,7 +37,11 @@ export type LocalKeyVaultOptions = CommonOptions &
       }
   )
 
-export type LocalKeyVault = KeyVault & { exportKey(address: Address): Promise<Hex> }
+export type LocalKeyVault = KeyVault & {
+  exportKey(address: Address): Promise<Hex>
+  /** Ed25519 keys sealed like the secp256k1 ones; undefined in HD mode (the phrase would not recover them). */
+  readonly ed25519: LocalEd25519Keys | undefined
+}
 
 /**
  * The default KeyVault: keys sealed with envelope encryption (AES-256-GCM, per-wallet data keys
@@ -163,6 +168,7 @@ export const localKeyVault = (options: LocalKeyVaultOptions): LocalKeyVault => {
       return signerFromKey(address, await privateKeyOf(address))
     },
     exportKey: privateKeyOf,
+    ed25519: mnemonic === undefined ? localEd25519Keys({ store, wrappingKey }) : undefined,
     ...(prepareKey ? { prepareKey } : {}),
   }
 }

@@ -1,6 +1,8 @@
 import type { Address, Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { NotFoundError } from '../errors/errors.js'
+import type { LocalEd25519Keys } from './localEd25519Keys.js'
+import { memoryEd25519Keys } from './memoryEd25519Keys.js'
 import type { KeyVault } from './types.js'
 import { parsePrivateKey, vaultAddressId } from './vaultAddress.js'
 
@@ -12,7 +14,7 @@ export type MemoryKeyVaultOptions = { name?: string | undefined }
  */
 export const memoryKeyVault = (
   options: MemoryKeyVaultOptions = {},
-): KeyVault & { exportKey(address: Address): Promise<Hex> } => {
+): KeyVault & { exportKey(address: Address): Promise<Hex>; readonly ed25519: LocalEd25519Keys } => {
   const keys = new Map<string, Hex>()
 
   const keyOf = async (address: Address): Promise<Hex> => {
@@ -42,5 +44,6 @@ export const memoryKeyVault = (
       return privateKeyToAccount(await keyOf(address))
     },
     exportKey: keyOf,
+    ed25519: memoryEd25519Keys(),
   }
 }
