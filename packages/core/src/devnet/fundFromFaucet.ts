@@ -6,6 +6,8 @@ import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { ValidationError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
+import { parseInput } from '../schemas/parseInput.js'
+import { addressSchema } from '../schemas/primitives.js'
 import { solanaChainOf } from '../solana/solanaChainOf.js'
 import { solanaFaucet } from '../solana/solanaFaucet.js'
 import { parseAmount } from '../utils/amounts.js'
@@ -50,6 +52,7 @@ async function evmFaucet(
       details: { reason: 'faucet_token', chain: chain.name },
     })
   }
+  const address = parseInput(addressSchema, input.address)
   if (!devnetChainIds.includes(chain.chainId)) {
     throw new BaseError(
       'unsupported_chain',
@@ -64,10 +67,10 @@ async function evmFaucet(
     })
   }
   try {
-    const balance = (await chain.client.getBalance({ address: input.address })) + amount
-    await setBalance(chain.client, input.address, balance)
+    const balance = (await chain.client.getBalance({ address: address })) + amount
+    await setBalance(chain.client, address, balance)
     return {
-      address: input.address,
+      address: address,
       chain: chain.name,
       amount: formatEther(amount),
       balance: formatEther(balance),

@@ -1,4 +1,4 @@
-import { address, lamports } from '@solana/kit'
+import { isAddress, lamports } from '@solana/kit'
 import type { Address } from 'viem'
 import type { SolanaChainHandle } from '../chain/types.js'
 import { ValidationError } from '../errors/errors.js'
@@ -24,7 +24,12 @@ export type SolanaFaucetParameters = {
  * @example await solanaFaucet(chain, { address: wallet.address, token: 'USDC', amount: '100' })
  */
 export async function solanaFaucet(chain: SolanaChainHandle, input: SolanaFaucetParameters) {
-  const owner = address(input.address)
+  const owner = input.address
+  if (!isAddress(owner)) {
+    throw new ValidationError('Address must be a Solana address (base58 of 32 bytes) on a Solana chain', {
+      details: { reason: 'not_a_solana_address', chain: chain.name },
+    })
+  }
   const mint = input.token === undefined ? undefined : mintOf(chain, input.token)
   const decimals = mint?.decimals ?? 9
   const cap = (mint ? caps.token : caps.sol) * 10n ** BigInt(decimals)
