@@ -325,6 +325,17 @@ export {
 export { handleOpsData, simulateHandleOps } from './smartWallets/simulateHandleOps.js'
 export * from './smartWallets/types.js'
 export { userOperationReceiptOf } from './smartWallets/userOperationReceiptOf.js'
+export {
+  type DecodeContext,
+  type Decoded,
+  decodeSolanaEffects,
+  type TokenAccountFacts,
+} from './solana/decodeSolanaEffects.js'
+export { predictSolanaEffects } from './solana/predictSolanaEffects.js'
+export { type SignedSolanaTransaction, signSolanaTransaction } from './solana/signSolanaTransaction.js'
+export { type SolanaLanding, solanaLanding } from './solana/solanaLanding.js'
+export { type SolanaSend, solanaSendInstructions } from './solana/solanaSendInstructions.js'
+export { vaultTransactionSigner } from './solana/vaultTransactionSigner.js'
 export { startTracker, type Tracker } from './startTracker.js'
 export { type EventListenerSet, eventListeners } from './storage/eventListeners.js'
 export { type KeyedMutex, keyedMutex, type Release } from './storage/keyedMutex.js'
