@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createKeyPairSignerFromPrivateKeyBytes, getAddressEncoder } from '@solana/kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CliProcess, callApi, startServer } from '../replicas/cliProcess.js'
 
@@ -98,6 +99,33 @@ describe('serve on its embedded defaults: a Solana wallet over HTTP', () => {
     expect([smart.status, smart.body.error.code]).toEqual([422, 'unsupported_chain_family'])
     const onEvm = await call('GET', `/wallet/${wallet}/balance?chain=devnet`)
     expect([onEvm.status, onEvm.body.error.code]).toEqual([422, 'unsupported_chain_family'])
+  })
+
+  it('imports a Solana CLI keypair file as a Solana wallet at its own address; a bad key is 400, not echoed', async () => {
+    const seed = crypto.getRandomValues(new Uint8Array(32))
+    const signer = await createKeyPairSignerFromPrivateKeyBytes(seed)
+    const secretKey = [...seed, ...getAddressEncoder().encode(signer.address)]
+    const imported = await call('POST', '/wallet/import', {
+      agentName: 'imported-sol',
+      chain: 'solana',
+      privateKey: JSON.stringify(secretKey),
+    })
+    expect(imported.status).toBe(201)
+    expect(imported.body.wallet).toMatchObject({ address: signer.address, chain: 'solana' })
+    const again = await call('POST', '/wallet/import', {
+      agentName: 'twice',
+      chain: 'solana',
+      privateKey: JSON.stringify(secretKey),
+    })
+    expect([again.status, again.body.error.code]).toEqual([409, 'conflict'])
+    const bad = JSON.stringify(secretKey.slice(0, 40))
+    const refused = await call('POST', '/wallet/import', {
+      agentName: 'bad',
+      chain: 'solana',
+      privateKey: bad,
+    })
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'validation_failed'])
+    expect(JSON.stringify(refused.body)).not.toContain(bad.slice(1, 30))
   })
 
   it('keeps the Solana chain across a restart of serve: the balance is still there', async () => {

@@ -50,8 +50,8 @@ export async function importWallet(
   options: IdempotencyOptions = {},
 ): Promise<{ wallet: Wallet }> {
   return withIdempotency(ctx, principal, 'wallet.import', input, options, async () => {
-    const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain).name
-    const address = await ctx.vault.importKey(input.privateKey)
+    const { name: chain, family } = chainInfoOf(ctx.chains, input.chain ?? ctx.chains.defaultChain)
+    const address = await walletKeysOf(ctx.vault, family).importKey(input.privateKey)
     return saveWallet(ctx, principal, { address, agentName: input.agentName, chain, source: 'imported' })
   })
 }

@@ -62,6 +62,7 @@ export const walletContract = defineContracts({
     errors: ['unsupported_chain', 'idempotency_conflict', 'conflict'],
     // A model would see the key it pastes: importing is for humans and scripts, not tools.
     tool: false,
+    families: everyFamily,
   },
   upgradeWallet: {
     summary: 'Upgrade an EOA wallet in place to a smart account (EIP-7702)',

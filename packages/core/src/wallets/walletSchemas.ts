@@ -38,7 +38,15 @@ export const upgradeWalletSchema = z.strictObject({
 export type UpgradeWalletParameters = z.input<typeof upgradeWalletSchema>
 
 export const importWalletSchema = z.strictObject({
-  privateKey: hexDataSchema.check(z.refine((key) => key.length === 66, 'privateKey must be 32 bytes of hex')),
+  privateKey: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(1000),
+      z.describe(
+        'The secret key, in its chain family’s form. EVM: 0x + 64 hex. Solana: the Solana CLI keypair file (a JSON array of 64 numbers), base58 of the 64-byte secret key (Phantom, Solflare, Backpack), or base58 or hex of the 32-byte seed',
+      ),
+    ),
   agentName,
   chain: z.optional(chainName),
 })
