@@ -1,12 +1,6 @@
 import * as z from 'zod/mini'
 import { out } from '../schemas/out.js'
-import {
-  addressSchema,
-  displayTextSchema,
-  hexDataSchema,
-  pageFields,
-  walletAddressSchema,
-} from '../schemas/primitives.js'
+import { addressSchema, displayTextSchema, pageFields, walletAddressSchema } from '../schemas/primitives.js'
 
 const agentName = displayTextSchema(100).check(z.minLength(1, 'agentName must not be empty'))
 const chainName = z.string().check(z.minLength(1), z.maxLength(64))
