@@ -19,9 +19,12 @@ export async function assertFamilyServed(
   input: unknown,
 ): Promise<void> {
   const served = operation.families ?? evmOnly
+  const fields = (input ?? {}) as { chain?: unknown; wallet?: unknown }
+  // An operation about no chain and no wallet (API keys, webhooks) is family-neutral.
+  if (typeof fields.chain !== 'string' && typeof fields.wallet !== 'string') return
   const chains = ctx.chains.list()
   if (chains.every((chain) => served.includes(chain.family ?? 'evm'))) return
-  const chainName = await targetChainOf(ctx, principal, input)
+  const chainName = await targetChainOf(ctx, principal, fields)
   const chain = chains.find((known) => known.name === chainName)
   const family = chain?.family ?? 'evm'
   if (!chain || served.includes(family)) return
@@ -35,9 +38,8 @@ export async function assertFamilyServed(
 async function targetChainOf(
   ctx: Pick<AgentWalletContext, 'storage'>,
   principal: Principal,
-  input: unknown,
+  fields: { chain?: unknown; wallet?: unknown },
 ): Promise<string | undefined> {
-  const fields = (input ?? {}) as { chain?: unknown; wallet?: unknown }
   if (typeof fields.chain === 'string') return fields.chain
   if (typeof fields.wallet !== 'string') return undefined
   const [wallet] = await ctx.storage.query('wallets', { where: { address: fields.wallet }, limit: 1 })
