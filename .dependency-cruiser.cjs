@@ -17,6 +17,7 @@ const coreLayers = [
   ['transactions'],
   ['policy'],
   ['intents', 'effects', 'wallets', 'smartAccounts', 'principals', 'webhooks', 'metrics', 'screening'],
+  ['solana'],
   ['events', 'idempotency', 'storage', 'vault', 'chain', 'bundler', 'health', 'audit'],
   ['utils'],
   ['schemas'],

@@ -80,7 +80,9 @@ describe('adding an operation (docs/architecture.md)', () => {
     expect(toolNameOf(noted)).toBe('note_wallet')
 
     const agent = { tenantId: 'default', id: 'key_1', role: 'agent' as const }
-    const session = operationMethods({ options: {} }, agent)
+    // The kernel asks the chains' families before an action (`families`): an EVM-only server here.
+    const ctx = { options: {}, chains: { list: () => [] } }
+    const session = operationMethods(ctx, agent)
     const wallet = '0x52908400098527886e0f7030069857d2e4169ee7'
     await expect(session.noteWallet({ wallet, note: 'hello' })).resolves.toEqual({
       wallet: '0x52908400098527886E0F7030069857D2E4169EE7',
@@ -91,7 +93,7 @@ describe('adding an operation (docs/architecture.md)', () => {
       code: 'validation_failed',
     })
     await expect(
-      operationMethods({ options: {} }, { ...agent, role: 'approver' }).noteWallet({ wallet, note: 'x' }),
+      operationMethods(ctx, { ...agent, role: 'approver' }).noteWallet({ wallet, note: 'x' }),
     ).rejects.toMatchObject({ code: 'forbidden' })
 
     const document = buildOpenApi({ operations: operationList, routes: [] }, { version: '0.0.0' }) as {

@@ -58,11 +58,13 @@ export { type KnownChain, publicChains } from './chain/publicChains.js'
 export { type FeedRound, isValidRound, readPriceFeed } from './chain/readPriceFeed.js'
 export { resolveAsset } from './chain/resolveAsset.js'
 export { safeAbi, safeProxyFactoryAbi } from './chain/safeAbi.js'
+export { type SolanaChainConfig, solanaChainHandle } from './chain/solanaChainHandle.js'
 export { isTransportError, toChainError } from './chain/toChainError.js'
 export * from './chain/types.js'
 export { type PriceFeedRef, usdPriceFeedOf } from './chain/usdPriceFeedOf.js'
 export {
   type ChainConfig,
+  type EvmChainConfig,
   type ViemChainProviderOptions,
   viemChainProvider,
 } from './chain/viemChainProvider.js'
@@ -126,6 +128,7 @@ export {
   NotFoundError,
   NotImplementedError,
   PolicyBlockedError,
+  UnsupportedChainFamilyError,
   ValidationError,
 } from './errors/errors.js'
 export { appendEvent, toDomainEvent } from './events/appendEvent.js'
@@ -335,6 +338,17 @@ export {
 export { handleOpsData, simulateHandleOps } from './smartWallets/simulateHandleOps.js'
 export * from './smartWallets/types.js'
 export { userOperationReceiptOf } from './smartWallets/userOperationReceiptOf.js'
+export {
+  type DecodeContext,
+  type Decoded,
+  decodeSolanaEffects,
+  type TokenAccountFacts,
+} from './solana/decodeSolanaEffects.js'
+export { predictSolanaEffects } from './solana/predictSolanaEffects.js'
+export { type SignedSolanaTransaction, signSolanaTransaction } from './solana/signSolanaTransaction.js'
+export { type SolanaLanding, solanaLanding } from './solana/solanaLanding.js'
+export { type SolanaSend, solanaSendInstructions } from './solana/solanaSendInstructions.js'
+export { vaultTransactionSigner } from './solana/vaultTransactionSigner.js'
 export { startTracker, type Tracker } from './startTracker.js'
 export { type EventListenerSet, eventListeners } from './storage/eventListeners.js'
 export { type KeyedMutex, keyedMutex, type Release } from './storage/keyedMutex.js'

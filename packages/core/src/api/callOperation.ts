@@ -7,6 +7,7 @@ import { ChainUnavailableError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { type CallOptions, commonErrors } from '../schemas/defineContract.js'
 import { parseInput } from '../schemas/parseInput.js'
+import { assertFamilyServed } from './assertFamilyServed.js'
 import { authorize } from './authorize.js'
 import type { OperationDeclaration } from './defineOperation.js'
 
@@ -32,6 +33,7 @@ export async function callOperation<TOperation extends OperationDeclaration>(
   const check = ctx.options.checkOperations
   let answer: unknown
   try {
+    await assertFamilyServed(ctx, principal, operation, parsed)
     answer = await operation.action(ctx, principal, parsed, operation.idempotent ? options : {})
   } catch (error) {
     const thrown = unclassifiedChainFault(error) ?? error

@@ -12,7 +12,7 @@ import {
 import { BaseError } from '../errors/baseError.js'
 import { redactRpcUrl } from './redactRpcUrl.js'
 import type { RpcEndpoint } from './types.js'
-import type { ChainConfig } from './viemChainProvider.js'
+import type { EvmChainConfig } from './viemChainProvider.js'
 
 /**
  * Retries of a failed read (an HTTP 429/5xx, a rate limit, a timeout), with exponential backoff from
@@ -37,7 +37,7 @@ export type TransportLifetime = { closed: boolean }
  */
 export function rpcTransport(
   name: string,
-  config: ChainConfig,
+  config: EvmChainConfig,
   local: boolean,
   lifetime: TransportLifetime,
 ): { transport: Transport; rpcs?: readonly RpcEndpoint[] } {

@@ -1,4 +1,6 @@
+import type { Rpc, RpcTransport, SolanaRpcApi } from '@solana/kit'
 import type { Address, PublicClient } from 'viem'
+import type { ChainFamily } from '../vault/types.js'
 
 export type TokenInfo = { address: Address; symbol: string; decimals: number; name?: string | undefined }
 
@@ -85,6 +87,12 @@ export type AccountAbstractionContracts = {
 
 export type ChainInfo = {
   name: string
+  /**
+   * Which kind of chain: an EVM chain's handle is `get(name)`, a Solana one's `solana(name)`. Absent:
+   * `evm` (a ChainProvider written before families).
+   */
+  family?: ChainFamily | undefined
+  /** The EVM chain id; 0 on a Solana chain (a cluster is known by its genesis hash). */
   chainId: number
   nativeSymbol: string
   nativeDecimals: number
@@ -106,6 +114,25 @@ export type ChainHandle = ChainInfo & {
   rpcs?: readonly RpcEndpoint[] | undefined
 }
 
+/** A Solana token the chain knows (an SPL mint): its base58 mint address, symbol and decimals. */
+export type SolanaMint = { address: string; symbol: string; decimals: number; name?: string | undefined }
+
+/** What a service knows of a Solana chain besides its RPC: its mints and USD prices (`'SOL/USD': '150'`). */
+export type SolanaAddressBook = {
+  mints?: readonly SolanaMint[] | undefined
+  /** USD prices by pair as decimal strings, `SOL/USD` and `<symbol>/USD`. */
+  prices?: Readonly<Record<string, string>> | undefined
+}
+
+/** One configured Solana chain: its facts, a @solana/kit RPC (and its transport) and its address book. */
+export type SolanaChainHandle = Omit<ChainInfo, 'family'> & {
+  family: 'solana'
+  rpc: Rpc<SolanaRpcApi>
+  /** The transport under `rpc`: a chain's own methods (the devnet's `agentwallet_mintTokens`) go through it. */
+  transport: RpcTransport
+  addressBook: SolanaAddressBook
+}
+
 /**
  * The ChainProvider port: named chains, each with a client and an address book.
  * @example const devnet = provider.get('devnet'); await devnet.client.getBlockNumber()
@@ -114,7 +141,12 @@ export interface ChainProvider {
   readonly defaultChain: string
   /** Names of the configured chains. */
   list(): readonly ChainInfo[]
-  /** The chain by name; rejects unknown names with `unsupported_chain`. */
+  /**
+   * The EVM chain by name; rejects unknown names with `unsupported_chain` and a chain of another family
+   * with `unsupported_chain_family`.
+   */
   get(name: string): ChainHandle
+  /** The Solana chain by name (`unsupported_chain`, `unsupported_chain_family` as `get`); absent: none. */
+  solana?(name: string): SolanaChainHandle
   close?(): Promise<void>
 }

@@ -1,11 +1,17 @@
 import { createPublicClient, type EIP1193Provider, type PublicClient, type Transport } from 'viem'
 import { BaseError } from '../errors/baseError.js'
+import { UnsupportedChainFamilyError } from '../errors/errors.js'
 import { publicChains } from './publicChains.js'
 import { rpcTransport, type TransportLifetime } from './rpcTransport.js'
-import type { AddressBook, ChainHandle, ChainInfo, ChainProvider } from './types.js'
+import { type SolanaChainConfig, solanaChainHandle } from './solanaChainHandle.js'
+import type { AddressBook, ChainHandle, ChainInfo, ChainProvider, SolanaChainHandle } from './types.js'
 
-/** How to reach one chain: an RPC URL, an EIP-1193 provider (e.g. the devnet) or a viem transport. */
-export type ChainConfig = {
+/** How to reach one chain: an EVM chain (the default family) or a Solana one (`family: 'solana'`). */
+export type ChainConfig = EvmChainConfig | SolanaChainConfig
+
+/** How to reach one EVM chain: an RPC URL, an EIP-1193 provider (e.g. the devnet) or a viem transport. */
+export type EvmChainConfig = {
+  family?: 'evm' | undefined
   chainId?: number | undefined
   rpcUrl?: string | undefined
   /** Several RPC URLs of the chain (instead of `rpcUrl`): ranked, each used when those before fail. */
@@ -37,15 +43,18 @@ export type ViemChainProviderOptions = {
 }
 
 /**
- * The default ChainProvider: one viem public client per configured chain, with the address book of
- * the known public chains merged under the configured contracts.
+ * The default ChainProvider: one viem public client per configured EVM chain, with the address book of
+ * the known public chains merged under the configured contracts, and one @solana/kit RPC per Solana chain.
  * @example viemChainProvider({ chains: { sepolia: { rpcUrl: 'https://...' } } })
  */
 export function viemChainProvider(options: ViemChainProviderOptions): ChainProvider {
-  const handles = new Map<string, ChainHandle>()
+  const handles = new Map<string, ChainHandle | SolanaChainHandle>()
   const lifetime: TransportLifetime = { closed: false }
   for (const [name, config] of Object.entries(options.chains))
-    handles.set(name, createHandle(name, config, lifetime))
+    handles.set(
+      name,
+      config.family === 'solana' ? solanaChainHandle(name, config) : createHandle(name, config, lifetime),
+    )
   const first = handles.keys().next().value
   const defaultChain = options.defaultChain ?? first
   if (defaultChain === undefined || !handles.has(defaultChain)) {
@@ -56,22 +65,40 @@ export function viemChainProvider(options: ViemChainProviderOptions): ChainProvi
   return {
     defaultChain,
     list: () => [...handles.values()].map(toInfo),
-    get(name) {
-      const handle = handles.get(name)
-      if (!handle) {
-        throw new BaseError('unsupported_chain', `Chain "${name}" is not configured`, {
-          details: { chain: name, supported: [...handles.keys()] },
-        })
-      }
-      return handle
-    },
+    get: (name) => ofFamily(handles, name, 'evm'),
+    solana: (name) => ofFamily(handles, name, 'solana'),
     async close() {
       lifetime.closed = true
     },
   }
 }
 
-function createHandle(name: string, config: ChainConfig, lifetime: TransportLifetime): ChainHandle {
+type HandleOf<F> = F extends 'solana' ? SolanaChainHandle : ChainHandle
+
+/** The chain `name` if it is of `family`: `unsupported_chain` when not configured, else `unsupported_chain_family`. */
+function ofFamily<F extends 'evm' | 'solana'>(
+  handles: ReadonlyMap<string, ChainHandle | SolanaChainHandle>,
+  name: string,
+  family: F,
+): HandleOf<F> {
+  const handle = handles.get(name)
+  if (!handle) {
+    throw new BaseError('unsupported_chain', `Chain "${name}" is not configured`, {
+      details: { chain: name, supported: [...handles.keys()] },
+    })
+  }
+  if ((handle.family ?? 'evm') !== family) {
+    throw new UnsupportedChainFamilyError(
+      `Chain "${name}" is a ${handle.family} chain; this needs ${family}`,
+      {
+        details: { chain: name, family: handle.family, families: [family] },
+      },
+    )
+  }
+  return handle as HandleOf<F>
+}
+
+function createHandle(name: string, config: EvmChainConfig, lifetime: TransportLifetime): ChainHandle {
   const known = publicChains[name]
   const chainId = config.chainId ?? known?.chainId
   if (chainId === undefined) {
@@ -86,6 +113,7 @@ function createHandle(name: string, config: ChainConfig, lifetime: TransportLife
   const explorer = config.explorerUrl ?? known?.explorerUrl
   return {
     name,
+    family: 'evm',
     chainId,
     nativeSymbol: config.nativeSymbol ?? 'ETH',
     nativeDecimals: 18,
@@ -110,6 +138,16 @@ function mergeAddressBooks(base: AddressBook, override: AddressBook): AddressBoo
   }
 }
 
-function toInfo({ client: _client, contracts: _contracts, rpcs: _rpcs, ...info }: ChainHandle): ChainInfo {
-  return info
+function toInfo(handle: ChainHandle | SolanaChainHandle): ChainInfo {
+  const { name, family, chainId, nativeSymbol, nativeDecimals, explorerUrl, testnet, finalityDepth } = handle
+  return {
+    name,
+    family,
+    chainId,
+    nativeSymbol,
+    nativeDecimals,
+    testnet,
+    ...(explorerUrl === undefined ? {} : { explorerUrl }),
+    ...(finalityDepth === undefined ? {} : { finalityDepth }),
+  }
 }

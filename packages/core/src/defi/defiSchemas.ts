@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { out } from '../schemas/out.js'
-import { addressSchema, decimalAmountSchema } from '../schemas/primitives.js'
+import { decimalAmountSchema, walletAddressSchema } from '../schemas/primitives.js'
 import { approvalSummarySchema, transactionViewSchema } from '../transactions/transactionSchemas.js'
 import { chainField } from '../wallets/walletSchemas.js'
 
@@ -18,7 +18,7 @@ export const tokenInputSchema = z
   )
 
 const actingWalletField = z
-  .optional(addressSchema)
+  .optional(walletAddressSchema)
   .check(z.describe('The managed wallet that acts (default: the caller’s only wallet)'))
 
 /** A swap dry run: what selling `amount` of `fromToken` would give on every venue. */

@@ -1,4 +1,4 @@
-import { chainErrors, defineContracts } from '../schemas/defineContract.js'
+import { chainErrors, defineContracts, everyFamily } from '../schemas/defineContract.js'
 import { faucetResultSchema, faucetSchema } from './devnetSchemas.js'
 
 /** Development chains only: the faucet. (contracts: what each operation takes, answers and may fail with) */
@@ -15,5 +15,6 @@ export const devnetContract = defineContracts({
     http: { method: 'post', path: '/devnet/faucet', status: 200 },
     errors: [...chainErrors],
     tool: false,
+    families: everyFamily,
   },
 })

@@ -1,11 +1,17 @@
 import { type Address, formatEther, numberToHex, parseEther } from 'viem'
 import type { z } from 'zod'
+import { chainInfoOf } from '../chain/chainInfoOf.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
 import { ValidationError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
+import { parseInput } from '../schemas/parseInput.js'
+import { addressSchema } from '../schemas/primitives.js'
+import { solanaChainOf } from '../solana/solanaChainOf.js'
+import { solanaFaucet } from '../solana/solanaFaucet.js'
 import { parseAmount } from '../utils/amounts.js'
+import type { ChainFamily } from '../vault/types.js'
 import { type FaucetReturnType, faucetCapEth, type faucetSchema } from './devnetSchemas.js'
 
 /** Chain ids of local development chains (the devnet, anvil, hardhat): the only ones with a faucet. */
@@ -23,7 +29,30 @@ export async function fundFromFaucet(
   _principal: Principal,
   input: z.output<typeof faucetSchema>,
 ): Promise<FaucetReturnType> {
+  const { family } = chainInfoOf(ctx.chains, input.chain ?? ctx.chains.defaultChain)
+  return faucetOf[family](ctx, input)
+}
+
+type Faucet = (ctx: AgentWalletContext, input: z.output<typeof faucetSchema>) => Promise<FaucetReturnType>
+
+/** Each family's faucet, chosen once by the chain's family. */
+const faucetOf: Record<ChainFamily, Faucet> = {
+  evm: evmFaucet,
+  solana: (ctx, input) =>
+    solanaFaucet(solanaChainOf(ctx.chains, input.chain ?? ctx.chains.defaultChain), input),
+}
+
+async function evmFaucet(
+  ctx: AgentWalletContext,
+  input: z.output<typeof faucetSchema>,
+): Promise<FaucetReturnType> {
   const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain)
+  if (input.token !== undefined) {
+    throw new ValidationError('The EVM devnet faucet gives ETH only (`token` is for a Solana devnet)', {
+      details: { reason: 'faucet_token', chain: chain.name },
+    })
+  }
+  const address = parseInput(addressSchema, input.address)
   if (!devnetChainIds.includes(chain.chainId)) {
     throw new BaseError(
       'unsupported_chain',
@@ -38,10 +67,10 @@ export async function fundFromFaucet(
     })
   }
   try {
-    const balance = (await chain.client.getBalance({ address: input.address })) + amount
-    await setBalance(chain.client, input.address, balance)
+    const balance = (await chain.client.getBalance({ address: address })) + amount
+    await setBalance(chain.client, address, balance)
     return {
-      address: input.address,
+      address: address,
       chain: chain.name,
       amount: formatEther(amount),
       balance: formatEther(balance),

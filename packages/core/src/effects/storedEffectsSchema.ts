@@ -7,7 +7,7 @@ const effectSchema = z.object({
     address: z.union([out.address, z.literal('native')]),
     symbol: z.string(),
     decimals: z.number().check(z.int()),
-    standard: z.enum(['native', 'erc20', 'erc721', 'erc1155', 'permit2']),
+    standard: z.enum(['native', 'erc20', 'erc721', 'erc1155', 'permit2', 'spl']),
     tokenId: z.optional(out.baseUnits),
   }),
   amount: out.baseUnits.check(

@@ -3,9 +3,10 @@ import type { IntentAsset, UsdValuation } from '../intents/types.js'
 
 /**
  * The token standard an effect moves or grants. `permit2` is an allowance held by the Permit2
- * contract (`asset` is the token, `counterparty` the spender Permit2 lets pull it).
+ * contract (`asset` is the token, `counterparty` the spender Permit2 lets pull it). `spl`: a Solana
+ * SPL token (`asset.address` its mint, base58); `native` on a Solana chain is SOL (lamports).
  */
-export type EffectStandard = 'native' | 'erc20' | 'erc721' | 'erc1155' | 'permit2'
+export type EffectStandard = 'native' | 'erc20' | 'erc721' | 'erc1155' | 'permit2' | 'spl'
 
 /** The asset of an effect: the intent's asset shape, plus the token id of an NFT (ERC-721, ERC-1155). */
 export type EffectAsset = IntentAsset & { standard: EffectStandard; tokenId?: bigint | undefined }

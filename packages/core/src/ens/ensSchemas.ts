@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { out } from '../schemas/out.js'
-import { addressSchema } from '../schemas/primitives.js'
+import { addressSchema, walletAddressSchema } from '../schemas/primitives.js'
 import { chainField } from '../wallets/walletSchemas.js'
 
 /** The controller refuses registrations shorter than 28 days. */
@@ -44,7 +44,7 @@ export const registerEnsSchema = z
   .strictObject({
     name: nameField,
     wallet: z
-      .optional(addressSchema)
+      .optional(walletAddressSchema)
       .check(
         z.describe('The managed wallet that pays and owns the name (default: the caller’s only wallet)'),
       ),

@@ -17,6 +17,7 @@ export const errorCodes = [
   'quote_source_unavailable',
   'screening_unavailable',
   'unsupported_chain',
+  'unsupported_chain_family',
   'unsupported_protocol',
   'slippage_exceeded',
   'no_route',

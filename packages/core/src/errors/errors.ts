@@ -79,3 +79,15 @@ export class EffectsChangedError extends BaseError {
     super('effects_changed', message, parameters)
   }
 }
+
+/**
+ * A wallet or chain of a family (`evm`, `solana`) the operation does not serve: ENS, identity, Safe or
+ * swaps on a Solana wallet. `details` names the family and the families served.
+ */
+export class UnsupportedChainFamilyError extends BaseError {
+  override name = 'UnsupportedChainFamilyError'
+  static readonly code = 'unsupported_chain_family'
+  constructor(message: string, parameters?: BaseErrorParameters) {
+    super('unsupported_chain_family', message, parameters)
+  }
+}

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { RpcEndpoint } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
+import { readChainHead, rpcEndpointsOf } from './readChainHead.js'
 
 /** Why a probe failed: a code, never an error's text (an RPC URL in a message may carry its API key). */
 const probeError = z.enum(['timeout', 'unreachable', 'chain_unavailable', 'vault_unavailable', 'internal'])
@@ -75,10 +76,10 @@ export async function checkHealth(
   const required = new Set(options.requiredChains ?? ctx.chains.list().map((chain) => chain.name))
   const storageProbe = probe(timeoutMs, () => ctx.storage.get('tenants', 'health-probe'))
   const chainProbes = ctx.chains.list().map(async (info) => {
-    const handle = ctx.chains.get(info.name)
+    const rpcList = rpcEndpointsOf(ctx.chains, info.name)
     const [outcome, rpcs] = await Promise.all([
-      probe(timeoutMs, () => handle.client.getBlock()),
-      handle.rpcs && Promise.all(handle.rpcs.map((rpc) => probeRpc(timeoutMs, rpc))),
+      probe(timeoutMs, () => readChainHead(ctx.chains, info.name)),
+      rpcList && Promise.all(rpcList.map((rpc) => probeRpc(timeoutMs, rpc))),
     ])
     const head = outcome.value
     const nowSeconds = Math.floor(ctx.now().getTime() / 1000)
@@ -88,7 +89,7 @@ export async function checkHealth(
       required: required.has(info.name),
       reachable: outcome.error === undefined,
       headBlock: head ? Number(head.number) : null,
-      headAgeSeconds: head ? Math.max(0, nowSeconds - Number(head.timestamp)) : null,
+      headAgeSeconds: head?.timestamp === undefined ? null : Math.max(0, nowSeconds - Number(head.timestamp)),
       latencyMs: outcome.latencyMs,
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(rpcs ? { rpcs } : {}),

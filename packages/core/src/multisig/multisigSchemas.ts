@@ -1,6 +1,11 @@
 import * as z from 'zod/mini'
 import { out } from '../schemas/out.js'
-import { addressSchema, decimalAmountSchema, hexDataSchema } from '../schemas/primitives.js'
+import {
+  addressSchema,
+  decimalAmountSchema,
+  hexDataSchema,
+  walletAddressSchema,
+} from '../schemas/primitives.js'
 import { approvalSummarySchema, transactionViewSchema } from '../transactions/transactionSchemas.js'
 import { chainField, walletField } from '../wallets/walletSchemas.js'
 
@@ -15,7 +20,7 @@ export const deploySafeSchema = z
     threshold: z.number().check(z.int(), z.gte(1), z.describe('How many owners must sign a transaction')),
     chain: z.optional(chainField),
     wallet: z
-      .optional(addressSchema)
+      .optional(walletAddressSchema)
       .check(
         z.describe('The managed wallet that pays for the deployment (default: the caller’s only wallet)'),
       ),
@@ -67,7 +72,9 @@ export const confirmSafeSchema = z
   .strictObject({
     safe: safeField,
     safeTxHash: safeTxHashSchema.check(z.describe('The proposal’s SafeTx hash')),
-    wallet: z.optional(addressSchema).check(z.describe('The managed owner wallet that confirms (signs)')),
+    wallet: z
+      .optional(walletAddressSchema)
+      .check(z.describe('The managed owner wallet that confirms (signs)')),
     signature: z
       .optional(
         z

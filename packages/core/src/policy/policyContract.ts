@@ -1,4 +1,4 @@
-import { chainErrors, defineContracts } from '../schemas/defineContract.js'
+import { chainErrors, defineContracts, everyFamily } from '../schemas/defineContract.js'
 import { sendSchema } from '../transactions/sendSchema.js'
 import {
   evaluatePolicyAnswerSchema,
@@ -22,6 +22,7 @@ export const policyContract = defineContracts({
     http: { method: 'get', path: '/policy/rules', status: 200 },
     errors: ['not_found'],
     tool: true,
+    families: everyFamily,
   },
   updatePolicyRules: {
     summary: 'Replace the rule set of the tenant, of one agent key, or of one wallet (admin keys only)',
@@ -35,6 +36,7 @@ export const policyContract = defineContracts({
     http: { method: 'post', path: '/policy/update', status: 200 },
     errors: ['not_found', 'chain_unavailable', 'unsupported_protocol'],
     tool: false,
+    families: everyFamily,
   },
   evaluatePolicy: {
     summary: 'Dry run of the policy for a send: the decision and the rule that made it; nothing is stored',

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import { storedEffectsSchema } from '../effects/storedEffectsSchema.js'
 import { out } from '../schemas/out.js'
-import { addressSchema } from '../schemas/primitives.js'
+import { walletAddressSchema } from '../schemas/primitives.js'
 
 /** A stored rule: an id, a type and the type's own fields (the policy engine defines the kinds). */
 export const policyRuleSchema = z.looseObject({ id: z.string(), type: z.string() })
@@ -40,7 +40,7 @@ const oneScope = <T extends { wallet?: unknown; agent?: unknown }>() =>
 
 export const policyRulesQuerySchema = z
   .strictObject({
-    wallet: z.optional(addressSchema).check(z.describe('Also answer this wallet’s own rules')),
+    wallet: z.optional(walletAddressSchema).check(z.describe('Also answer this wallet’s own rules')),
     agent: z.optional(agentField.check(z.describe('Also answer this agent key’s own rules'))),
   })
   .check(oneScope())
@@ -48,7 +48,7 @@ export const policyRulesQuerySchema = z
 export const updatePolicySchema = z
   .strictObject({
     wallet: z
-      .optional(addressSchema)
+      .optional(walletAddressSchema)
       .check(z.describe('Replace this wallet’s rules (default: the tenant’s)')),
     agent: z.optional(
       agentField.check(

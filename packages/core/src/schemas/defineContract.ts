@@ -1,6 +1,12 @@
 import type * as z from 'zod/mini'
 import type { ErrorCode } from '../errors/errorCodes.js'
 
+/** A kind of chain (as `vault`'s `ChainFamily`; the contract imports no port). */
+export type ChainFamily = 'evm' | 'solana'
+
+/** `families` of an operation that serves wallets and chains of every family. */
+export const everyFamily: readonly ChainFamily[] = ['evm', 'solana']
+
 /**
  * Who may call an operation. `agent` keys act only on their own wallets and the records those
  * wallets made (another agent's are `not_found`); `approver` keys read their tenant and decide
@@ -61,6 +67,11 @@ export type OperationContractBody<
   errors: TErrors
   /** Whether agents are offered it as a tool (MCP, agent frameworks). Only operations agents may call. */
   tool: boolean
+  /**
+   * The chain families it serves (default `['evm']`: deny by default). A call whose `chain`, or whose
+   * `wallet`'s chain, is of another family is `unsupported_chain_family` (422) before its action runs.
+   */
+  families?: readonly ChainFamily[] | undefined
 }
 
 /** One operation's contract, named: camelCase, the session and client method; its snake_case form names the agent tool. */
@@ -96,8 +107,16 @@ export function defineContracts<const TBodies extends Record<string, AnyContract
   ) as NamedContracts<TBodies>
 }
 
-/** Codes any operation can answer: bad input, a caller without the role, and faults. */
-export const commonErrors = ['validation_failed', 'forbidden', 'internal'] as const satisfies ErrorCode[]
+/**
+ * Codes any operation can answer: bad input, a caller without the role, a wallet or chain of a family
+ * the operation does not serve (`families`), and faults.
+ */
+export const commonErrors = [
+  'validation_failed',
+  'forbidden',
+  'unsupported_chain_family',
+  'internal',
+] as const satisfies ErrorCode[]
 
 /** Codes of operations that read or write a chain. */
 export const chainErrors = ['unsupported_chain', 'chain_unavailable'] as const satisfies ErrorCode[]

@@ -11,6 +11,20 @@ export const out = {
   address: z
     .custom<Address>((value) => typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value))
     .check(z.meta({ type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', description: 'EVM address (EIP-55)' })),
+  /** A wallet's address in its family's form: a checksummed EVM address or a base58 Solana one. */
+  walletAddress: z
+    .custom<Address>(
+      (value) =>
+        typeof value === 'string' &&
+        (/^0x[0-9a-fA-F]{40}$/.test(value) || /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)),
+    )
+    .check(
+      z.meta({
+        type: 'string',
+        pattern: '^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$',
+        description: 'EVM address (EIP-55) or Solana address (base58)',
+      }),
+    ),
   /** A 32-byte hash (transaction hash, SafeTx hash). */
   hash: z
     .custom<Hex>((value) => typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value))

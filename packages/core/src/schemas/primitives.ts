@@ -30,6 +30,39 @@ export const addressSchema = z.pipe(
   z.transform((value): Address => toChecksumAddress(value)),
 )
 
+/** Base58 of 32 bytes: 32 to 44 characters of the Bitcoin alphabet (no 0, O, I, l). */
+const base58AddressShape = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
+
+/**
+ * A Solana address (an Ed25519 public key or a program-derived address), base58, kept as given:
+ * base58 is case-sensitive and has one spelling.
+ */
+export const solanaAddressSchema = z.string().check(
+  z.refine((value) => base58AddressShape.test(value), {
+    message: 'Address must be base58 of 32 bytes (32 to 44 characters)',
+    abort: true,
+  }),
+)
+
+/**
+ * A wallet's address in its family's native form: an EVM address (checksummed, as `addressSchema`) or
+ * a Solana one (base58, as given). Typed `Address` for the EVM code it reaches: an operation that does
+ * not declare the `solana` family never runs on a Solana wallet (`unsupported_chain_family` first).
+ */
+export const walletAddressSchema = z.pipe(
+  z.string().check(
+    z.refine((value) => addressShape.test(value) || base58AddressShape.test(value), {
+      message: 'Address must be 0x followed by 40 hex characters (EVM) or base58 of 32 bytes (Solana)',
+      abort: true,
+    }),
+    z.refine((value) => !addressShape.test(value) || isValidAddress(value), {
+      message: 'Address has an invalid EIP-55 checksum',
+      abort: true,
+    }),
+  ),
+  z.transform((value): Address => (addressShape.test(value) ? toChecksumAddress(value) : (value as Address))),
+)
+
 /**
  * An unsigned decimal amount string ("0.1", "10"): no sign, exponent, hex, spaces or JSON numbers.
  * Precision against the asset's decimals is checked later by `parseAmount`, which knows the asset.

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { chainErrors, defineContracts, intentErrors } from '../schemas/defineContract.js'
+import { chainErrors, defineContracts, everyFamily, intentErrors } from '../schemas/defineContract.js'
 import { replacementAnswerSchema, replacementSchema } from './replacementSchema.js'
 import { sendSchema } from './sendSchema.js'
 import {
@@ -87,6 +87,7 @@ export const transactionContract = defineContracts({
     http: { method: 'get', path: '/wallet/tx/:transaction', status: 200 },
     errors: ['not_found', ...chainErrors],
     tool: true,
+    families: everyFamily,
   },
   getTransactionDetails: {
     summary:
@@ -101,6 +102,7 @@ export const transactionContract = defineContracts({
     http: { method: 'get', path: '/wallet/tx/:transaction/details', status: 200 },
     errors: ['not_found', ...chainErrors],
     tool: false,
+    families: everyFamily,
   },
   waitForTransaction: {
     summary:
@@ -115,6 +117,7 @@ export const transactionContract = defineContracts({
     http: { method: 'get', path: '/wallet/tx/:transaction/wait', status: 200 },
     errors: ['not_found', ...chainErrors],
     tool: true,
+    families: everyFamily,
   },
   listHistory: {
     summary: 'Transactions of a wallet, newest first (limit default 50, max 200)',
@@ -133,5 +136,6 @@ export const transactionContract = defineContracts({
     http: { method: 'get', path: '/wallet/:wallet/history', status: 200 },
     errors: ['not_found'],
     tool: true,
+    families: everyFamily,
   },
 })

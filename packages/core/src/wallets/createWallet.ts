@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { z } from 'zod'
 import { appendAudit } from '../audit/appendAudit.js'
+import { chainInfoOf } from '../chain/chainInfoOf.js'
 import type { AgentWalletContext } from '../context.js'
 import { ConflictError } from '../errors/errors.js'
 import { appendEvent } from '../events/appendEvent.js'
@@ -8,6 +9,7 @@ import { type IdempotencyOptions, withIdempotency } from '../idempotency/withIde
 import type { Principal } from '../principals/types.js'
 import type { PreparedKey } from '../vault/types.js'
 import { toWallet, type Wallet, type WalletRecord } from './types.js'
+import { walletKeysOf } from './walletKeysOf.js'
 import type { createWalletSchema, importWalletSchema } from './walletSchemas.js'
 
 /**
@@ -21,11 +23,12 @@ export async function createWallet(
   options: IdempotencyOptions = {},
 ): Promise<{ wallet: Wallet }> {
   return withIdempotency(ctx, principal, 'wallet.create', input, options, async () => {
-    const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain).name
+    const { name: chain, family } = chainInfoOf(ctx.chains, input.chain ?? ctx.chains.defaultChain)
+    const keys = walletKeysOf(ctx.vault, family)
     // Key and wallet in one commit where the vault stores in ours; else the key first (an orphan key
     // left by a crash between the two is harmless: no wallet points at it).
-    const prepared = await ctx.vault.prepareKey?.()
-    const address = prepared?.address ?? (await ctx.vault.createKey())
+    const prepared = await keys.prepareKey?.()
+    const address = prepared?.address ?? (await keys.createKey())
     return saveWallet(
       ctx,
       principal,
@@ -47,8 +50,8 @@ export async function importWallet(
   options: IdempotencyOptions = {},
 ): Promise<{ wallet: Wallet }> {
   return withIdempotency(ctx, principal, 'wallet.import', input, options, async () => {
-    const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain).name
-    const address = await ctx.vault.importKey(input.privateKey)
+    const { name: chain, family } = chainInfoOf(ctx.chains, input.chain ?? ctx.chains.defaultChain)
+    const address = await walletKeysOf(ctx.vault, family).importKey(input.privateKey)
     return saveWallet(ctx, principal, { address, agentName: input.agentName, chain, source: 'imported' })
   })
 }

@@ -3,7 +3,7 @@ import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { parseInput } from '../schemas/parseInput.js'
-import { addressSchema } from '../schemas/primitives.js'
+import { walletAddressSchema } from '../schemas/primitives.js'
 import type { WalletRecord } from './types.js'
 
 /**
@@ -16,7 +16,7 @@ export async function findWallet(
   principal: Principal,
   address: string,
 ): Promise<WalletRecord> {
-  const checksummed: Address = parseInput(addressSchema, address)
+  const checksummed: Address = parseInput(walletAddressSchema, address)
   const [wallet] = await ctx.storage.query('wallets', { where: { address: checksummed } })
   if (!wallet || !canSee(principal, wallet))
     throw new NotFoundError('Wallet', { details: { address: checksummed } })

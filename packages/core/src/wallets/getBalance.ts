@@ -4,7 +4,12 @@ import { resolveAsset } from '../chain/resolveAsset.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import type { Principal } from '../principals/types.js'
+import { formatSolanaBalance, readSolanaBalance } from '../solana/readSolanaBalance.js'
+import { solanaChainOf } from '../solana/solanaChainOf.js'
+import type { ChainFamily } from '../vault/types.js'
 import { findWallet } from './findWallet.js'
+import type { WalletRecord } from './types.js'
+import { walletChainOf } from './walletChainOf.js'
 import type { balanceQuerySchema, balanceSchema } from './walletSchemas.js'
 
 export type GetBalanceParameters = z.input<typeof balanceQuerySchema> & { wallet: string }
@@ -21,6 +26,31 @@ export async function getBalance(
   query: z.output<typeof balanceQuerySchema> & { wallet: Address },
 ): Promise<GetBalanceReturnType> {
   const wallet = await findWallet(ctx, principal, query.wallet)
+  const family = walletChainOf(ctx.chains, wallet, query.chain).family
+  return balanceOf[family](ctx, wallet, query)
+}
+
+type BalanceReader = (
+  ctx: AgentWalletContext,
+  wallet: WalletRecord,
+  query: z.output<typeof balanceQuerySchema>,
+) => Promise<GetBalanceReturnType>
+
+/** Each family's balance reader, chosen once by the chain's family. */
+const balanceOf: Record<ChainFamily, BalanceReader> = {
+  evm: evmBalance,
+  async solana(ctx, wallet, query) {
+    const chain = solanaChainOf(ctx.chains, query.chain ?? wallet.chain)
+    const balance = formatSolanaBalance(chain.name, await readSolanaBalance(chain, wallet.address))
+    return { address: wallet.address, ...balance, balance }
+  },
+}
+
+async function evmBalance(
+  ctx: AgentWalletContext,
+  wallet: WalletRecord,
+  query: z.output<typeof balanceQuerySchema>,
+): Promise<GetBalanceReturnType> {
   const chain = ctx.chains.get(query.chain ?? wallet.chain)
   const tokenAddresses = dedupe([
     ...(chain.contracts.tokens ?? []).map((token) => token.address),

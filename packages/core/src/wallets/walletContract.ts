@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { chainErrors, defineContracts } from '../schemas/defineContract.js'
+import { chainErrors, defineContracts, everyFamily } from '../schemas/defineContract.js'
 import {
   balanceQuerySchema,
   balanceSchema,
@@ -33,6 +33,7 @@ export const walletContract = defineContracts({
     http: { method: 'get', path: '/wallet/list', status: 200 },
     errors: [],
     tool: true,
+    families: everyFamily,
   },
   createWallet: {
     summary: 'Create a wallet with a new encrypted key',
@@ -46,6 +47,7 @@ export const walletContract = defineContracts({
     http: { method: 'post', path: '/wallet/create', status: 201 },
     errors: ['unsupported_chain', 'idempotency_conflict', 'conflict'],
     tool: true,
+    families: everyFamily,
   },
   importWallet: {
     summary: 'Import an existing private key as a managed wallet',
@@ -60,6 +62,7 @@ export const walletContract = defineContracts({
     errors: ['unsupported_chain', 'idempotency_conflict', 'conflict'],
     // A model would see the key it pastes: importing is for humans and scripts, not tools.
     tool: false,
+    families: everyFamily,
   },
   upgradeWallet: {
     summary: 'Upgrade an EOA wallet in place to a smart account (EIP-7702)',
@@ -96,6 +99,7 @@ export const walletContract = defineContracts({
     http: { method: 'get', path: '/wallet/:wallet', status: 200 },
     errors: ['not_found'],
     tool: false,
+    families: everyFamily,
   },
   getBalance: {
     summary: 'Native and ERC-20 balances of a wallet',
@@ -110,5 +114,6 @@ export const walletContract = defineContracts({
     // transaction_failed: a token of `tokens` whose balanceOf reverts.
     errors: ['not_found', 'transaction_failed', ...chainErrors],
     tool: true,
+    families: everyFamily,
   },
 })

@@ -1,12 +1,14 @@
 import * as z from 'zod/mini'
 import { out } from '../schemas/out.js'
-import { addressSchema, displayTextSchema, hexDataSchema, pageFields } from '../schemas/primitives.js'
+import { addressSchema, displayTextSchema, pageFields, walletAddressSchema } from '../schemas/primitives.js'
 
 const agentName = displayTextSchema(100).check(z.minLength(1, 'agentName must not be empty'))
 const chainName = z.string().check(z.minLength(1), z.maxLength(64))
 
 /** The managed wallet that acts or is read: one name in every operation and tool. */
-export const walletField = addressSchema.check(z.describe('Address of a managed wallet (0x + 40 hex)'))
+export const walletField = walletAddressSchema.check(
+  z.describe('Address of a managed wallet (EVM: 0x + 40 hex; Solana: base58)'),
+)
 
 /** The chain to use instead of the wallet's own (its name in the server's configuration). */
 export const chainField = chainName.check(z.describe('Chain name (default: the wallet’s chain)'))
@@ -30,7 +32,15 @@ export const upgradeWalletSchema = z.strictObject({
 export type UpgradeWalletParameters = z.input<typeof upgradeWalletSchema>
 
 export const importWalletSchema = z.strictObject({
-  privateKey: hexDataSchema.check(z.refine((key) => key.length === 66, 'privateKey must be 32 bytes of hex')),
+  privateKey: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(1000),
+      z.describe(
+        'The secret key, in its chain family’s form. EVM: 0x + 64 hex. Solana: the Solana CLI keypair file (a JSON array of 64 numbers), base58 of the 64-byte secret key (Phantom, Solflare, Backpack), or base58 or hex of the 32-byte seed',
+      ),
+    ),
   agentName,
   chain: z.optional(chainName),
 })
@@ -129,7 +139,7 @@ export const smartWalletSchema = z.object({
 /** The wallet as the API shows it. */
 export const walletSchema = z.object({
   id: z.string(),
-  address: out.address,
+  address: out.walletAddress,
   chain: z.string(),
   agentName: z.string(),
   kind: z
@@ -154,7 +164,7 @@ export const balanceQuerySchema = z.strictObject({
 export type GetBalanceParameters = z.input<typeof balanceQuerySchema>
 
 const tokenBalanceSchema = z.object({
-  address: out.address,
+  address: out.walletAddress.check(z.describe('The token: an ERC-20 contract, or an SPL mint on Solana')),
   symbol: z.string(),
   decimals: z.number().check(z.int()),
   balance: out.decimal,
@@ -163,14 +173,16 @@ const tokenBalanceSchema = z.object({
 
 const balanceFields = {
   chain: z.string(),
-  eth: out.decimal.check(z.describe('Native balance in ETH (the chain’s native coin)')),
-  wei: out.baseUnits,
+  eth: out.decimal.check(
+    z.describe('Native balance in the chain’s native coin (ETH; SOL on a Solana chain)'),
+  ),
+  wei: out.baseUnits.check(z.describe('Native balance in base units (wei; lamports on a Solana chain)')),
   tokens: z.array(tokenBalanceSchema),
 }
 
 /** A wallet's balances; the same figures again under `balance`, as the reference clients read them. */
 export const balanceSchema = z.object({
-  address: out.address,
+  address: out.walletAddress,
   ...balanceFields,
   balance: z.object(balanceFields),
 })

@@ -9,6 +9,7 @@ import {
   zeroExQuoteSource,
 } from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
+import { createSolanaDevnet, type SolanaDevnet } from '@agentwallet/solana-devnet'
 import { auditKeyFromEnv } from './auditCommand.js'
 import { CliError } from './cliError.js'
 import { holdDataDirs } from './holdDataDir.js'
@@ -17,7 +18,13 @@ import { openStorage } from './openStorage.js'
 import { openVault } from './openVault.js'
 import { resolveChains } from './resolveChains.js'
 
-export type Runtime = { agentWallet: AgentWallet; devnet: Devnet | undefined; close(): Promise<void> }
+export type Runtime = {
+  agentWallet: AgentWallet
+  devnet: Devnet | undefined
+  /** The embedded Solana devnet (chain `solana`), beside `devnet` on the defaults. */
+  solanaDevnet: SolanaDevnet | undefined
+  close(): Promise<void>
+}
 
 export type OpenAgentWalletOptions = {
   /**
@@ -47,13 +54,16 @@ export async function openAgentWallet(
   const durable = config.storage !== 'memory'
   // `agentwallet devnet` holds only the chain's dir: it may serve the chain to a server on this data dir.
   const dirs =
-    durable && named.length === 0 ? [config.dataDir, join(config.dataDir, 'devnet')] : [config.dataDir]
+    durable && named.length === 0
+      ? [config.dataDir, join(config.dataDir, 'devnet'), join(config.dataDir, 'solana-devnet')]
+      : [config.dataDir]
   const lock = holdDataDirs(dirs, command, { create: durable })
   const storage = await openStorage(config).catch((error: unknown) => {
     lock.release()
     throw error
   })
   let closeVault = async () => {}
+  let solanaDevnet: SolanaDevnet | undefined
   try {
     const opened = await openVault(config, env, storage)
     closeVault = opened.close
@@ -74,17 +84,29 @@ export async function openAgentWallet(
             blockTime: config.blockTime,
           })
         : undefined
-    const chains: Record<string, ChainConfig> = devnet
-      ? {
-          devnet: {
-            provider: devnet.provider,
-            chainId: devnet.chain.id,
-            contracts: devnet.addressBook,
-            pollingIntervalMs: 50,
-            explorerUrl: options.localExplorerUrl,
-          },
-        }
-      : withLocalExplorer(await resolveChains(config.chains), options.localExplorerUrl)
+    solanaDevnet = devnet
+      ? await createSolanaDevnet({
+          dataDir: config.storage === 'memory' ? undefined : join(config.dataDir, 'solana-devnet'),
+        })
+      : undefined
+    const chains: Record<string, ChainConfig> =
+      devnet && solanaDevnet
+        ? {
+            devnet: {
+              provider: devnet.provider,
+              chainId: devnet.chain.id,
+              contracts: devnet.addressBook,
+              pollingIntervalMs: 50,
+              explorerUrl: options.localExplorerUrl,
+            },
+            solana: {
+              family: 'solana',
+              transport: solanaDevnet.transport,
+              addressBook: solanaDevnet.addressBook,
+              pollingIntervalMs: 50,
+            },
+          }
+        : withLocalExplorer(await resolveChains(config.chains), options.localExplorerUrl)
     const agentWallet = await createAgentWallet({
       chains: withFinalityDepths(chains, config.finalityDepth.byChain),
       finalityDepth: config.finalityDepth.all,
@@ -101,15 +123,18 @@ export async function openAgentWallet(
     return {
       agentWallet,
       devnet,
+      solanaDevnet,
       async close() {
         await agentWallet.close()
         await devnet?.close()
+        await solanaDevnet?.close()
         await closeVault()
         await storage.close()
         lock.release()
       },
     }
   } catch (error) {
+    await solanaDevnet?.close()
     await closeVault()
     await storage.close()
     lock.release()

@@ -1,4 +1,4 @@
-import { type ChainConfig, publicChains } from '@agentwallet/core'
+import { type ChainConfig, publicChains, type SolanaAddressBook } from '@agentwallet/core'
 import { fetchDevnetAddressBook } from '@agentwallet/devnet'
 import { CliError } from './cliError.js'
 
@@ -9,7 +9,9 @@ const devnetChainId = 31337
  * `--chain name=rpcUrl[,rpcUrl…]` as chain configs. Each node is asked its chain id (a name like
  * `devnet` is not a public chain, so the id must come from somewhere), and a 31337 node is asked for
  * the devnet address book: an `agentwallet devnet` answers it, so swaps, Safe, ENS and ERC-8004 work
- * over RPC exactly as on the embedded devnet; an anvil answers nothing and gets no contracts.
+ * over RPC exactly as on the embedded devnet; an anvil answers nothing and gets no contracts. A node
+ * that has no chain id but a genesis hash is a Solana chain (`family: 'solana'`), with the address
+ * book an `agentwallet devnet --solana` answers.
  * @example const chains = await resolveChains({ devnet: 'http://127.0.0.1:8545' })
  */
 export async function resolveChains(named: Record<string, string[]>): Promise<Record<string, ChainConfig>> {
@@ -21,6 +23,10 @@ export async function resolveChains(named: Record<string, string[]>): Promise<Re
       if (publicChains[name] || probed.length === 0) return [name, urls]
       // The first URL that answers speaks for the chain: one down at start does not stop the server.
       const answer = await firstAnswer(probed, readChainId)
+      // No chain id: a Solana node answers its genesis hash instead.
+      if (answer === undefined && (await firstAnswer(probed, readGenesisHash))) {
+        return [name, await solanaChain(name, rpcUrls)]
+      }
       if (answer === undefined) {
         throw new CliError(
           `Cannot reach chain "${name}" at ${probed.map(redact).join(' or ')} to read its chain id`,
@@ -47,15 +53,40 @@ async function firstAnswer<T>(
 }
 
 async function readChainId(rpcUrl: string): Promise<number> {
+  const result = await rpcCall(rpcUrl, 'eth_chainId')
+  if (typeof result !== 'string') throw new Error('no chain id')
+  return Number(BigInt(result))
+}
+
+async function readGenesisHash(rpcUrl: string): Promise<string> {
+  const result = await rpcCall(rpcUrl, 'getGenesisHash')
+  if (typeof result !== 'string') throw new Error('no genesis hash')
+  return result
+}
+
+/**
+ * A Solana chain at one URL, with the address book (mints, prices) an `agentwallet devnet --solana`
+ * answers; a cluster answers none and gets an empty one.
+ */
+async function solanaChain(name: string, rpcUrls: string[]): Promise<ChainConfig> {
+  if (rpcUrls.length > 1)
+    throw new CliError(`Solana chain "${name}" takes one RPC URL, not ${rpcUrls.length}`)
+  const rpcUrl = rpcUrls[0]!
+  const addressBook = (await rpcCall(rpcUrl, 'agentwallet_addressBook').catch(() => undefined)) as
+    | SolanaAddressBook
+    | undefined
+  return { family: 'solana', rpcUrl, ...(addressBook ? { addressBook } : {}) }
+}
+
+async function rpcCall(rpcUrl: string, method: string): Promise<unknown> {
   const response = await fetch(rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
     signal: AbortSignal.timeout(5_000),
   })
   const { result } = (await response.json()) as { result?: unknown }
-  if (typeof result !== 'string') throw new Error('no chain id')
-  return Number(BigInt(result))
+  return result
 }
 
 /** An RPC URL without credentials or path (API keys often sit in either). */

@@ -84,11 +84,11 @@ export async function serve(
     const startedAt = Date.now()
     const chains = runtime.agentWallet.context.chains
       .list()
-      .map((chain) => `${chain.name} (${chain.chainId})`)
+      .map((chain) => `${chain.name} (${chain.family === 'solana' ? 'solana' : chain.chainId})`)
     print(`AgentWallet listening on ${server.url}`)
     print(`  storage: ${describeStorage(config)}`)
     print(
-      `  chains:  ${chains.join(', ')}${runtime.devnet ? ' — embedded devnet, state in the data dir' : ''}`,
+      `  chains:  ${chains.join(', ')}${runtime.devnet ? ' — embedded devnets, state in the data dir' : ''}`,
     )
     // After the first start the key is only in the file: a command substitution keeps the example runnable.
     const inFile = keepsKeyFile && existsSync(keyFile)

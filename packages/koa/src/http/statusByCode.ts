@@ -47,6 +47,7 @@ export const statusByCode: Record<HttpErrorCode, number> = {
   no_route: 422,
   payment_not_payable: 422,
   wallet_kind_unsupported: 422,
+  unsupported_chain_family: 422,
   rate_limited: 429,
   internal: 500,
   key_decryption_failed: 500,

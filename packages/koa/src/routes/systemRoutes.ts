@@ -12,7 +12,9 @@ export type SystemRouteOptions = {
 /** Public endpoints: onboarding and the OpenAPI document (no API key); health is `healthRoutes`. */
 export function systemRoutes(options: SystemRouteOptions): RouteSpec[] {
   const chains = () =>
-    options.agentWallet.context.chains.list().map(({ name, chainId }) => ({ name, chainId }))
+    options.agentWallet.context.chains
+      .list()
+      .map(({ name, chainId, family }) => ({ name, chainId, family: family ?? 'evm' }))
   return [
     defineRoute({
       method: 'get',
@@ -31,13 +33,16 @@ export function systemRoutes(options: SystemRouteOptions): RouteSpec[] {
   ]
 }
 
-function onboarding(chains: { name: string; chainId: number }[], adminKeyHint: string | undefined) {
+function onboarding(
+  chains: { name: string; chainId: number; family: string }[],
+  adminKeyHint: string | undefined,
+) {
   // The base URL is a placeholder on purpose: behind a proxy the server cannot know its public address.
   const base = '$AGENTWALLET_URL'
   const admin = '-H "X-API-Key: $AGENTWALLET_API_KEY"'
   const agent = '-H "X-API-Key: $AGENT_KEY"'
   const json = '-H "content-type: application/json"'
-  const devnet = chains.find((chain) => devnetChainIds.includes(chain.chainId))
+  const devnet = chains.find((chain) => chain.family === 'evm' && devnetChainIds.includes(chain.chainId))
   return {
     service: 'agentwallet',
     chains,
