@@ -25,12 +25,12 @@ export async function screenIntent(
   query: ScreeningQuery,
   venues: readonly string[] = [],
 ): Promise<ScreeningFacts> {
-  const chain = ctx.chains.get(intent.chain)
+  // Any family's chain: its facts, not its client (`get` is the EVM handle's, and refuses a Solana chain).
+  const chain = ctx.chains.list().find(({ name }) => name === intent.chain) ?? ctx.chains.get(intent.chain)
   const sources = ctx.screening.sources.filter(
     (source) => query.sources === undefined || query.sources.includes(source.name),
   )
-  // Every chain that reaches the policy today is EVM; a Solana intent will carry its chain's family here.
-  const base = { tenantId, chain: chain.name, chainId: chain.chainId, family: 'evm' as const }
+  const base = { tenantId, chain: chain.name, chainId: chain.chainId, family: chain.family ?? 'evm' }
   const outages: ScreeningOutage[] = []
   const ask = async (source: ScreeningSource, subject: string, run: () => Promise<ScreeningResult>) => {
     try {

@@ -119,7 +119,7 @@ describe('screen_counterparties', () => {
 describe('screenIntent', () => {
   const ctxWith = (sources: ScreeningSource[]) =>
     ({
-      chains: { get: () => ({ name: 'devnet', chainId: 31337 }) },
+      chains: { list: () => [{ name: 'devnet', chainId: 31337, family: 'evm' }], get: () => undefined },
       screening: { sources, counts: screeningCounts(sources.map((source) => source.name)) },
     }) as unknown as Pick<AgentWalletContext, 'chains' | 'screening'>
 

@@ -1,3 +1,4 @@
+import { isAddress as isSolanaAddress } from '@solana/kit'
 import { isValidAddress } from '../schemas/primitives.js'
 import type { ChainFamily } from '../vault/types.js'
 
@@ -7,8 +8,8 @@ export type ScreenedAddressIssue = { ok: false; family: ChainFamily; reason: str
 
 /**
  * The one address check of screening, per chain family: EVM is `0x` + 40 hex (mixed case must be a
- * valid EIP-55 checksum), keyed lowercase. A family without a check here is refused, never guessed:
- * Solana's base58 joins by adding its case.
+ * valid EIP-55 checksum), keyed lowercase; Solana is base58 of 32 bytes, case-sensitive, keyed as
+ * given.
  * @example screenedAddress('evm', '0xAbC…') // { ok: true, key: '0xabc…', … }
  */
 export function screenedAddress(family: ChainFamily, value: string): ScreenedAddress | ScreenedAddressIssue {
@@ -18,7 +19,10 @@ export function screenedAddress(family: ChainFamily, value: string): ScreenedAdd
       return isValidAddress(address)
         ? { ok: true, family, address, key: address.toLowerCase() }
         : { ok: false, family, reason: 'not 0x followed by 40 hex characters with a valid EIP-55 checksum' }
-    default:
-      return { ok: false, family, reason: `addresses of the ${family} family cannot be screened yet` }
+    case 'solana':
+      // Base58 has one spelling: the address is its own key.
+      return isSolanaAddress(address)
+        ? { ok: true, family, address, key: address }
+        : { ok: false, family, reason: 'not base58 of a 32-byte public key' }
   }
 }

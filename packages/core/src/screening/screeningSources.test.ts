@@ -154,10 +154,19 @@ describe('screenedAddress: one check per chain family', () => {
     const badChecksum = drainer.replace('aCC5', 'Acc5')
     expect(screenedAddress('evm', badChecksum)).toMatchObject({ ok: false })
     expect(screenedAddress('evm', '12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h')).toMatchObject({ ok: false })
-    // Solana's base58 check joins with the Solana family; until then it is refused, never guessed.
-    expect(screenedAddress('solana', 'So11111111111111111111111111111111111111112')).toMatchObject({
-      ok: false,
+    // Solana: base58 of 32 bytes, case-sensitive, keyed as given; an EVM address is not one.
+    const wrappedSol = 'So11111111111111111111111111111111111111112'
+    expect(screenedAddress('solana', wrappedSol)).toEqual({
+      ok: true,
+      family: 'solana',
+      address: wrappedSol,
+      key: wrappedSol,
     })
+    // 0, O, I and l are not base58.
+    expect(screenedAddress('solana', wrappedSol.replace('So', 'SO'))).toMatchObject({ ok: false })
+    expect(screenedAddress('solana', drainer)).toMatchObject({ ok: false })
+    // The right alphabet and length, but 33 bytes once decoded.
+    expect(screenedAddress('solana', 'z'.repeat(44))).toMatchObject({ ok: false })
   })
 })
 
