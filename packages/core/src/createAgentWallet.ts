@@ -5,6 +5,8 @@ import { auditSigner } from './audit/auditSigner.js'
 import { tenantOfAuditStream } from './audit/auditStream.js'
 import { recordedSpendsMemory } from './audit/recordedSpends.js'
 import { startAuditCheckpoints } from './audit/startAuditCheckpoints.js'
+import type { AuditAnchorOptions } from './auditAnchors/auditAnchorOptions.js'
+import { startAuditAnchors } from './auditAnchors/startAuditAnchors.js'
 import type { Bundler, TenantPaymaster } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
@@ -110,7 +112,18 @@ export type AgentWalletConfig = {
    * bytes, hex or base64; default: a random one for this process, so checkpoints verify only against
    * the key they carry), `checkpointEvery` entries between checkpoints (default 100). `false`: no trail.
    */
-  audit?: false | { key?: Uint8Array | string | undefined; checkpointEvery?: number | undefined } | undefined
+  audit?:
+    | false
+    | {
+        key?: Uint8Array | string | undefined
+        checkpointEvery?: number | undefined
+        /**
+         * Publish checkpoint heads on a chain (docs/security.md, "Anchors"): from this managed
+         * wallet, every `every`-th checkpoint of each tenant.
+         */
+        anchor?: AuditAnchorOptions | undefined
+      }
+    | undefined
   /** Clock, for tests of expiry and windows. */
   now?: (() => Date) | undefined
   /** Fail an operation whose answer or error breaks its declaration (for tests; see `callOperation`). */
@@ -152,6 +165,10 @@ export type AgentWallet = AgentWalletSession & {
 function resolveAuditOptions(audit: AgentWalletConfig['audit']): AuditOptions | undefined {
   if (audit === false) return undefined
   const key = audit?.key === undefined ? randomBytes(32) : parseMasterKey(audit.key)
+  // An anchor's send writes two entries (its decision and signature): fewer than a checkpoint's
+  // worth, so anchoring never triggers the next checkpoint on its own.
+  if (audit?.anchor && (audit.checkpointEvery ?? 100) < 3)
+    throw new TypeError('audit.checkpointEvery must be at least 3 when checkpoints are anchored')
   return {
     signer: auditSigner(key),
     checkpointEvery: audit?.checkpointEvery ?? 100,
@@ -220,8 +237,10 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       if (tenantOfAuditStream(event.stream) === undefined)
         ctx.bus.publish(toDomainEvent(event), (error) => config.onBackgroundError?.(error))
   })
+  const anchor = config.audit ? config.audit.anchor : undefined
+  const anchors = anchor && startAuditAnchors(ctx, anchor, { onError: config.onBackgroundError })
   const checkpoints = ctx.options.audit
-    ? startAuditCheckpoints(ctx, { onError: config.onBackgroundError })
+    ? startAuditCheckpoints(ctx, { onError: config.onBackgroundError, onCheckpoint: anchors?.checkpointed })
     : undefined
   const reconcile = async () => {
     await sealLegacyWebhookSecrets(ctx)
@@ -251,7 +270,13 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       await Promise.all(Object.values(ctx.carriers).map((carrier) => carrier.settle()))
       await settleSubmitted(ctx.storage)
       await webhookWorker?.stop()
-      // Last: every entry the steps above wrote is covered by a signed checkpoint.
+      // Each tenant's head is anchored as it stands now (the anchors' sends are tracked on from the
+      // next start); then, last, every entry the steps above wrote is covered by a signed checkpoint.
+      if (anchors) {
+        await anchors.settled()
+        await checkpoints?.checkpointAll()
+        await anchors.stop()
+      }
       await checkpoints?.stop()
       unsubscribe()
       await chains.close?.()
