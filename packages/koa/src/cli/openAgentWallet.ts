@@ -91,7 +91,7 @@ export async function openAgentWallet(
       storage,
       vault: opened.vault,
       masterKey,
-      audit: { key: auditKey },
+      audit: { key: auditKey, checkpointEvery: config.audit.checkpointEvery, anchor: config.audit.anchor },
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
       quoteSources: config.zeroEx ? [zeroExQuoteSource(config.zeroEx)] : [],
       ...config.feeBumping,
