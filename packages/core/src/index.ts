@@ -346,6 +346,7 @@ export {
   type MemoryStorageOptions,
   memoryStorage,
 } from './storage/memoryStorage.js'
+export { pendingEvent } from './storage/pendingEvent.js'
 export { compareValues, matchesQuery, queryRecords } from './storage/queryRecords.js'
 export * from './storage/types.js'
 export { walletLockKey, withLock } from './storage/withLock.js'

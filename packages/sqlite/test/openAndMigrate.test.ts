@@ -29,8 +29,9 @@ describe('sqliteStorage open, migrations and indexes', () => {
       expect(db.prepare('SELECT version, name FROM schema_migrations').all()).toEqual([
         { version: 1, name: 'records and events' },
         { version: 2, name: 'a table per collection' },
+        { version: 3, name: 'event keys and times, indexed' },
       ])
-      expect(migrate(db)).toEqual({ from: 2, to: 2, applied: [] })
+      expect(migrate(db)).toEqual({ from: 3, to: 3, applied: [] })
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
     } finally {
       db.close()
@@ -67,6 +68,17 @@ describe('sqliteStorage open, migrations and indexes', () => {
     old
       .prepare('INSERT INTO events (stream, seq, id, type, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)')
       .run('wallets', 1, 'e1', 'wallet.created', '2026-01-01T00:00:00.000Z', '{}')
+    // An audit entry written before event keys: the migration gives it its kind, wallet and approval.
+    old
+      .prepare('INSERT INTO events (stream, seq, id, type, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(
+        'audit:default',
+        1,
+        'aud1',
+        'audit.policy.decision',
+        '2026-01-01T00:00:00.000Z',
+        JSON.stringify({ kind: 'policy.decision', subjects: { walletId: 'w7', approvalId: 'apr1' } }),
+      )
     old.close()
 
     const storage = sqliteStorage({ filename })
@@ -99,13 +111,18 @@ describe('sqliteStorage open, migrations and indexes', () => {
         ['e1', 1],
         ['e2', 2],
       ])
+      for (const key of ['kind:policy.decision', 'walletId:w7', 'approvalId:apr1'])
+        expect((await storage.readEvents('audit:default', { key })).map((event) => event.id)).toEqual([
+          'aud1',
+        ])
+      expect(await storage.readEvents('audit:default', { key: 'walletId:w8' })).toEqual([])
     } finally {
       await storage.close()
     }
     const db = new Database(filename, { readonly: true })
     try {
       expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'records'").get()).toBeUndefined()
-      expect(db.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(2)
+      expect(db.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(3)
     } finally {
       db.close()
     }
