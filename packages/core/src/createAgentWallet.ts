@@ -5,7 +5,7 @@ import { auditSigner } from './audit/auditSigner.js'
 import { tenantOfAuditStream } from './audit/auditStream.js'
 import { recordedSpendsMemory } from './audit/recordedSpends.js'
 import { startAuditCheckpoints } from './audit/startAuditCheckpoints.js'
-import type { AuditAnchorOptions } from './auditAnchors/auditAnchorOptions.js'
+import type { AuditAnchorOptions, AuditTimestampOptions } from './auditAnchors/auditAnchorOptions.js'
 import { startAuditAnchors } from './auditAnchors/startAuditAnchors.js'
 import type { Bundler, TenantPaymaster } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
@@ -122,6 +122,8 @@ export type AgentWalletConfig = {
          * wallet, every `every`-th checkpoint of each tenant.
          */
         anchor?: AuditAnchorOptions | undefined
+        /** Ask this RFC 3161 timestamp authority for a token over each anchored head (docs/security.md). */
+        timestamp?: AuditTimestampOptions | undefined
       }
     | undefined
   /** Clock, for tests of expiry and windows. */
@@ -165,10 +167,10 @@ export type AgentWallet = AgentWalletSession & {
 function resolveAuditOptions(audit: AgentWalletConfig['audit']): AuditOptions | undefined {
   if (audit === false) return undefined
   const key = audit?.key === undefined ? randomBytes(32) : parseMasterKey(audit.key)
-  // An anchor's send writes two entries (its decision and signature): fewer than a checkpoint's
-  // worth, so anchoring never triggers the next checkpoint on its own.
-  if (audit?.anchor && (audit.checkpointEvery ?? 100) < 3)
-    throw new TypeError('audit.checkpointEvery must be at least 3 when checkpoints are anchored')
+  // An anchor writes three entries at most (its send's decision and signature, a timestamp): fewer
+  // than a checkpoint's worth, so anchoring never triggers the next checkpoint on its own.
+  if ((audit?.anchor || audit?.timestamp) && (audit.checkpointEvery ?? 100) < 4)
+    throw new TypeError('audit.checkpointEvery must be at least 4 when checkpoints are anchored')
   return {
     signer: auditSigner(key),
     checkpointEvery: audit?.checkpointEvery ?? 100,
@@ -237,8 +239,11 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       if (tenantOfAuditStream(event.stream) === undefined)
         ctx.bus.publish(toDomainEvent(event), (error) => config.onBackgroundError?.(error))
   })
-  const anchor = config.audit ? config.audit.anchor : undefined
-  const anchors = anchor && startAuditAnchors(ctx, anchor, { onError: config.onBackgroundError })
+  const publish = config.audit ? { anchor: config.audit.anchor, timestamp: config.audit.timestamp } : {}
+  const anchors =
+    publish.anchor || publish.timestamp
+      ? startAuditAnchors(ctx, publish, { onError: config.onBackgroundError })
+      : undefined
   const checkpoints = ctx.options.audit
     ? startAuditCheckpoints(ctx, { onError: config.onBackgroundError, onCheckpoint: anchors?.checkpointed })
     : undefined

@@ -38,6 +38,14 @@ export {
 } from './audit/auditSchemas.js'
 export { type AuditSigner, auditSigner, verifyAuditSignature } from './audit/auditSigner.js'
 export { auditStream, tenantOfAuditStream } from './audit/auditStream.js'
+export {
+  type CheckedTimestamp,
+  checkTimestampToken,
+  requestTimestamp,
+  TimestampError,
+  type TimestampPayload,
+  timestampedMessage,
+} from './audit/auditTimestamps.js'
 export { type AuditVerifier, auditVerifier } from './audit/auditVerifier.js'
 export { canonicalJson } from './audit/canonicalJson.js'
 export { type ChainHead, checkpointAudit } from './audit/checkpointAudit.js'
@@ -60,7 +68,7 @@ export type {
 } from './audit/verificationTypes.js'
 export { verifyAuditStream, verifyAuditTrail } from './audit/verifyAuditTrail.js'
 export { anchorAuditHead } from './auditAnchors/anchorAuditHead.js'
-export type { AuditAnchorOptions } from './auditAnchors/auditAnchorOptions.js'
+export type { AuditAnchorOptions, AuditTimestampOptions } from './auditAnchors/auditAnchorOptions.js'
 export * from './bundler/jsonRpcBundler.js'
 export * from './bundler/maxGasCostOf.js'
 export * from './bundler/sponsoredGasSince.js'

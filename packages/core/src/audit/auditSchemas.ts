@@ -14,6 +14,7 @@ export const auditKinds = [
   'tenant.created',
   'webhook.changed',
   'audit.checkpoint',
+  'audit.timestamp',
 ] as const
 
 export type AuditKind = (typeof auditKinds)[number]

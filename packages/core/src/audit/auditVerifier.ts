@@ -1,7 +1,8 @@
 import { anchorTenantTag } from './auditAnchorData.js'
 import { checkpointMessage, genesisHash, hashAuditBody, nextChainHash } from './auditHashes.js'
 import { verifyAuditSignature } from './auditSigner.js'
-import { countedSpends, type DecisionEngine, rerunDecision } from './rerunDecision.js'
+import type { TimestampPayload } from './auditTimestamps.js'
+import { countedSpends, rerunDecision } from './rerunDecision.js'
 import type { AuditBody, CheckpointPayload, DecisionPayload } from './types.js'
 import type {
   AuditProblem,
@@ -32,8 +33,21 @@ type TenantChain = {
   anchors: Map<number, ExternalAnchor[]>
 }
 
-/** A verifier fed one line at a time: `add` each in order, then `finish` for the summary. */
-export type AuditVerifier = { add(raw: unknown): void; finish(): AuditVerification }
+/**
+ * A timestamp entry whose token is still to check (asynchronously: `checkTimestamp`), with what
+ * `timestampChecked` needs to report it.
+ */
+export type PendingTimestamp = { position: number; seq: number; tenantId: string; payload: TimestampPayload }
+
+/**
+ * A verifier fed one line at a time: `add` each in order (it answers a timestamp entry's token to
+ * check, which `timestampChecked` then reports), then `finish` for the summary.
+ */
+export type AuditVerifier = {
+  add(raw: unknown): PendingTimestamp | undefined
+  timestampChecked(pending: PendingTimestamp, error: string | undefined): void
+  finish(): AuditVerification
+}
 
 /**
  * A verifier of a trail read as a stream: its memory holds, per tenant, the latest chain values and
@@ -50,6 +64,8 @@ export function auditVerifier(options: VerifyAuditOptions = {}): AuditVerifier {
   let decisionsRerun = 0
   let decisionsNotRerun = 0
   let position = 0
+  let timestampsChecked = 0
+  let timestampsNotChecked = 0
   const chainOf = (tenantId: string): TenantChain => {
     const existing = chains.get(tenantId)
     if (existing) return existing
@@ -67,7 +83,7 @@ export function auditVerifier(options: VerifyAuditOptions = {}): AuditVerifier {
     return chain
   }
 
-  const add = (raw: unknown): void => {
+  const add = (raw: unknown): PendingTimestamp | undefined => {
     position += 1
     const failures = problems.length
     const line = raw as Partial<AuditBody & { seq: number; hash: string; prevHash: string }>
@@ -82,7 +98,7 @@ export function auditVerifier(options: VerifyAuditOptions = {}): AuditVerifier {
     }
     if (!isLine(line)) {
       problem('malformed', 'not an audit entry')
-      return
+      return undefined
     }
     const {
       seq,
@@ -146,17 +162,30 @@ export function auditVerifier(options: VerifyAuditOptions = {}): AuditVerifier {
         chain.sealedUpto = Math.max(chain.sealedUpto, upto === seq - 1 ? seq : upto)
       }
     }
-    if (body.kind !== 'policy.decision') return
+    if (body.kind === 'audit.timestamp') {
+      const payload = body.payload as TimestampPayload
+      timestampsNotChecked += 1
+      // Recorded right after the checkpoint whose head it timestamps: within the chain values kept.
+      if (chain.recent.get(payload?.upto) !== payload?.head) {
+        problem(
+          'timestamp_head',
+          `seq ${seq}: the chain through seq ${payload?.upto} is not the head it timestamps`,
+        )
+        return undefined
+      }
+      return { position, seq, tenantId: body.tenantId, payload }
+    }
+    if (body.kind !== 'policy.decision') return undefined
     const payload = body.payload as DecisionPayload
     const recent = countedSpends(payload, chain.spends)
     if ('error' in recent) {
       problem('decision_error', `seq ${seq}: its counted spends ${recent.error}`)
-      return
+      return undefined
     }
     keepSpends(chain, body.subjects?.walletId ?? '', hash, recent.spends)
     if (!options.engine) {
       decisionsNotRerun += 1
-      return
+      return undefined
     }
     const rerun = rerunDecision(options.engine, payload, recent.spends)
     if (rerun === undefined) {
@@ -164,12 +193,26 @@ export function auditVerifier(options: VerifyAuditOptions = {}): AuditVerifier {
         'decision_engine',
         `seq ${seq}: made by engine "${String(payload.engine)}", which this verifier cannot re-run (it has "${options.engine.name}")`,
       )
-      return
+      return undefined
     }
     decisionsRerun += 1
     if ('error' in rerun)
       problem('decision_error', `seq ${seq}: the engine could not re-run it (${rerun.error})`)
     else if (rerun.mismatch) problem('decision_mismatch', `seq ${seq}: ${rerun.mismatch}`)
+    return undefined
+  }
+
+  const timestampChecked = (pending: PendingTimestamp, error: string | undefined): void => {
+    timestampsNotChecked -= 1
+    timestampsChecked += 1
+    if (error !== undefined)
+      problems.push({
+        position: pending.position,
+        seq: pending.seq,
+        tenantId: pending.tenantId,
+        code: 'timestamp_invalid',
+        message: `entry ${pending.position}: seq ${pending.seq}: its timestamp token ${error}`,
+      })
   }
 
   const finish = (): AuditVerification => {
@@ -213,10 +256,12 @@ export function auditVerifier(options: VerifyAuditOptions = {}): AuditVerifier {
       publicKeys: [...keys],
       anchorsChecked,
       anchoredUpto,
+      timestampsChecked,
+      timestampsNotChecked,
       problems,
     }
   }
-  return { add, finish }
+  return { add, timestampChecked, finish }
 }
 
 function groupAnchors(anchors: readonly ExternalAnchor[]): Map<string, Map<number, ExternalAnchor[]>> {

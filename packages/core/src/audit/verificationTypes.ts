@@ -17,6 +17,8 @@ export type AuditProblemCode =
   | 'decision_engine'
   | 'anchor_mismatch'
   | 'anchor_beyond'
+  | 'timestamp_head'
+  | 'timestamp_invalid'
 
 /** One entry that does not verify: its position in the input (from 1), its seq and what is wrong. */
 export type AuditProblem = {
@@ -55,6 +57,10 @@ export type AuditVerification = {
   anchorsChecked: number
   /** The highest anchored seq checked, per tenant: the trail is proven to reach at least that far. */
   anchoredUpto: Record<string, number>
+  /** RFC 3161 tokens (`audit.timestamp` entries) checked: each names its head and its signature verifies. */
+  timestampsChecked: number
+  /** Tokens whose signature was not checked: `verifyAuditTrail` is synchronous (`verifyAuditStream` checks them). */
+  timestampsNotChecked: number
   problems: AuditProblem[]
 }
 
@@ -67,6 +73,8 @@ export type VerifyAuditOptions = {
   publicKey?: string | undefined
   /** With `publicKey`: entries after the last signed checkpoint are counted (`unsealed`), not problems. */
   allowUnsignedTail?: boolean | undefined
-  /** Heads published outside the server (`readChainAnchors`, timestamp tokens): each must be in the trail. */
+  /** Heads published outside the server (`readChainAnchors`): each must be in the trail. */
   anchors?: readonly ExternalAnchor[] | undefined
+  /** The timestamp authority's certificates (DER), pinned: a token signed by another is a problem. */
+  timestampCertificates?: readonly Uint8Array[] | undefined
 }

@@ -1,4 +1,5 @@
-import { auditVerifier } from './auditVerifier.js'
+import { checkTimestampToken, TimestampError, timestampedMessage } from './auditTimestamps.js'
+import { auditVerifier, type PendingTimestamp } from './auditVerifier.js'
 import type { AuditVerification, VerifyAuditOptions } from './verificationTypes.js'
 
 /**
@@ -23,7 +24,7 @@ export function verifyAuditTrail(
 
 /**
  * `verifyAuditTrail` over lines read as they come (an export read line by line, a data dir page by
- * page), in bounded memory.
+ * page), in bounded memory; each RFC 3161 token is checked too (against `timestampCertificates`).
  * @example const result = await verifyAuditStream(readJsonLines(file), { engine, publicKey })
  */
 export async function verifyAuditStream(
@@ -31,6 +32,27 @@ export async function verifyAuditStream(
   options: VerifyAuditOptions = {},
 ): Promise<AuditVerification> {
   const verifier = auditVerifier(options)
-  for await (const line of lines) verifier.add(line)
+  for await (const line of lines) {
+    const pending = verifier.add(line)
+    if (pending) verifier.timestampChecked(pending, await tokenProblem(pending, options))
+  }
   return verifier.finish()
+}
+
+async function tokenProblem(
+  pending: PendingTimestamp,
+  options: VerifyAuditOptions,
+): Promise<string | undefined> {
+  const { upto, head, token } = pending.payload
+  try {
+    await checkTimestampToken(
+      String(token),
+      timestampedMessage(pending.tenantId, upto, head),
+      options.timestampCertificates,
+    )
+    return undefined
+  } catch (error) {
+    if (error instanceof TimestampError) return error.message
+    throw error
+  }
 }

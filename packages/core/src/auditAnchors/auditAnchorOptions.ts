@@ -6,3 +6,6 @@ import type { Address } from 'viem'
  * (default: the wallet's) and how often (every `every`-th checkpoint of a tenant; default 1).
  */
 export type AuditAnchorOptions = { wallet: Address; chain?: string | undefined; every?: number | undefined }
+
+/** An RFC 3161 timestamp authority asked to timestamp each anchored head (`audit.timestamp` entries). */
+export type AuditTimestampOptions = { url: string }

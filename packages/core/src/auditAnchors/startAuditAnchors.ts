@@ -1,7 +1,8 @@
 import type { ChainHead } from '../audit/checkpointAudit.js'
 import type { AgentWalletContext } from '../context.js'
 import { anchorAuditHead } from './anchorAuditHead.js'
-import type { AuditAnchorOptions } from './auditAnchorOptions.js'
+import type { AuditAnchorOptions, AuditTimestampOptions } from './auditAnchorOptions.js'
+import { timestampAuditHead } from './timestampAuditHead.js'
 
 /**
  * The anchorer's handle: `checkpointed` after each checkpoint (a closing service's always anchored);
@@ -15,17 +16,21 @@ export type AuditAnchors = {
 }
 
 /**
- * Anchors every `every`-th checkpoint of each tenant and the last one before close
- * (`anchorAuditHead`), one send at a time in checkpoint order. A failed send goes to `onError`: the next anchor vouches for everything before
+ * Anchors every `every`-th checkpoint of each tenant and the last one before close, on the chain
+ * (`anchorAuditHead`) and with the timestamp authority (`timestampAuditHead`), one head at a time in
+ * checkpoint order. A failed send goes to `onError`: the next anchor vouches for everything before
  * it too (a chain value covers the whole chain behind it), so nothing is retried.
  * @example const anchors = startAuditAnchors(ctx, { wallet }); startAuditCheckpoints(ctx, { onCheckpoint: anchors.checkpointed })
  */
 export function startAuditAnchors(
   ctx: AgentWalletContext,
-  anchor: AuditAnchorOptions,
+  {
+    anchor,
+    timestamp,
+  }: { anchor?: AuditAnchorOptions | undefined; timestamp?: AuditTimestampOptions | undefined },
   hooks: { onError?: ((error: unknown) => void) | undefined } = {},
 ): AuditAnchors {
-  const every = anchor.every ?? 1
+  const every = anchor?.every ?? 1
   const counts = new Map<string, number>()
   const anchored = new Map<string, number>()
   let queue: Promise<void> = Promise.resolve()
@@ -37,11 +42,13 @@ export function startAuditAnchors(
       if (stopped || (count % every !== 0 && !closing) || (anchored.get(tenantId) ?? 0) >= head.seq) return
       anchored.set(tenantId, head.seq)
       queue = queue.then(async () => {
-        try {
-          await anchorAuditHead(ctx, anchor, tenantId, { upto: head.seq, head: head.chainHash })
-        } catch (error) {
-          hooks.onError?.(error)
-        }
+        const anchored = { upto: head.seq, head: head.chainHash }
+        const publish = [
+          anchor && anchorAuditHead(ctx, anchor, tenantId, anchored),
+          timestamp && timestampAuditHead(ctx, timestamp, tenantId, anchored),
+        ]
+        for (const settled of await Promise.allSettled(publish))
+          if (settled.status === 'rejected') hooks.onError?.(settled.reason)
       })
     },
     settled: () => queue,

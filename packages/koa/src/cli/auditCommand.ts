@@ -6,10 +6,10 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { finished } from 'node:stream/promises'
 import {
+  type AuditLine,
   type AuditVerification,
   auditLines,
   auditSigner,
-  auditVerifier,
   defaultTenantId,
   type ExternalAnchor,
   parseMasterKey,
@@ -91,7 +91,13 @@ async function verifyTrail(
   const publicKey = values['public-key'] ?? (file ? undefined : await dataDirAuditKey(config, env))
   const allowUnsignedTail = values['allow-unsigned-tail'] === true
   const anchors = await chainAnchors(values)
-  const options = { engine: rulesPolicyEngine(), publicKey, allowUnsignedTail, anchors: anchors?.found }
+  const options = {
+    engine: rulesPolicyEngine(),
+    publicKey,
+    allowUnsignedTail,
+    anchors: anchors?.found,
+    timestampCertificates: await timestampCertificates(values['tsa-cert']),
+  }
   // Read as a stream, line by line or page by page: the verifier keeps only what it needs.
   const result = file
     ? await verifyAuditStream(readJsonLines(file), options)
@@ -104,10 +110,11 @@ async function verifyTrail(
   const anchored = anchors
     ? `; ${result.anchorsChecked} chain anchors of ${anchors.address} checked (${anchors.found.length - result.anchorsChecked} of other tenants)`
     : '; no chain anchors checked (no --anchor-rpc)'
+  const stamped = `; ${result.timestampsChecked} timestamp tokens checked${values['tsa-cert'] ? ' against --tsa-cert' : ' (their authority NOT pinned: no --tsa-cert)'}`
   print(
     `${result.ok ? 'Verified' : 'NOT verified'}: ${result.entries} entries of ${result.tenants.length} tenant(s), ` +
       `${result.checkpoints} checkpoints, ${result.decisionsRerun} decisions re-run (${result.decisionsNotRerun} not), ${tail}, ` +
-      `${result.problems.length} problems; signed by ${result.publicKeys.join(', ') || 'no key'}${anchored}`,
+      `${result.problems.length} problems; signed by ${result.publicKeys.join(', ') || 'no key'}${anchored}${stamped}`,
   )
   if (!result.ok) throw new CliError(`the audit trail does not verify (${result.problems.length} problems)`)
 }
@@ -162,12 +169,27 @@ async function verifyDataDir(config: ServerConfig, options: VerifyAuditOptions):
   const storage: Storage = await openStorage(config)
   try {
     const tenants = new Set([defaultTenantId, ...(await storage.query('tenants')).map((tenant) => tenant.id)])
-    const verifier = auditVerifier(options)
-    for (const tenantId of tenants) for await (const line of auditLines(storage, tenantId)) verifier.add(line)
-    return verifier.finish()
+    return await verifyAuditStream(everyTrail(storage, tenants), options)
   } finally {
     await storage.close()
   }
+}
+
+async function* everyTrail(storage: Storage, tenants: Iterable<string>): AsyncGenerator<AuditLine> {
+  for (const tenantId of tenants) yield* auditLines(storage, tenantId)
+}
+
+/** The timestamp authority's certificates `--tsa-cert` names (PEM or DER), pinned. */
+async function timestampCertificates(file: string | undefined): Promise<Uint8Array[] | undefined> {
+  if (file === undefined) return undefined
+  const bytes = await readFile(file).catch(() => {
+    throw new CliError(`--tsa-cert: cannot read ${file}`)
+  })
+  const pem = bytes.toString('latin1')
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) return [new Uint8Array(bytes)]
+  return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([^-]+)-----END CERTIFICATE-----/g)].map(
+    (match) => new Uint8Array(Buffer.from(match[1]!.replace(/\s+/g, ''), 'base64')),
+  )
 }
 
 /** The public key of the data dir's audit key (env or `audit.key`), when there is one. */

@@ -99,6 +99,7 @@ const options = {
   'anchor-rpc': { type: 'string' },
   'anchor-address': { type: 'string' },
   'anchor-from-block': { type: 'string' },
+  'tsa-cert': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
