@@ -1,6 +1,7 @@
 import { migrate, migrateClient, migrations, postgresStorage } from '@agentwallet/postgres'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
+import { entryBeforeKeys, expectAuditKeysMigrated } from '../../../test/helpers/auditKeysMigrated.js'
 import { testSchemas, testUrl } from './testDatabase.js'
 
 const schemas = testSchemas()
@@ -62,7 +63,7 @@ describe('migrate', () => {
       await migrateClient(client, { schema }, migrations.slice(0, 2))
       await client.query(
         `INSERT INTO "${schema}".events (stream, seq, id, type, timestamp, data) VALUES ($1, 1, 'aud1', 'audit.policy.decision', '2026-01-01T00:00:00.000Z', $2)`,
-        ['audit:default', { kind: 'policy.decision', subjects: { walletId: 'w7', approvalId: 'apr1' } }],
+        ['audit:default', entryBeforeKeys],
       )
     } finally {
       await client.end()
@@ -74,11 +75,7 @@ describe('migrate', () => {
     })
     const storage = await postgresStorage({ connectionString: testUrl, schema, poolSize: 1 })
     try {
-      for (const key of ['kind:policy.decision', 'walletId:w7', 'approvalId:apr1'])
-        expect((await storage.readEvents('audit:default', { key })).map((event) => event.id)).toEqual([
-          'aud1',
-        ])
-      expect(await storage.readEvents('audit:default', { key: 'walletId:w8' })).toEqual([])
+      await expectAuditKeysMigrated(storage)
     } finally {
       await storage.close()
     }

@@ -1,6 +1,7 @@
 import { migrate, migrations, sqliteStorage } from '@agentwallet/sqlite'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
+import { entryBeforeKeys, expectAuditKeysMigrated } from '../../../test/helpers/auditKeysMigrated.js'
 import { tempDatabases } from './tempDatabase.js'
 
 const temp = tempDatabases()
@@ -77,7 +78,7 @@ describe('sqliteStorage open, migrations and indexes', () => {
         'aud1',
         'audit.policy.decision',
         '2026-01-01T00:00:00.000Z',
-        JSON.stringify({ kind: 'policy.decision', subjects: { walletId: 'w7', approvalId: 'apr1' } }),
+        JSON.stringify(entryBeforeKeys),
       )
     old.close()
 
@@ -111,11 +112,7 @@ describe('sqliteStorage open, migrations and indexes', () => {
         ['e1', 1],
         ['e2', 2],
       ])
-      for (const key of ['kind:policy.decision', 'walletId:w7', 'approvalId:apr1'])
-        expect((await storage.readEvents('audit:default', { key })).map((event) => event.id)).toEqual([
-          'aud1',
-        ])
-      expect(await storage.readEvents('audit:default', { key: 'walletId:w8' })).toEqual([])
+      await expectAuditKeysMigrated(storage)
     } finally {
       await storage.close()
     }
