@@ -11,7 +11,7 @@ const coreLayers = [
   ['api', 'testing'],
   ['contract'],
   ['approvals'],
-  ['defi', 'ens', 'identity', 'multisig', 'payments', 'devnet', 'allowances'],
+  ['defi', 'ens', 'identity', 'multisig', 'payments', 'devnet', 'allowances', 'auditAnchors'],
   ['operations'],
   ['smartWallets'],
   ['transactions'],

@@ -4,10 +4,7 @@ import {
   auditLines,
   auditSigner,
   exportAudit,
-  genesisHash,
-  hashAuditBody,
   memoryStorage,
-  nextChainHash,
   rulesPolicyEngine,
   type Storage,
   verifyAuditTrail,
@@ -15,6 +12,7 @@ import {
 import type { Devnet } from '@agentwallet/devnet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentWalletOn, freshAddress, fundedWallet, startDevnet } from '../helpers/devnetAgentWallet.js'
+import { copyTrail, rechain } from '../helpers/forgeTrail.js'
 
 // A forger holds the database or an export, not the audit key: it can rewrite, renumber, rehash and
 // rechain any entry, and copy or drop checkpoints, but sign none.
@@ -49,26 +47,6 @@ afterAll(async () => {
   await aw.close()
   await devnet.close()
 })
-
-const copy = (from: readonly AuditLine[]): AuditLine[] => JSON.parse(JSON.stringify(from)) as AuditLine[]
-
-/** What a forger does after editing: seqs renumbered from 1, each hash and chain value recomputed. */
-function rechain(edited: AuditLine[]): AuditLine[] {
-  let chainHash = genesisHash
-  return edited.map((line, index) => {
-    const { seq: _seq, hash: _hash, prevHash: _prev, chainHash: _chain, ...body } = line
-    const hash = hashAuditBody(body)
-    const next = {
-      ...body,
-      seq: index + 1,
-      hash,
-      prevHash: chainHash,
-      chainHash: nextChainHash(chainHash, hash),
-    }
-    chainHash = next.chainHash
-    return next as AuditLine
-  })
-}
 
 type Decision = {
   engine: string
@@ -106,7 +84,7 @@ describe('the audit trail against a forger without the audit key', () => {
   })
 
   it('fails closed on a trail stripped of its checkpoints, renumbered, with a denial made an allow', () => {
-    const forged = copy(lines).filter((line) => line.kind !== 'audit.checkpoint')
+    const forged = copyTrail(lines).filter((line) => line.kind !== 'audit.checkpoint')
     const at = allowTheDenial(forged)
     const rechained = rechain(forged)
     // Without the key nothing inside the trail can tell: every hash, seq, chain value and re-run agrees.
@@ -127,7 +105,7 @@ describe('the audit trail against a forger without the audit key', () => {
   })
 
   it('reports a decision whose engine was renamed, never skipping its re-run', () => {
-    const forged = copy(lines)
+    const forged = copyTrail(lines)
     const at = allowTheDenial(forged)
     const payload = forged[at]!.payload as Decision
     payload.engine = 'rules-x'
@@ -147,14 +125,16 @@ describe('the audit trail against a forger without the audit key', () => {
     expect(checkpoints.length).toBeGreaterThanOrEqual(2)
     const [first] = checkpoints
     // Appended after the real ones: it appears twice, behind the last one.
-    const appended = rechain([...copy(lines), copy([first!])[0]!])
+    const appended = rechain([...copyTrail(lines), copyTrail([first!])[0]!])
     const repeated = verifyAuditTrail(appended, { engine, publicKey })
     expect(codes(repeated)).toContain('checkpoint_repeated')
     expect(repeated.problems.at(0)).toMatchObject({ position: appended.length })
     // The later checkpoints dropped and the first one copied to the end: what follows it is covered by none.
     const firstAt = lines.indexOf(first!)
-    const hidden = copy(lines).filter((line, index) => index <= firstAt || line.kind !== 'audit.checkpoint')
-    const covering = rechain([...hidden, copy([first!])[0]!])
+    const hidden = copyTrail(lines).filter(
+      (line, index) => index <= firstAt || line.kind !== 'audit.checkpoint',
+    )
+    const covering = rechain([...hidden, copyTrail([first!])[0]!])
     const uncovered = verifyAuditTrail(covering, { engine, publicKey })
     expect(codes(uncovered)).toEqual(expect.arrayContaining(['checkpoint_repeated', 'unsealed']))
   })

@@ -8,6 +8,7 @@ import {
   auditLines,
   auditSigner,
   hashAuditBody,
+  listAudit,
   memoryStorage,
   rulesPolicyEngine,
   type Storage,
@@ -184,6 +185,26 @@ describe.each(backends)('the audit trail on $name', (backend) => {
   }, 60_000)
   afterAll(async () => {
     await storage.close()
+  })
+
+  it('selects entries by wallet, approval, kind and time as the trail filtered does (GET /audit, through the index)', async () => {
+    const list = async (input: Record<string, string>) =>
+      (await listAudit({ storage }, { tenantId: 'default' }, { limit: 500, ...input })).entries.map(
+        (e) => e.seq,
+      )
+    const seqsOf = (keep: (line: AuditLine) => boolean) => lines.filter(keep).map((line) => line.seq)
+    const walletId = lines.find((line) => line.kind === 'policy.rules_changed')!.subjects.walletId!
+    const approvalId = lines.find((line) => line.kind === 'approval.resolved')!.subjects.approvalId!
+    expect(await list({ walletId })).toEqual(seqsOf((line) => line.subjects.walletId === walletId))
+    expect(await list({ approvalId })).toEqual(seqsOf((line) => line.subjects.approvalId === approvalId))
+    expect(await list({ kind: 'vault.signature' })).toEqual(seqsOf((line) => line.kind === 'vault.signature'))
+    expect(await list({ walletId, kind: 'policy.decision' })).toEqual(
+      seqsOf((line) => line.subjects.walletId === walletId && line.kind === 'policy.decision'),
+    )
+    const from = lines[3]!.at
+    const to = lines.at(-3)!.at
+    expect(await list({ from, to })).toEqual(seqsOf((line) => line.at >= from && line.at < to))
+    expect(await list({ walletId: 'wal_none' })).toEqual([])
   })
 
   it('records decisions, approvals, rules, keys, wallets and signatures, and verifies', () => {

@@ -5,6 +5,8 @@ import { auditSigner } from './audit/auditSigner.js'
 import { tenantOfAuditStream } from './audit/auditStream.js'
 import { recordedSpendsMemory } from './audit/recordedSpends.js'
 import { startAuditCheckpoints } from './audit/startAuditCheckpoints.js'
+import type { AuditAnchorOptions, AuditTimestampOptions } from './auditAnchors/auditAnchorOptions.js'
+import { startAuditAnchors } from './auditAnchors/startAuditAnchors.js'
 import type { Bundler, TenantPaymaster } from './bundler/types.js'
 import type { ChainProvider } from './chain/types.js'
 import { type ChainConfig, viemChainProvider } from './chain/viemChainProvider.js'
@@ -121,7 +123,20 @@ export type AgentWalletConfig = {
    * bytes, hex or base64; default: a random one for this process, so checkpoints verify only against
    * the key they carry), `checkpointEvery` entries between checkpoints (default 100). `false`: no trail.
    */
-  audit?: false | { key?: Uint8Array | string | undefined; checkpointEvery?: number | undefined } | undefined
+  audit?:
+    | false
+    | {
+        key?: Uint8Array | string | undefined
+        checkpointEvery?: number | undefined
+        /**
+         * Publish checkpoint heads on a chain (docs/security.md, "Anchors"): from this managed
+         * wallet, every `every`-th checkpoint of each tenant.
+         */
+        anchor?: AuditAnchorOptions | undefined
+        /** Ask this RFC 3161 timestamp authority for a token over each anchored head (docs/security.md). */
+        timestamp?: AuditTimestampOptions | undefined
+      }
+    | undefined
   /** Clock, for tests of expiry and windows. */
   now?: (() => Date) | undefined
   /** Fail an operation whose answer or error breaks its declaration (for tests; see `callOperation`). */
@@ -163,6 +178,10 @@ export type AgentWallet = AgentWalletSession & {
 function resolveAuditOptions(audit: AgentWalletConfig['audit']): AuditOptions | undefined {
   if (audit === false) return undefined
   const key = audit?.key === undefined ? randomBytes(32) : parseMasterKey(audit.key)
+  // An anchor writes three entries at most (its send's decision and signature, a timestamp): fewer
+  // than a checkpoint's worth, so anchoring never triggers the next checkpoint on its own.
+  if ((audit?.anchor || audit?.timestamp) && (audit.checkpointEvery ?? 100) < 4)
+    throw new TypeError('audit.checkpointEvery must be at least 4 when checkpoints are anchored')
   return {
     signer: auditSigner(key),
     checkpointEvery: audit?.checkpointEvery ?? 100,
@@ -232,8 +251,13 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       if (tenantOfAuditStream(event.stream) === undefined)
         ctx.bus.publish(toDomainEvent(event), (error) => config.onBackgroundError?.(error))
   })
+  const publish = config.audit ? { anchor: config.audit.anchor, timestamp: config.audit.timestamp } : {}
+  const anchors =
+    publish.anchor || publish.timestamp
+      ? startAuditAnchors(ctx, publish, { onError: config.onBackgroundError })
+      : undefined
   const checkpoints = ctx.options.audit
-    ? startAuditCheckpoints(ctx, { onError: config.onBackgroundError })
+    ? startAuditCheckpoints(ctx, { onError: config.onBackgroundError, onCheckpoint: anchors?.checkpointed })
     : undefined
   const reconcile = async () => {
     await sealLegacyWebhookSecrets(ctx)
@@ -263,7 +287,13 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
       await Promise.all(Object.values(ctx.carriers).map((carrier) => carrier.settle()))
       await settleSubmitted(ctx.storage)
       await webhookWorker?.stop()
-      // Last: every entry the steps above wrote is covered by a signed checkpoint.
+      // Each tenant's head is anchored as it stands now (the anchors' sends are tracked on from the
+      // next start); then, last, every entry the steps above wrote is covered by a signed checkpoint.
+      if (anchors) {
+        await anchors.settled()
+        await checkpoints?.checkpointAll()
+        await anchors.stop()
+      }
       await checkpoints?.stop()
       unsubscribe()
       await chains.close?.()

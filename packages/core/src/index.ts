@@ -20,6 +20,12 @@ export { expireApprovals } from './approvals/resolveApproval.js'
 export { type ResolveApprovalParameters, resolveApprovalSchema } from './approvals/resolveApprovalSchema.js'
 export * from './approvals/types.js'
 export { appendAudit, writeAuditEntry } from './audit/appendAudit.js'
+export {
+  type AnchoredHead,
+  anchorTenantTag,
+  decodeAnchorData,
+  encodeAnchorData,
+} from './audit/auditAnchorData.js'
 export { checkpointMessage, genesisHash, hashAuditBody, nextChainHash } from './audit/auditHashes.js'
 export { fromAuditJson, toAuditJson } from './audit/auditJson.js'
 export { auditLines } from './audit/auditLines.js'
@@ -32,20 +38,37 @@ export {
 } from './audit/auditSchemas.js'
 export { type AuditSigner, auditSigner, verifyAuditSignature } from './audit/auditSigner.js'
 export { auditStream, tenantOfAuditStream } from './audit/auditStream.js'
+export {
+  type CheckedTimestamp,
+  checkTimestampToken,
+  requestTimestamp,
+  TimestampError,
+  type TimestampPayload,
+  timestampedMessage,
+} from './audit/auditTimestamps.js'
+export { type AuditVerifier, auditVerifier } from './audit/auditVerifier.js'
 export { canonicalJson } from './audit/canonicalJson.js'
 export { type ChainHead, checkpointAudit } from './audit/checkpointAudit.js'
 export { exportAudit } from './audit/exportAudit.js'
 export { listAudit } from './audit/listAudit.js'
+export {
+  type ChainAnchor,
+  type ReadChainAnchorsParameters,
+  readChainAnchors,
+} from './audit/readChainAnchors.js'
+export type { DecisionEngine } from './audit/rerunDecision.js'
 export { type SealContext, sealedAuditLines, sealTrail } from './audit/sealTrail.js'
 export * from './audit/types.js'
-export {
-  type AuditProblem,
-  type AuditProblemCode,
-  type AuditVerification,
-  type DecisionEngine,
-  type VerifyAuditOptions,
-  verifyAuditTrail,
-} from './audit/verifyAuditTrail.js'
+export type {
+  AuditProblem,
+  AuditProblemCode,
+  AuditVerification,
+  ExternalAnchor,
+  VerifyAuditOptions,
+} from './audit/verificationTypes.js'
+export { verifyAuditStream, verifyAuditTrail } from './audit/verifyAuditTrail.js'
+export { anchorAuditHead } from './auditAnchors/anchorAuditHead.js'
+export type { AuditAnchorOptions, AuditTimestampOptions } from './auditAnchors/auditAnchorOptions.js'
 export * from './bundler/jsonRpcBundler.js'
 export * from './bundler/maxGasCostOf.js'
 export * from './bundler/sponsoredGasSince.js'
@@ -358,6 +381,7 @@ export {
   type MemoryStorageOptions,
   memoryStorage,
 } from './storage/memoryStorage.js'
+export { pendingEvent } from './storage/pendingEvent.js'
 export { compareValues, matchesQuery, queryRecords } from './storage/queryRecords.js'
 export * from './storage/types.js'
 export { walletLockKey, withLock } from './storage/withLock.js'

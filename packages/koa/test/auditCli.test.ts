@@ -1,45 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { devnetAccounts } from '@agentwallet/devnet'
 import { afterAll, expect, it } from 'vitest'
-import { cliEntry } from '../../../test/helpers/cliBundle.js'
+import { cliProcesses } from '../../../test/helpers/cliProcesses.js'
 
-const root = fileURLToPath(new URL('../../..', import.meta.url))
-const dataDir = mkdtempSync(join(tmpdir(), 'agentwallet-audit-'))
-const children: ChildProcess[] = []
 const adminKey = 'aw_fixed_admin_key_for_audit_test_0123456'
 const funded = devnetAccounts[8]!
-
-/** Runs the CLI (bundled from source, `cliEntry`), collecting output until `until` matches or it exits. */
-function run(args: string[], until?: RegExp) {
-  const child = spawn(process.execPath, [cliEntry(), ...args], {
-    cwd: root,
-    env: {
-      ...process.env,
-      AGENTWALLET_MASTER_KEY: '',
-      AGENTWALLET_AUDIT_KEY: '',
-      AGENTWALLET_ADMIN_KEY: adminKey,
-    },
-  })
-  children.push(child)
-  let out = ''
-  let err = ''
-  child.stdout.on('data', (chunk) => (out += chunk))
-  child.stderr.on('data', (chunk) => (err += chunk))
-  return new Promise<{ out: string; err: string; code: number | null; child: ChildProcess }>((resolve) => {
-    const check = () => until?.test(out) && resolve({ out, err, code: null, child })
-    child.stdout.on('data', check)
-    child.on('exit', (code) => resolve({ out, err, code, child }))
-  })
-}
-
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
-  rmSync(dataDir, { recursive: true, force: true })
+const { run, dataDir, cleanup } = cliProcesses('agentwallet-audit-', {
+  AGENTWALLET_MASTER_KEY: '',
+  AGENTWALLET_AUDIT_KEY: '',
+  AGENTWALLET_ADMIN_KEY: adminKey,
 })
+
+afterAll(cleanup)
 
 it('serves the trail (GET /audit, /audit/export, the key in /health), and `audit verify` checks it offline and reports a changed entry', async () => {
   const served = await run(['serve', '--port', '0', '--data-dir', dataDir], /wallet\/list\n/)

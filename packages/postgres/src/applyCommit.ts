@@ -84,6 +84,15 @@ export const applyCommit = async (
       stored.map((event) => event.data),
     ],
   )
+  const keys = stored.flatMap((event) =>
+    (event.keys ?? []).map((key) => [event.stream, key, event.seq] as const),
+  )
+  if (keys.length > 0)
+    await client.query(
+      `INSERT INTO ${tables.eventKeys} (stream, key, seq) ` +
+        'SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) ON CONFLICT DO NOTHING',
+      [keys.map((row) => row[0]), keys.map((row) => row[1]), keys.map((row) => row[2])],
+    )
   // Delivered by Postgres only if and when this transaction commits.
   for (const payload of encodeNotifications(origin, ranges)) {
     await client.query('SELECT pg_notify($1, $2)', [tables.channel, payload])

@@ -4,6 +4,8 @@ import {
   type EventInput,
   overlayCount,
   overlayPage,
+  type PendingEvent,
+  pendingEvent,
   type QueryOptions,
   type StorageTx,
   type StoredRecord,
@@ -13,14 +15,7 @@ import { serializeRecord } from './serializeRecord.js'
 
 /** A buffered write: the record's JSON text, or null for a delete; `strict` for an insert to re-check. */
 export type Write = { collection: string; id: string; text: string | null; strict: boolean }
-/** An appended event with its payload already copied to JSON text (null when `data` was undefined). */
-export type PendingEvent = {
-  stream: string
-  id: string
-  type: string
-  timestamp: string
-  data: string | null
-}
+export type { PendingEvent }
 
 export type BufferedTransaction = {
   tx: StorageTx
@@ -125,8 +120,7 @@ export const bufferedTransaction = (committed: RecordReader): BufferedTransactio
     },
     appendEvent(stream, event: EventInput) {
       ensureOpen()
-      const data = event.data === undefined ? null : JSON.stringify(event.data)
-      events.push({ stream, id: event.id, type: event.type, timestamp: event.timestamp, data })
+      events.push(pendingEvent(stream, event))
     },
   }
 

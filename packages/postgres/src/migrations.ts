@@ -49,4 +49,28 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'event keys and times, indexed',
+    // `readEvents(stream, { key })` reads this table's primary key, not the stream. The audit trail's
+    // entries written before keys get theirs from their JSON: core's `auditEventKeys` (kind, wallet, approval).
+    sql: (schema) => `
+      CREATE TABLE ${schema}.event_keys (
+        stream text COLLATE "C" NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        seq bigint NOT NULL,
+        PRIMARY KEY (stream, key, seq)
+      );
+      CREATE INDEX events_by_time ON ${schema}.events (stream, timestamp, seq);
+      INSERT INTO ${schema}.event_keys (stream, key, seq)
+        SELECT stream, 'kind:' || (data->>'kind'), seq FROM ${schema}.events
+        WHERE stream LIKE 'audit:%' AND data->>'kind' IS NOT NULL
+      UNION
+        SELECT stream, 'walletId:' || (data->'subjects'->>'walletId'), seq FROM ${schema}.events
+        WHERE stream LIKE 'audit:%' AND data->'subjects'->>'walletId' IS NOT NULL
+      UNION
+        SELECT stream, 'approvalId:' || (data->'subjects'->>'approvalId'), seq FROM ${schema}.events
+        WHERE stream LIKE 'audit:%' AND data->'subjects'->>'approvalId' IS NOT NULL;
+    `,
+  },
 ]

@@ -3,6 +3,7 @@ import {
   eventListeners,
   keyedMutex,
   type QueryOptions,
+  type ReadEventsOptions,
   type Storage,
   type StorageCapabilities,
   type StorageTx,
@@ -25,6 +26,7 @@ import { type ClaimOptions, claimRecords } from './claimRecords.js'
 import { compileQuery } from './compileQuery.js'
 import { connectionConfig, type PostgresConnectionOptions } from './connectionConfig.js'
 import { eventListener } from './eventListener.js'
+import { eventsQuery } from './eventsQuery.js'
 import { lockId } from './lockId.js'
 import { defaultSchema, migrate } from './migrate.js'
 import type { SeqRange } from './notification.js'
@@ -69,6 +71,8 @@ export type PostgresStorage = Storage & {
   ): Promise<T>
   /** Postgres' plan for a query, one line per row: to check that a query uses an index. */
   explainQuery(collection: string, options?: QueryOptions): Promise<string[]>
+  /** Postgres' plan for a `readEvents`: to check that a key reads an index, not the stream. */
+  explainReadEvents(stream: string, options: ReadEventsOptions): Promise<string[]>
 }
 
 /**
@@ -222,12 +226,9 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
     transaction(keys, fn) {
       return keys.length === 0 ? run(fn) : keyed(keys, fn)
     },
-    async readEvents(stream, { after = 0, limit } = {}) {
-      const { rows } = await work.query<EventRow>(
-        `SELECT stream, seq, id, type, timestamp, data::text AS data FROM ${tables.events} ` +
-          `WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT ${limit === undefined ? 'ALL' : '$3'}`,
-        limit === undefined ? [stream, after] : [stream, after, Math.max(0, Math.floor(limit))],
-      )
+    async readEvents(stream, options = {}) {
+      const { text, values } = eventsQuery(tables, stream, options)
+      const { rows } = await work.query<EventRow>(text, values)
       return rows.map(toStoredEvent)
     },
     onEvents: listeners.add,
@@ -247,6 +248,11 @@ export const postgresStorage = async (options: PostgresStorageOptions): Promise<
     },
     withLeaderLock: (name, fn, leaderOptions) =>
       withLeaderLock(clientConfig, schema, name, fn, leaderOptions),
+    async explainReadEvents(stream, options) {
+      const { text, values } = eventsQuery(tables, stream, options)
+      const { rows } = await work.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)
+      return rows.map((row) => row['QUERY PLAN'])
+    },
     async explainQuery(collection, query) {
       const { text, values } = compileQuery(tables.of(collection), query)
       const { rows } = await work.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)

@@ -17,6 +17,8 @@ export type Tables = {
   /** The collections with a table of their own, by table name. */
   own: ReadonlyMap<string, string>
   events: string
+  /** An event's keys (`EventInput.keys`), one row each: the index `readEvents(stream, { key })` reads. */
+  eventKeys: string
   streams: string
   rateBuckets: string
   channel: string
@@ -54,6 +56,7 @@ export const tables = (schema: string, collections: readonly string[] = []): Tab
     },
     own,
     events: `${quoted}.events`,
+    eventKeys: `${quoted}.event_keys`,
     streams: `${quoted}.streams`,
     rateBuckets: `${quoted}.rate_buckets`,
     channel: `agentwallet_events_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`,

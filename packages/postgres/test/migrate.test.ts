@@ -1,6 +1,7 @@
 import { migrate, migrateClient, migrations, postgresStorage } from '@agentwallet/postgres'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
+import { entryBeforeKeys, expectAuditKeysMigrated } from '../../../test/helpers/auditKeysMigrated.js'
 import { testSchemas, testUrl } from './testDatabase.js'
 
 const schemas = testSchemas()
@@ -10,10 +11,10 @@ describe('migrate', () => {
   it('creates the schema once and is a no-op the second time', async () => {
     const schema = schemas.next()
     const first = await migrate({ connectionString: testUrl, schema })
-    expect(first).toMatchObject({ from: 0, to: 2, applied: [1, 2] })
+    expect(first).toMatchObject({ from: 0, to: 3, applied: [1, 2, 3] })
     expect(first.indexes.created.length).toBeGreaterThan(10)
     const second = await migrate({ connectionString: testUrl, schema })
-    expect(second).toEqual({ from: 2, to: 2, applied: [], indexes: { created: [], dropped: [] } })
+    expect(second).toEqual({ from: 3, to: 3, applied: [], indexes: { created: [], dropped: [] } })
   })
 
   it('is safe when five processes start at once', async () => {
@@ -21,8 +22,8 @@ describe('migrate', () => {
     const results = await Promise.all(
       Array.from({ length: 5 }, () => migrate({ connectionString: testUrl, schema })),
     )
-    expect(results.flatMap((result) => result.applied)).toEqual([1, 2])
-    expect(results.every((result) => result.to === 2)).toBe(true)
+    expect(results.flatMap((result) => result.applied)).toEqual([1, 2, 3])
+    expect(results.every((result) => result.to === 3)).toBe(true)
     const storages = await Promise.all(
       Array.from({ length: 3 }, () => postgresStorage({ connectionString: testUrl, schema, poolSize: 1 })),
     )
@@ -42,13 +43,39 @@ describe('migrate', () => {
     }
     expect(await migrate({ connectionString: testUrl, schema })).toMatchObject({
       from: 1,
-      to: 2,
-      applied: [2],
+      to: 3,
+      applied: [2, 3],
     })
     const storage = await postgresStorage({ connectionString: testUrl, schema, poolSize: 1 })
     try {
       expect(await storage.takeToken('k', { capacity: 1, refillPerSecond: 0.001 })).toEqual({ ok: true })
       expect((await storage.takeToken('k', { capacity: 1, refillPerSecond: 0.001 })).ok).toBe(false)
+    } finally {
+      await storage.close()
+    }
+  })
+
+  it('upgrades a version 2 schema: the audit entries written before event keys get their kind, wallet and approval', async () => {
+    const schema = schemas.next()
+    const client = new pg.Client({ connectionString: testUrl })
+    await client.connect()
+    try {
+      await migrateClient(client, { schema }, migrations.slice(0, 2))
+      await client.query(
+        `INSERT INTO "${schema}".events (stream, seq, id, type, timestamp, data) VALUES ($1, 1, 'aud1', 'audit.policy.decision', '2026-01-01T00:00:00.000Z', $2)`,
+        ['audit:default', entryBeforeKeys],
+      )
+    } finally {
+      await client.end()
+    }
+    expect(await migrate({ connectionString: testUrl, schema })).toMatchObject({
+      from: 2,
+      to: 3,
+      applied: [3],
+    })
+    const storage = await postgresStorage({ connectionString: testUrl, schema, poolSize: 1 })
+    try {
+      await expectAuditKeysMigrated(storage)
     } finally {
       await storage.close()
     }

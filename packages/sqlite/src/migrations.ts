@@ -56,4 +56,29 @@ export const migrations: readonly Migration[] = [
     `,
   },
   { version: 2, name: 'a table per collection', run: tablePerCollection },
+  {
+    version: 3,
+    name: 'event keys and times, indexed',
+    // An event's keys (`EventInput.keys`) are rows here, so `readEvents(stream, { key })` reads an
+    // index, not the stream. The audit trail's entries written before keys get theirs from their
+    // JSON: core's `auditEventKeys` (kind, wallet, approval).
+    sql: `
+      CREATE TABLE event_keys (
+        stream TEXT NOT NULL,
+        key TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (stream, key, seq)
+      ) WITHOUT ROWID;
+      CREATE INDEX events_by_time ON events (stream, timestamp, seq);
+      INSERT OR IGNORE INTO event_keys (stream, key, seq)
+        SELECT stream, 'kind:' || json_extract(data, '$.kind'), seq FROM events
+        WHERE stream LIKE 'audit:%' AND json_extract(data, '$.kind') IS NOT NULL;
+      INSERT OR IGNORE INTO event_keys (stream, key, seq)
+        SELECT stream, 'walletId:' || json_extract(data, '$.subjects.walletId'), seq FROM events
+        WHERE stream LIKE 'audit:%' AND json_extract(data, '$.subjects.walletId') IS NOT NULL;
+      INSERT OR IGNORE INTO event_keys (stream, key, seq)
+        SELECT stream, 'approvalId:' || json_extract(data, '$.subjects.approvalId'), seq FROM events
+        WHERE stream LIKE 'audit:%' AND json_extract(data, '$.subjects.approvalId') IS NOT NULL;
+    `,
+  },
 ]

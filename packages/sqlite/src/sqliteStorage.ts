@@ -3,6 +3,7 @@ import {
   eventListeners,
   keyedMutex,
   type QueryOptions,
+  type ReadEventsOptions,
   type Storage,
   type StorageTx,
   type StoredRecord,
@@ -10,6 +11,7 @@ import {
 } from '@agentwallet/core'
 import { collectionTables, createCollectionTable } from './collectionTables.js'
 import { compileQuery } from './compileQuery.js'
+import { eventsQuery } from './eventsQuery.js'
 import { indexDefinitions } from './indexDefinitions.js'
 import { migrate } from './migrate.js'
 import { openDatabase } from './openDatabase.js'
@@ -52,6 +54,8 @@ export type SqliteStorage = Storage & {
   readonly syncs: number
   /** SQLite's plan for a query, one line per step: to check that a query uses an index. */
   explainQuery(collection: string, options?: QueryOptions): string[]
+  /** SQLite's plan for a `readEvents`: to check that a key reads an index, not the stream. */
+  explainReadEvents(stream: string, options: ReadEventsOptions): string[]
 }
 
 /**
@@ -186,10 +190,9 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
       commit: (fn) => commitUnder([], fn, false),
       synced: () => log.sync.until(log.sync.written),
     },
-    async readEvents(stream, { after = 0, limit } = {}) {
-      const rows = prepare(
-        'SELECT stream, seq, id, type, timestamp, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?',
-      ).all(stream, after, limit === undefined ? -1 : Math.max(0, Math.floor(limit)))
+    async readEvents(stream, options = {}) {
+      const { sql, params } = eventsQuery(stream, options)
+      const rows = prepare(sql).all(...params)
       return durableRead(
         (rows as Parameters<typeof toStoredEvent>[0][]).map(toStoredEvent),
         unsynced.streamTicket(stream),
@@ -204,6 +207,11 @@ export const sqliteStorage = (options: SqliteStorageOptions): SqliteStorage => {
     },
     explainQuery(collection, query) {
       const { sql, params } = compileQuery(collection, query)
+      const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>
+      return rows.map((row) => row.detail)
+    },
+    explainReadEvents(stream, options) {
+      const { sql, params } = eventsQuery(stream, options)
       const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>
       return rows.map((row) => row.detail)
     },

@@ -4,6 +4,8 @@ import {
   type EventInput,
   overlayCount,
   overlayPage,
+  type PendingEvent,
+  pendingEvent,
   type QueryOptions,
   type StorageTx,
   type StoredEvent,
@@ -20,14 +22,8 @@ import { toStoredEvent } from './toStoredEvent.js'
 type Writes = Map<string, Map<string, string | null>>
 /** An insert to re-check at commit; `replacesDeleted` when this transaction deleted the id first. */
 type Insert = { collection: string; id: string; replacesDeleted: boolean }
-/** An appended event with its payload already copied to JSON text. */
-export type PendingEvent = {
-  stream: string
-  id: string
-  type: string
-  timestamp: string
-  data: string | null
-}
+
+export type { PendingEvent }
 
 export type SqliteTransaction = {
   tx: StorageTx
@@ -139,8 +135,7 @@ export const sqliteTransaction = (
     },
     appendEvent(stream, event: EventInput) {
       ensureOpen()
-      const data = event.data === undefined ? null : JSON.stringify(event.data)
-      events.push({ stream, id: event.id, type: event.type, timestamp: event.timestamp, data })
+      events.push(pendingEvent(stream, event))
     },
   }
 
@@ -208,12 +203,14 @@ export const applyWrites = (
     const append = prepare(
       'INSERT INTO events (stream, seq, id, type, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)',
     )
+    const appendKey = prepare('INSERT OR IGNORE INTO event_keys (stream, key, seq) VALUES (?, ?, ?)')
     const seqs = new Map<string, number>()
     const stored: Array<PendingEvent & { seq: number }> = []
     for (const event of events) {
       const seq = (seqs.get(event.stream) ?? (lastSeq.get(event.stream) as number)) + 1
       seqs.set(event.stream, seq)
       append.run(event.stream, seq, event.id, event.type, event.timestamp, event.data)
+      for (const key of event.keys ?? []) appendKey.run(event.stream, key, seq)
       stored.push({ ...event, seq })
     }
     return stored

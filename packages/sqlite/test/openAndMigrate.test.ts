@@ -1,6 +1,7 @@
 import { migrate, migrations, sqliteStorage } from '@agentwallet/sqlite'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
+import { entryBeforeKeys, expectAuditKeysMigrated } from '../../../test/helpers/auditKeysMigrated.js'
 import { tempDatabases } from './tempDatabase.js'
 
 const temp = tempDatabases()
@@ -29,8 +30,9 @@ describe('sqliteStorage open, migrations and indexes', () => {
       expect(db.prepare('SELECT version, name FROM schema_migrations').all()).toEqual([
         { version: 1, name: 'records and events' },
         { version: 2, name: 'a table per collection' },
+        { version: 3, name: 'event keys and times, indexed' },
       ])
-      expect(migrate(db)).toEqual({ from: 2, to: 2, applied: [] })
+      expect(migrate(db)).toEqual({ from: 3, to: 3, applied: [] })
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
     } finally {
       db.close()
@@ -67,6 +69,17 @@ describe('sqliteStorage open, migrations and indexes', () => {
     old
       .prepare('INSERT INTO events (stream, seq, id, type, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)')
       .run('wallets', 1, 'e1', 'wallet.created', '2026-01-01T00:00:00.000Z', '{}')
+    // An audit entry written before event keys: the migration gives it its kind, wallet and approval.
+    old
+      .prepare('INSERT INTO events (stream, seq, id, type, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(
+        'audit:default',
+        1,
+        'aud1',
+        'audit.policy.decision',
+        '2026-01-01T00:00:00.000Z',
+        JSON.stringify(entryBeforeKeys),
+      )
     old.close()
 
     const storage = sqliteStorage({ filename })
@@ -99,13 +112,14 @@ describe('sqliteStorage open, migrations and indexes', () => {
         ['e1', 1],
         ['e2', 2],
       ])
+      await expectAuditKeysMigrated(storage)
     } finally {
       await storage.close()
     }
     const db = new Database(filename, { readonly: true })
     try {
       expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'records'").get()).toBeUndefined()
-      expect(db.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(2)
+      expect(db.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(3)
     } finally {
       db.close()
     }

@@ -1,5 +1,6 @@
 import type { AgentWalletContext } from '../context.js'
 import type { StorageTx } from '../storage/types.js'
+import { auditEventKeys } from './auditEventKeys.js'
 import { hashAuditBody } from './auditHashes.js'
 import type { AuditOptions } from './auditOptions.js'
 import { auditStream } from './auditStream.js'
@@ -49,6 +50,7 @@ export function writeAuditEntry(
     type: `audit.${input.kind}`,
     timestamp: body.at,
     data: entry,
+    keys: auditEventKeys(body),
   })
   return { id, hash: entry.hash }
 }

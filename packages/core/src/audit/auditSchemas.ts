@@ -15,6 +15,7 @@ export const auditKinds = [
   'webhook.changed',
   'screening.list_changed',
   'audit.checkpoint',
+  'audit.timestamp',
 ] as const
 
 export type AuditKind = (typeof auditKinds)[number]

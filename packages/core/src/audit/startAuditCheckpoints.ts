@@ -3,8 +3,15 @@ import { tenantOfAuditStream } from './auditStream.js'
 import { type ChainHead, checkpointAudit } from './checkpointAudit.js'
 import type { StoredAuditEntry } from './types.js'
 
-/** The checkpointer's handle: `stop` signs a last checkpoint for every tenant this process saw. */
-export type AuditCheckpoints = { stop(): Promise<void>; settled(): Promise<void> }
+/**
+ * The checkpointer's handle: `stop` signs a last checkpoint for every tenant this process saw;
+ * `checkpointAll` does too, still watching (the heads a closing service anchors).
+ */
+export type AuditCheckpoints = {
+  stop(): Promise<void>
+  settled(): Promise<void>
+  checkpointAll(): Promise<void>
+}
 
 /**
  * Watches committed audit entries and signs a checkpoint for a tenant once `checkpointEvery` entries
@@ -15,18 +22,26 @@ export type AuditCheckpoints = { stop(): Promise<void>; settled(): Promise<void>
  */
 export function startAuditCheckpoints(
   ctx: Pick<AgentWalletContext, 'storage' | 'commits' | 'now' | 'newId' | 'options'>,
-  hooks: { onError?: ((error: unknown) => void) | undefined } = {},
+  hooks: {
+    onError?: ((error: unknown) => void) | undefined
+    /** After a checkpoint of the tenant (this process's or a replica's) is read: its head, to anchor. */
+    onCheckpoint?: ((tenantId: string, head: ChainHead, at: { closing: boolean }) => void) | undefined
+  } = {},
 ): AuditCheckpoints {
   const every = ctx.options.audit?.checkpointEvery ?? 100
   const heads = new Map<string, ChainHead | undefined>()
   const newest = new Map<string, number>()
   const running = new Map<string, Promise<void>>()
 
-  const checkpoint = (tenantId: string): Promise<void> => {
+  const checkpoint = (tenantId: string, closing = false): Promise<void> => {
     const previous = running.get(tenantId) ?? Promise.resolve()
     const next = previous.then(async () => {
       try {
-        heads.set(tenantId, await checkpointAudit(ctx, tenantId, heads.get(tenantId)))
+        const before = heads.get(tenantId)?.checkpointed ?? 0
+        const head = await checkpointAudit(ctx, tenantId, heads.get(tenantId))
+        heads.set(tenantId, head)
+        if (head.checkpointed > before || (closing && head.sealed))
+          hooks.onCheckpoint?.(tenantId, head, { closing })
       } catch (error) {
         hooks.onError?.(error)
       }
@@ -53,10 +68,14 @@ export function startAuditCheckpoints(
   }
   return {
     settled,
+    async checkpointAll() {
+      await settled()
+      await Promise.all([...newest.keys()].map((tenantId) => checkpoint(tenantId, true)))
+    },
     async stop() {
       unsubscribe()
       await settled()
-      await Promise.all([...newest.keys()].map(checkpoint))
+      await Promise.all([...newest.keys()].map((tenantId) => checkpoint(tenantId)))
     },
   }
 }

@@ -7,6 +7,7 @@ import {
   type EventInput,
   type Filter,
   type QueryOptions,
+  type ReadEventsOptions,
   type Storage,
   type StorageTx,
   type StoredEvent,
@@ -122,8 +123,10 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage
         log = []
         streams.set(stream, log)
       }
-      const stored: StoredEvent = { ...event, stream, seq: log.length + 1 }
-      log.push(stored)
+      const { keys, ...rest } = event
+      const stored: StoredEvent = { ...rest, stream, seq: log.length + 1 }
+      // Kept beside the event for `readEvents(stream, { key })`; never read back.
+      log.push(keys ? ({ ...stored, keys } as StoredEvent) : stored)
       committed.push(stored)
     }
     return committed
@@ -193,9 +196,8 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage
       }
     },
     async readEvents(stream, options = {}) {
-      const after = options.after ?? 0
-      const log = streams.get(stream) ?? []
-      const found = log.filter((event) => event.seq > after)
+      const log = (streams.get(stream) ?? []) as Array<StoredEvent & Pick<EventInput, 'keys'>>
+      const found = log.filter((event) => selects(event, options)).map(({ keys: _keys, ...event }) => event)
       return clone(options.limit === undefined ? found : found.slice(0, Math.max(0, options.limit)))
     },
     onEvents: listeners.add,
@@ -207,4 +209,12 @@ export const memoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage
       streams: clone([...streams]),
     }),
   }
+}
+
+/** Whether a stored event is one `readEvents` answers for `options` (memory has no index: it filters). */
+function selects(event: StoredEvent & Pick<EventInput, 'keys'>, options: ReadEventsOptions): boolean {
+  if (event.seq <= (options.after ?? 0)) return false
+  if (options.key !== undefined && !event.keys?.includes(options.key)) return false
+  if (options.from !== undefined && event.timestamp < options.from) return false
+  return options.to === undefined || event.timestamp < options.to
 }

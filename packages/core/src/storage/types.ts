@@ -38,9 +38,32 @@ export type QueryOptions = {
   offset?: number | undefined
 }
 
-/** An event as written to the log. `seq` is assigned by the storage at commit. */
-export type EventInput = { id: string; type: string; timestamp: string; data: unknown }
-export type StoredEvent = EventInput & { stream: string; seq: number }
+/**
+ * An event as written to the log. `seq` is assigned by the storage at commit. `keys`: what a reader
+ * may select the stream's events by (`readEvents(stream, { key })`), indexed by the storage, not
+ * read back.
+ */
+export type EventInput = {
+  id: string
+  type: string
+  timestamp: string
+  data: unknown
+  keys?: readonly string[] | undefined
+}
+export type StoredEvent = Omit<EventInput, 'keys'> & { stream: string; seq: number }
+
+/**
+ * Which events of a stream `readEvents` answers: seq > `after`, at most `limit`, and, when given,
+ * only those appended with `key` among their keys and whose `timestamp` (ISO 8601, UTC) is in
+ * [`from`, `to`). Storages answer `key` from an index, never by reading the stream.
+ */
+export type ReadEventsOptions = {
+  after?: number | undefined
+  limit?: number | undefined
+  key?: string | undefined
+  from?: string | undefined
+  to?: string | undefined
+}
 
 export interface StorageReader {
   get<C extends string>(collection: C, id: string): Promise<RecordOf<C> | undefined>
@@ -101,8 +124,8 @@ export interface Storage extends StorageReader {
    * durable steps (persist intent → sign → persist signed tx → broadcast); see `withLock`.
    */
   transaction<T>(keys: readonly string[], fn: (tx: StorageTx) => Promise<T>): Promise<T>
-  /** Events of one stream with seq > `after`, ascending. */
-  readEvents(stream: string, options?: { after?: number; limit?: number }): Promise<StoredEvent[]>
+  /** Events of one stream with seq > `after`, ascending, selected by key and time (`ReadEventsOptions`). */
+  readEvents(stream: string, options?: ReadEventsOptions): Promise<StoredEvent[]>
   /**
    * Calls `listener` with every batch of committed events, after the commit. Returns an unsubscribe.
    * A listener's throw never fails the commit (it is done): it goes to `onError`, and with none it is
@@ -178,3 +201,6 @@ export const storageSchema: Record<string, { indexes: readonly string[] }> = {
   screening_lists: { indexes: ['tenantId', 'shared'] },
   screening_entries: { indexes: ['listId', 'key', 'tenantId', 'addedAt'] },
 }
+
+/** An appended event as a SQL storage buffers it: its payload copied to JSON text (null when `data` is undefined). */
+export type PendingEvent = Omit<EventInput, 'data'> & { stream: string; data: string | null }

@@ -1,19 +1,24 @@
 import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
-import { createWriteStream } from 'node:fs'
+import { createReadStream, createWriteStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { finished } from 'node:stream/promises'
 import {
   type AuditLine,
+  type AuditVerification,
   auditLines,
   auditSigner,
   defaultTenantId,
+  type ExternalAnchor,
   parseMasterKey,
+  readChainAnchors,
   rulesPolicyEngine,
   type Storage,
   sealedAuditLines,
-  verifyAuditTrail,
+  type VerifyAuditOptions,
+  verifyAuditStream,
 } from '@agentwallet/core'
 import { CliError } from './cliError.js'
 import type { Env, ParsedArgs, ServerConfig } from './loadConfig.js'
@@ -83,47 +88,108 @@ async function verifyTrail(
   env: Env,
   print: Print,
 ): Promise<void> {
-  const lines = file ? parseJsonLines(await readFile(file, 'utf8')) : await readDataDir(config)
   const publicKey = values['public-key'] ?? (file ? undefined : await dataDirAuditKey(config, env))
   const allowUnsignedTail = values['allow-unsigned-tail'] === true
-  const result = verifyAuditTrail(lines, { engine: rulesPolicyEngine(), publicKey, allowUnsignedTail })
+  const anchors = await chainAnchors(values)
+  const options = {
+    engine: rulesPolicyEngine(),
+    publicKey,
+    allowUnsignedTail,
+    anchors: anchors?.found,
+    timestampCertificates: await timestampCertificates(values['tsa-cert']),
+  }
+  // Read as a stream, line by line or page by page: the verifier keeps only what it needs.
+  const result = file
+    ? await verifyAuditStream(readJsonLines(file), options)
+    : await verifyDataDir(config, options)
   for (const problem of result.problems) print(problem.message)
   // Every count says what was not checked too.
   const tail = result.keyChecked
     ? `${result.unsealed} covered by no signed checkpoint${allowUnsignedTail && result.unsealed > 0 ? ' (allowed: --allow-unsigned-tail, not vouched for)' : ''}`
     : `${result.unsealed} covered by no checkpoint; the checkpoints' key NOT checked (no --public-key)`
+  const anchored = anchors
+    ? `; ${result.anchorsChecked} chain anchors of ${anchors.address} checked (${anchors.found.length - result.anchorsChecked} of other tenants)`
+    : '; no chain anchors checked (no --anchor-rpc)'
+  const stamped = `; ${result.timestampsChecked} timestamp tokens checked${values['tsa-cert'] ? ' against --tsa-cert' : ' (their authority NOT pinned: no --tsa-cert)'}`
   print(
     `${result.ok ? 'Verified' : 'NOT verified'}: ${result.entries} entries of ${result.tenants.length} tenant(s), ` +
       `${result.checkpoints} checkpoints, ${result.decisionsRerun} decisions re-run (${result.decisionsNotRerun} not), ${tail}, ` +
-      `${result.problems.length} problems; signed by ${result.publicKeys.join(', ') || 'no key'}`,
+      `${result.problems.length} problems; signed by ${result.publicKeys.join(', ') || 'no key'}${anchored}${stamped}`,
   )
   if (!result.ok) throw new CliError(`the audit trail does not verify (${result.problems.length} problems)`)
 }
 
-/** Each line parsed; one that is not JSON is kept as `null`, for the verifier to report where it is. */
-function parseJsonLines(text: string): unknown[] {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      try {
-        return JSON.parse(line) as unknown
-      } catch {
-        return null
-      }
-    })
+/** The anchors `--anchor-address` published on the chain at `--anchor-rpc`, when both are given. */
+async function chainAnchors(
+  values: ParsedArgs['values'],
+): Promise<{ address: string; found: ExternalAnchor[] } | undefined> {
+  const rpc = values['anchor-rpc']
+  const address = values['anchor-address']
+  if (rpc === undefined && address === undefined) return undefined
+  if (!rpc || !address || !/^0x[0-9a-fA-F]{40}$/.test(address))
+    throw new CliError(
+      '--anchor-rpc <url> needs --anchor-address <0x…> (the anchor account), and the reverse',
+    )
+  const fromBlock = values['anchor-from-block']
+  if (fromBlock !== undefined && !/^\d+$/.test(fromBlock))
+    throw new CliError(`--anchor-from-block must be a block number, not "${fromBlock}"`)
+  const found = await readChainAnchors({
+    rpc,
+    address: address as `0x${string}`,
+    fromBlock: fromBlock === undefined ? undefined : BigInt(fromBlock),
+  }).catch((error: unknown) => {
+    throw new CliError(`could not read the anchors from --anchor-rpc: ${(error as Error).name}`)
+  })
+  return {
+    address,
+    found: found.map((anchor) => ({
+      ...anchor,
+      source: `tx ${anchor.transactionHash} (block ${anchor.blockNumber}, ${anchor.confirmations} confirmations)`,
+    })),
+  }
 }
 
-async function readDataDir(config: ServerConfig): Promise<AuditLine[]> {
+/** Each line of the file parsed, read one at a time; one that is not JSON is `null`, for the verifier to report where it is. */
+async function* readJsonLines(file: string): AsyncGenerator<unknown> {
+  const lines = createInterface({
+    input: createReadStream(file, 'utf8'),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  })
+  for await (const line of lines) {
+    if (line.trim() === '') continue
+    try {
+      yield JSON.parse(line) as unknown
+    } catch {
+      yield null
+    }
+  }
+}
+
+async function verifyDataDir(config: ServerConfig, options: VerifyAuditOptions): Promise<AuditVerification> {
   const storage: Storage = await openStorage(config)
   try {
     const tenants = new Set([defaultTenantId, ...(await storage.query('tenants')).map((tenant) => tenant.id)])
-    const lines: AuditLine[] = []
-    for (const tenantId of tenants) for await (const line of auditLines(storage, tenantId)) lines.push(line)
-    return lines
+    return await verifyAuditStream(everyTrail(storage, tenants), options)
   } finally {
     await storage.close()
   }
+}
+
+async function* everyTrail(storage: Storage, tenants: Iterable<string>): AsyncGenerator<AuditLine> {
+  for (const tenantId of tenants) yield* auditLines(storage, tenantId)
+}
+
+/** The timestamp authority's certificates `--tsa-cert` names (PEM or DER), pinned. */
+async function timestampCertificates(file: string | undefined): Promise<Uint8Array[] | undefined> {
+  if (file === undefined) return undefined
+  const bytes = await readFile(file).catch(() => {
+    throw new CliError(`--tsa-cert: cannot read ${file}`)
+  })
+  const pem = bytes.toString('latin1')
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) return [new Uint8Array(bytes)]
+  return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([^-]+)-----END CERTIFICATE-----/g)].map(
+    (match) => new Uint8Array(Buffer.from(match[1]!.replace(/\s+/g, ''), 'base64')),
+  )
 }
 
 /** The public key of the data dir's audit key (env or `audit.key`), when there is one. */

@@ -82,6 +82,7 @@ Old key: AGENTWALLET_MASTER_KEY or <data-dir>/master.key; new: AGENTWALLET_NEW_M
 (0600 in the data dir). See docs/deploy.md.`,
   audit: `Usage: agentwallet audit export [--tenant <id>] [--out <file.jsonl>] [--data-dir <dir>] [--storage …]
        agentwallet audit verify [<file.jsonl>] [--public-key <hex>] [--allow-unsigned-tail] [--data-dir <dir>] [--storage …]
+                                [--anchor-rpc <url> --anchor-address <0x…> [--anchor-from-block <n>]] [--tsa-cert <pem>]
 
 export writes a tenant's audit trail (default tenant: default) as JSON lines, from the data dir's
 storage (a running server's: GET /audit/export), ending with a checkpoint signed at export time. verify
@@ -89,8 +90,12 @@ checks a file, or without one every tenant's trail in the storage, offline: each
 chain, the checkpoint signatures (against --public-key, the key in /health; with a data dir, its
 audit.key or AGENTWALLET_AUDIT_KEY), and re-runs every recorded policy decision with the rules engine.
 Given the key, it fails closed: an entry no checkpoint signed with it covers is a problem, unless
---allow-unsigned-tail (then counted and named). It prints each problem with the entry's position and
-exits non-zero on any. See docs/security.md.`,
+--allow-unsigned-tail (then counted and named). With --anchor-rpc and --anchor-address (the anchor
+account, AGENTWALLET_AUDIT_ANCHOR_WALLET of the server), it reads the heads that account published on
+that chain (from --anchor-from-block, default 0) and reports a trail that differs from one or stops
+short of it. Each RFC 3161 token in the trail (AGENTWALLET_AUDIT_TSA_URL) is checked: it names its head and
+its signature verifies, by the authority's certificate given with --tsa-cert. The file is read line by line, in bounded memory. It prints each problem with the entry's
+position and exits non-zero on any. See docs/security.md.`,
   mcp: `Usage: AGENTWALLET_API_KEY=<agent key> agentwallet mcp
 
 The agent tools as an MCP server on stdio. AGENTWALLET_URL points at a running server (else in-process

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { assertCidrList, isAgentWalletError } from '@agentwallet/core'
 import { CliError } from './cliError.js'
+import { type AuditConfig, parseAuditConfig } from './parseAuditConfig.js'
 import { type FeeBumping, parseFeeBumping } from './parseFeeBumping.js'
 
 export type ServerConfig = {
@@ -49,6 +50,8 @@ export type ServerConfig = {
    * `{ "<tenant id>": { "<chain>": { "address": "0x…", "signer": "0x…" } } }`, `signer` a vault key.
    */
   paymasters: PaymasterConfig
+  /** Checkpoints, chain anchors and timestamps of the audit trail (`parseAuditConfig`). */
+  audit: AuditConfig
 }
 
 type Address = `0x${string}`
@@ -93,6 +96,10 @@ const options = {
   out: { type: 'string' },
   'public-key': { type: 'string' },
   'allow-unsigned-tail': { type: 'boolean' },
+  'anchor-rpc': { type: 'string' },
+  'anchor-address': { type: 'string' },
+  'anchor-from-block': { type: 'string' },
+  'tsa-cert': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -167,6 +174,7 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
     ),
     vault: parseVault(values.vault ?? env.AGENTWALLET_VAULT ?? file.vault, file),
     paymasters: parsePaymasters(file.paymasters),
+    audit: parseAuditConfig(env, file),
   }
 }
 

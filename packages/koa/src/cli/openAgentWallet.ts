@@ -113,7 +113,12 @@ export async function openAgentWallet(
       storage,
       vault: opened.vault,
       masterKey,
-      audit: { key: auditKey },
+      audit: {
+        key: auditKey,
+        checkpointEvery: config.audit.checkpointEvery,
+        anchor: config.audit.anchor,
+        timestamp: config.audit.timestampUrl ? { url: config.audit.timestampUrl } : undefined,
+      },
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
       quoteSources: config.zeroEx ? [zeroExQuoteSource(config.zeroEx)] : [],
       ...config.feeBumping,

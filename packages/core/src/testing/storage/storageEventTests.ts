@@ -34,6 +34,50 @@ export const storageEventTests = ({ runner, withStorage }: StorageSuiteContext) 
       expect(await storage.readEvents('never')).toEqual([])
     }))
 
+  it('selects a stream’s events by key and by time, in seq order, after a seq and up to a limit', () =>
+    withStorage(async (storage) => {
+      const at = (id: string, second: number, keys?: string[]) => ({
+        ...event(id),
+        timestamp: `2026-01-01T00:00:0${second}.000Z`,
+        keys,
+      })
+      await storage.transaction([], async (tx) => {
+        tx.appendEvent('k', at('k1', 1, ['kind:x', 'wallet:1']))
+        tx.appendEvent('k', at('k2', 2, ['kind:y']))
+        tx.appendEvent('other', at('o1', 2, ['kind:x']))
+      })
+      await storage.transaction([], async (tx) => {
+        tx.appendEvent('k', at('k3', 3, ['kind:x', 'wallet:2']))
+        tx.appendEvent('k', at('k4', 4))
+        tx.appendEvent('k', at('k5', 5, ['kind:x']))
+      })
+      const ids = (events: StoredEvent[]) => events.map((e) => [e.id, e.seq])
+      expect(ids(await storage.readEvents('k', { key: 'kind:x' }))).toEqual([
+        ['k1', 1],
+        ['k3', 3],
+        ['k5', 5],
+      ])
+      expect(ids(await storage.readEvents('k', { key: 'kind:x', after: 1, limit: 1 }))).toEqual([['k3', 3]])
+      expect(ids(await storage.readEvents('k', { key: 'wallet:2' }))).toEqual([['k3', 3]])
+      expect(await storage.readEvents('k', { key: 'wallet:3' })).toEqual([])
+      // Time: from inclusive, to exclusive; with a key, both at once.
+      const from = '2026-01-01T00:00:02.000Z'
+      const to = '2026-01-01T00:00:05.000Z'
+      expect(ids(await storage.readEvents('k', { from, to }))).toEqual([
+        ['k2', 2],
+        ['k3', 3],
+        ['k4', 4],
+      ])
+      expect(ids(await storage.readEvents('k', { key: 'kind:x', from, to }))).toEqual([['k3', 3]])
+      // Keys select; they are not part of the event read back.
+      expect((await storage.readEvents('k', { key: 'kind:y' }))[0]).toEqual({
+        ...event('k2'),
+        timestamp: '2026-01-01T00:00:02.000Z',
+        stream: 'k',
+        seq: 2,
+      })
+    }))
+
   it('assigns seq in commit order, not in append order', () =>
     withStorage(async (storage) => {
       let release!: () => void
