@@ -1,5 +1,6 @@
 import { createPublicClient, type EIP1193Provider, type PublicClient, type Transport } from 'viem'
 import { BaseError } from '../errors/baseError.js'
+import { devChainIds } from './devChainIds.js'
 import { publicChains } from './publicChains.js'
 import { rpcTransport, type TransportLifetime } from './rpcTransport.js'
 import type { AddressBook, ChainHandle, ChainInfo, ChainProvider } from './types.js'
@@ -26,6 +27,11 @@ export type ChainConfig = {
    * `finalityDepth`.
    */
   finalityDepth?: number | undefined
+  /**
+   * A development chain whose node funds addresses (`hardhat_setBalance` / `anvil_setBalance`): the
+   * faucet works here. Default: true for chain ids 31337 and 1337 (our devnet, anvil, hardhat).
+   */
+  devChain?: boolean | undefined
   /** Polling interval for receipts and blocks, ms (default 4000; local chains 50). */
   pollingIntervalMs?: number | undefined
 }
@@ -77,7 +83,7 @@ function createHandle(name: string, config: ChainConfig, lifetime: TransportLife
   if (chainId === undefined) {
     throw new BaseError('validation_failed', `Chain "${name}" needs a chainId`, { details: { chain: name } })
   }
-  const local = config.provider !== undefined || chainId === 31337 || chainId === 1337
+  const local = config.provider !== undefined || devChainIds.includes(chainId)
   const { transport, rpcs } = rpcTransport(name, config, local, lifetime)
   const client = createPublicClient({
     transport,
@@ -95,6 +101,7 @@ function createHandle(name: string, config: ChainConfig, lifetime: TransportLife
     },
     testnet: config.testnet ?? known?.testnet ?? local,
     ...(config.finalityDepth === undefined ? {} : { finalityDepth: config.finalityDepth }),
+    devChain: config.devChain ?? devChainIds.includes(chainId),
     client,
     contracts: mergeAddressBooks(known?.contracts ?? {}, config.contracts ?? {}),
     ...(rpcs ? { rpcs } : {}),

@@ -1,5 +1,14 @@
-import { type Address, formatEther, numberToHex, parseEther } from 'viem'
+import {
+  type Address,
+  formatEther,
+  MethodNotFoundRpcError,
+  MethodNotSupportedRpcError,
+  numberToHex,
+  parseEther,
+  BaseError as ViemBaseError,
+} from 'viem'
 import type { z } from 'zod'
+import { devChainIds, isDevChain } from '../chain/devChainIds.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
@@ -8,14 +17,16 @@ import type { Principal } from '../principals/types.js'
 import { parseAmount } from '../utils/amounts.js'
 import { type FaucetReturnType, faucetCapEth, type faucetSchema } from './devnetSchemas.js'
 
-/** Chain ids of local development chains (the devnet, anvil, hardhat): the only ones with a faucet. */
-export const devnetChainIds: readonly number[] = [31337, 1337]
+/** Chain ids taken for development chains unless the operator says otherwise (`devChain`). */
+export const devnetChainIds: readonly number[] = devChainIds
 const faucetCap = parseEther(faucetCapEth)
 const defaultAmount = '10'
 
 /**
- * Adds ETH to an address on a devnet chain (`hardhat_setBalance`, which the embedded devnet, anvil
- * and hardhat answer). Any other chain is `unsupported_chain`; more than the cap is `validation_failed`.
+ * Adds ETH to an address on a development chain (`devChain`: chain id 31337 or 1337 unless the
+ * operator says otherwise, or one marked `--dev-chain`) through the node's set-balance method
+ * (`hardhat_setBalance`, which our devnet, anvil and hardhat answer; `anvil_setBalance` where only that
+ * is known). Any other chain is `unsupported_chain`; more than the cap is `validation_failed`.
  * @example await fundFromFaucet(ctx, principal, { address: wallet.address, amount: '1' })
  */
 export async function fundFromFaucet(
@@ -24,10 +35,10 @@ export async function fundFromFaucet(
   input: z.output<typeof faucetSchema>,
 ): Promise<FaucetReturnType> {
   const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain)
-  if (!devnetChainIds.includes(chain.chainId)) {
+  if (!isDevChain(chain)) {
     throw new BaseError(
       'unsupported_chain',
-      `The faucet runs only on a devnet chain (chain id ${devnetChainIds.join(' or ')}); ${chain.name} is chain ${chain.chainId}`,
+      `The faucet runs only on a development chain (chain id ${devnetChainIds.join(' or ')}, or one the operator marks with --dev-chain); ${chain.name} is chain ${chain.chainId}`,
       { details: { chain: chain.name, chainId: chain.chainId } },
     )
   }
@@ -53,10 +64,23 @@ export async function fundFromFaucet(
 
 type RawRequest = (args: { method: string; params: unknown[] }) => Promise<unknown>
 
-function setBalance(client: { request: unknown }, address: Address, balance: bigint): Promise<unknown> {
-  // A development node's method, outside viem's typed RPC schema.
-  return (client.request as RawRequest)({
-    method: 'hardhat_setBalance',
-    params: [address, numberToHex(balance)],
-  })
+async function setBalance(client: { request: unknown }, address: Address, balance: bigint): Promise<void> {
+  // A development node's methods, outside viem's typed RPC schema.
+  const request = client.request as RawRequest
+  const params = [address, numberToHex(balance)]
+  try {
+    await request({ method: 'hardhat_setBalance', params })
+  } catch (error) {
+    if (!isMethodMissing(error)) throw error
+    await request({ method: 'anvil_setBalance', params })
+  }
+}
+
+function isMethodMissing(error: unknown): boolean {
+  return (
+    error instanceof ViemBaseError &&
+    error.walk(
+      (cause) => cause instanceof MethodNotFoundRpcError || cause instanceof MethodNotSupportedRpcError,
+    ) !== null
+  )
 }
