@@ -1,14 +1,7 @@
-import {
-  type Address,
-  formatEther,
-  MethodNotFoundRpcError,
-  MethodNotSupportedRpcError,
-  numberToHex,
-  parseEther,
-  BaseError as ViemBaseError,
-} from 'viem'
+import { type Address, formatEther, numberToHex, parseEther } from 'viem'
 import type { z } from 'zod'
 import { devChainIds, isDevChain } from '../chain/devChainIds.js'
+import { isMethodMissing } from '../chain/isMethodMissing.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
@@ -74,13 +67,4 @@ async function setBalance(client: { request: unknown }, address: Address, balanc
     if (!isMethodMissing(error)) throw error
     await request({ method: 'anvil_setBalance', params })
   }
-}
-
-function isMethodMissing(error: unknown): boolean {
-  return (
-    error instanceof ViemBaseError &&
-    error.walk(
-      (cause) => cause instanceof MethodNotFoundRpcError || cause instanceof MethodNotSupportedRpcError,
-    ) !== null
-  )
 }
