@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { devnetAccounts } from '@agentwallet/devnet'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type Anvil, startAnvil } from '../../../test/helpers/anvil.js'
+import { cliEntry } from '../../../test/helpers/cliBundle.js'
 import { CliError } from '../src/cli/cliError.js'
 import { devnetDeployCommand } from '../src/cli/devnetDeployCommand.js'
 import { loadConfig, parseCli } from '../src/cli/loadConfig.js'
@@ -55,6 +58,27 @@ it('deploys the protocol set onto anvil and writes its address book; the key is 
   expect(printed.join('\n')).toContain(`--address-book devnet=${book}`)
   expect(printed.join('\n')).not.toContain(devnetAccounts[0]!.privateKey.slice(2))
 })
+
+it('the CLI routes `devnet deploy`; a second deploy onto the same node writes a book of its own', async () => {
+  // Bound: the CLI bundle (built once per change of the sources) and one deploy.
+  const second = join(dir, 'second.json')
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [cliEntry(), 'devnet', 'deploy', '--rpc', anvil.url, '--out', second],
+    { env: { ...process.env, AGENTWALLET_DEPLOY_KEY: devnetAccounts[2]!.privateKey }, timeout: 120_000 },
+  )
+  expect(stdout).toContain(`address book in ${second}`)
+  expect(stdout).not.toContain(devnetAccounts[2]!.privateKey.slice(2))
+  // The deployer's nonces moved on: other addresses, each with code.
+  const { weth } = JSON.parse(readFileSync(second, 'utf8'))
+  expect(weth === JSON.parse(readFileSync(book, 'utf8')).weth).toBe(false)
+  const code = await fetch(anvil.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getCode', params: [weth, 'latest'] }),
+  })
+  expect(((await code.json()) as { result: string }).result.length > 2).toBe(true)
+}, 150_000)
 
 it('refuses bad input with one clear line, never echoing a key', async () => {
   const refused = (values: Record<string, string>, environment = {}) =>
