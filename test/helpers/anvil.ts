@@ -52,7 +52,16 @@ export async function startAnvil(args: readonly string[] = []): Promise<Anvil> {
   // Anvil logs every request: read and dropped, so a full pipe never blocks it.
   child.stdout?.resume()
   child.stderr?.resume()
-  return { url, close: () => stop(child) }
+  // A worker that dies before its afterAll leaves no anvil behind.
+  const orphaned = () => child.kill('SIGKILL')
+  process.once('exit', orphaned)
+  return {
+    url,
+    close: async () => {
+      process.off('exit', orphaned)
+      await stop(child)
+    },
+  }
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -69,8 +78,9 @@ function stop(child: ChildProcess): Promise<void> {
  * `close()` kills the node.
  * @example const devnet = await startAnvilDevnet(); const aw = await agentWalletOn(devnet)
  */
-export async function startAnvilDevnet(args: readonly string[] = []): Promise<Devnet & { url: string }> {
-  const anvil = await startAnvil(args)
+export async function startAnvilDevnet(): Promise<Devnet & { url: string }> {
+  // Automining while the set deploys; a test turns mining off afterwards (`withoutAutomine`).
+  const anvil = await startAnvil()
   try {
     const addressBook: DevnetAddressBook = await deployProtocolSet(httpProvider(anvil.url), {
       fundingKey: devnetAccounts[0]!.privateKey,
