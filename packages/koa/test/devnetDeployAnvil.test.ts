@@ -99,6 +99,8 @@ it('serve --address-book gives the chain its contracts: the faucet funds and a s
   const address = created.body.wallet.address
   const funded = await call('POST', '/devnet/faucet', { address, amount: '5' })
   expect(funded).toMatchObject({ status: 200, body: { chain: 'devnet', amount: '5', balance: '5' } })
+  const minted = await call('POST', '/devnet/faucet', { address, token: 'DAI', amount: '7' })
+  expect(minted).toMatchObject({ status: 200, body: { token: 'DAI', amount: '7', balance: '7' } })
   const swapped = await call('POST', '/defi/swap', {
     wallet: address,
     fromToken: 'ETH',

@@ -5,6 +5,8 @@ import { chainField } from '../wallets/walletSchemas.js'
 
 /** The most one faucet call adds, in ETH: enough for any trial, too little to pass for real money. */
 export const faucetCapEth = '100'
+/** The most one faucet call mints of a test token, in its units. */
+export const faucetTokenCap = '1000000'
 
 export const faucetSchema = z.strictObject({
   address: addressSchema.check(z.describe('The address to fund (any address, managed or not)')),
@@ -12,12 +14,21 @@ export const faucetSchema = z.strictObject({
     .optional(decimalAmountSchema)
     .check(z.describe(`ETH to add, a decimal string (default 10, at most ${faucetCapEth} per call)`)),
   chain: z.optional(chainField).check(z.describe('Devnet chain name (default: the server’s default chain)')),
+  token: z
+    .optional(z.string().check(z.minLength(1), z.maxLength(64)))
+    .check(
+      z.describe(
+        `A test token of the chain's address book to mint instead of ETH: its symbol (USDC) or address; amount in its units (default 10, at most ${faucetTokenCap} per call)`,
+      ),
+    ),
 })
 export type FaucetParameters = z.input<typeof faucetSchema>
 
 export const faucetResultSchema = z.object({
   address: out.address,
   chain: z.string(),
+  /** The test token minted (its symbol); absent for ETH. */
+  token: z.optional(z.string()),
   /** What was added. */
   amount: out.decimal,
   /** The address's balance after. */

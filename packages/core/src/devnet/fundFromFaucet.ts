@@ -9,6 +9,7 @@ import { ValidationError } from '../errors/errors.js'
 import type { Principal } from '../principals/types.js'
 import { parseAmount } from '../utils/amounts.js'
 import { type FaucetReturnType, faucetCapEth, type faucetSchema } from './devnetSchemas.js'
+import { mintFromFaucet } from './mintFromFaucet.js'
 
 /** Chain ids taken for development chains unless the operator says otherwise (`devChain`). */
 export const devnetChainIds: readonly number[] = devChainIds
@@ -34,6 +35,15 @@ export async function fundFromFaucet(
       `The faucet runs only on a development chain (chain id ${devnetChainIds.join(' or ')}, or one the operator marks with --dev-chain); ${chain.name} is chain ${chain.chainId}`,
       { details: { chain: chain.name, chainId: chain.chainId } },
     )
+  }
+  if (input.token !== undefined) {
+    try {
+      return await mintFromFaucet(chain, { ...input, token: input.token }, (address, balance) =>
+        setBalance(chain.client, address, balance),
+      )
+    } catch (error) {
+      throw toChainError(error, chain.name)
+    }
   }
   const amount = parseAmount(input.amount ?? defaultAmount, 18)
   if (amount === 0n || amount > faucetCap) {
