@@ -31,6 +31,9 @@ afterAll(async () => {
   await other?.close()
 })
 
+/** The fields of the answers this file reads. */
+type Answer = { wallet: { address: string }; amountOutRaw: string; error?: { code: string } }
+
 async function serveWith(flags: string[]) {
   const argv = ['serve', '--storage', 'memory', '--port', '0', '--log-level', 'silent', ...flags]
   const server = await serve(loadConfig(parseCli(argv).values, env), env, () => {})
@@ -41,7 +44,7 @@ async function serveWith(flags: string[]) {
       headers: { 'x-api-key': adminKey, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
-    return { status: response.status, body: (await response.json()) as any }
+    return { status: response.status, body: (await response.json()) as Answer }
   }
   return { server, call }
 }
