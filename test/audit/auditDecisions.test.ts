@@ -14,6 +14,7 @@ import {
   fundedWallet,
   useDevnetAgentWallet,
 } from '../helpers/devnetAgentWallet.js'
+import { withoutAutomine } from '../helpers/mempool.js'
 
 // Every policy decision is in the audit trail, re-run by verify: also the speed-up and cancel
 // re-judgement and the ENS registration's check of its rent (docs/security.md).
@@ -39,23 +40,12 @@ async function verified(): Promise<ReturnType<typeof verifyAuditTrail>> {
   return verifyAuditTrail(lines, { engine: rulesPolicyEngine() })
 }
 
-/** Runs `body` with automine off (txs wait in the mempool), then mines them. */
-async function withoutAutomine(body: () => Promise<void>) {
-  await devnet.provider.request({ method: 'evm_setAutomine', params: [false] })
-  try {
-    await body()
-  } finally {
-    await devnet.provider.request({ method: 'evm_setAutomine', params: [true] })
-    await devnet.mine()
-  }
-}
-
 describe('decisions in the audit trail', () => {
   it('records the re-judgement of a speed-up, allowed and denied, and of a cancel', async () => {
     const wallet = await fundedWallet(aw, devnet, '5')
     const rule = { type: 'max_per_tx', asset: 'native', max: '1', id: 'cap' } as const
     await aw.updatePolicyRules({ wallet: wallet.address, rules: [rule] })
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const { transaction } = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.5' })
       await aw.speedUp({ transaction: transaction.id })
       await aw.updatePolicyRules({ wallet: wallet.address, rules: [{ ...rule, max: '0.1' }] })

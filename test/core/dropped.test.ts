@@ -1,39 +1,4 @@
-import type { AgentWallet } from '@agentwallet/core'
-import type { Devnet } from '@agentwallet/devnet'
-import { describe, expect, it } from 'vitest'
-import { freshAddress, fundedWallet, useDevnetAgentWallet } from '../helpers/devnetAgentWallet.js'
+import { droppedFlow } from './droppedFlow.js'
 
-let devnet: Devnet
-let aw: AgentWallet
-
-useDevnetAgentWallet((started) => ({ devnet, aw } = started), { rebroadcastAfterMs: 100 })
-
-describe('a tx the node drops from its mempool', () => {
-  it('is broadcast again, byte for byte, and confirms once mined', async () => {
-    const wallet = await fundedWallet(aw, devnet, '1')
-    await devnet.provider.request({ method: 'evm_setAutomine', params: [false] })
-    try {
-      const { transaction } = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.1' })
-      expect(transaction.status).toBe('submitted')
-      const dropped = await devnet.provider.request({
-        method: 'hardhat_dropTransaction',
-        params: [transaction.hash],
-      })
-      expect(dropped).toBe(true)
-      await expect
-        .poll(
-          () => devnet.provider.request({ method: 'eth_getTransactionByHash', params: [transaction.hash] }),
-          {
-            timeout: 5_000,
-          },
-        )
-        .not.toBeNull()
-      await devnet.mine()
-      const done = await aw.waitForTransaction({ transaction: transaction.id })
-      expect(done.status).toBe('confirmed')
-      expect(done.hash).toBe(transaction.hash)
-    } finally {
-      await devnet.provider.request({ method: 'evm_setAutomine', params: [true] })
-    }
-  })
-})
+// A dropped tx on the embedded devnet.
+droppedFlow('devnet')

@@ -1,6 +1,6 @@
 import { type AgentWallet, isAgentWalletError, type SkippedStep, trackTransactions } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
-import { type Address, type Hex, numberToHex, parseGwei } from 'viem'
+import { type Address, type Hex, numberToHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   agentWalletOn,
@@ -10,6 +10,7 @@ import {
   storedTransaction,
 } from '../helpers/devnetAgentWallet.js'
 import { type FaultyChain, faults, faultyProvider } from '../helpers/faultyChain.js'
+import { withoutAutomine } from '../helpers/mempool.js'
 import { reorgPoint, reorgTo } from '../helpers/reorg.js'
 
 // Issue #42, item 6: a tracker step the node fails (a fee or balance read, a replacement's or a
@@ -53,20 +54,6 @@ const reportsOf = (step: SkippedStep) =>
 const nodeKnows = (hash: Hex) =>
   devnet.provider.request({ method: 'eth_getTransactionByHash', params: [hash] }).then((tx) => tx !== null)
 
-async function withoutAutomine(body: () => Promise<void>) {
-  await devnet.provider.request({ method: 'evm_setAutomine', params: [false] })
-  try {
-    await body()
-  } finally {
-    await devnet.provider.request({ method: 'evm_setAutomine', params: [true] })
-    await devnet.provider.request({
-      method: 'hardhat_setNextBlockBaseFeePerGas',
-      params: [numberToHex(parseGwei('1'))],
-    })
-    await devnet.mine()
-  }
-}
-
 describe.each([
   ['replacement_fees', 'eth_getBlockByNumber'],
   ['replacement_balance', 'eth_getBalance'],
@@ -75,7 +62,7 @@ describe.each([
   it('is reported with the step, counted, and replaced by the next pass', async () => {
     chain.setPlan([])
     const wallet = await fundedWallet(aw, devnet, '1')
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const { transaction } = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.01' })
       const first = await storedTransaction(aw, transaction.id)
       // The base fee jumps past what the tx may pay: it is stuck, and due for a replacement.

@@ -1,6 +1,6 @@
 import type { AgentWallet, Principal } from '@agentwallet/core'
 import type { Devnet } from '@agentwallet/devnet'
-import { erc20Abi, numberToHex, parseEther, parseGwei, parseUnits } from 'viem'
+import { erc20Abi, numberToHex, parseEther, parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
   approver,
@@ -11,6 +11,7 @@ import {
   storedTransaction,
   useDevnetAgentWallet,
 } from '../helpers/devnetAgentWallet.js'
+import { withoutAutomine } from '../helpers/mempool.js'
 
 let devnet: Devnet
 let aw: AgentWallet
@@ -25,21 +26,6 @@ useDevnetAgentWallet((started) => ({ devnet, aw } = started), {
 const agentA: Principal = { tenantId: 'default', id: 'speed-agent-a', role: 'agent' }
 const agentB: Principal = { tenantId: 'default', id: 'speed-agent-b', role: 'agent' }
 
-/** Runs `body` with automine off (txs wait in the mempool until `devnet.mine()`), then restores it. */
-async function withoutAutomine(body: () => Promise<void>) {
-  await devnet.provider.request({ method: 'evm_setAutomine', params: [false] })
-  try {
-    await body()
-  } finally {
-    await devnet.provider.request({ method: 'evm_setAutomine', params: [true] })
-    await devnet.provider.request({
-      method: 'hardhat_setNextBlockBaseFeePerGas',
-      params: [numberToHex(parseGwei('1'))],
-    })
-    await devnet.mine()
-  }
-}
-
 /** Whether the node's mempool holds the tx (a pending tx the devnet has not mined). */
 async function isPending(hash: string): Promise<boolean> {
   const tx = await devnet.provider.request({ method: 'eth_getTransactionByHash', params: [hash] })
@@ -51,7 +37,7 @@ describe('speed-up', () => {
     const client = publicClientOf(devnet)
     const wallet = await fundedWallet(aw, devnet, '5')
     const recipient = freshAddress()
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const { transaction } = await aw.send({ wallet: wallet.address, to: recipient, value: '0.25' })
       const first = await storedTransaction(aw, transaction.id)
       const sped = await aw.speedUp({ transaction: transaction.id })
@@ -83,7 +69,7 @@ describe('speed-up', () => {
   it('within the cap by default; an explicit maxFeePerGas passes it, and a tx priced out is moved and mined', async () => {
     const wallet = await fundedWallet(aw, devnet, '5')
     const recipient = freshAddress()
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const { transaction } = await aw.send({ wallet: wallet.address, to: recipient, value: '0.1' })
       const first = await storedTransaction(aw, transaction.id)
       const firstMax = BigInt(first.gas!.maxFeePerGas)
@@ -114,7 +100,7 @@ describe('speed-up', () => {
 
   it('is idempotent: a replay under the same key answers the first speed-up and signs nothing more', async () => {
     const wallet = await fundedWallet(aw, devnet, '5')
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const { transaction } = await aw.send({ wallet: wallet.address, to: freshAddress(), value: '0.01' })
       const once = await aw.speedUp({ transaction: transaction.id }, { idempotencyKey: 'speed-1' })
       const again = await aw.speedUp({ transaction: transaction.id }, { idempotencyKey: 'speed-1' })
@@ -126,7 +112,7 @@ describe('speed-up', () => {
   it('is judged by the policy as its intent again: a recipient now denied is policy_blocked, nothing signed', async () => {
     const wallet = await fundedWallet(aw, devnet, '5')
     const recipient = freshAddress()
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const { transaction } = await aw.send({ wallet: wallet.address, to: recipient, value: '0.01' })
       const first = await storedTransaction(aw, transaction.id)
       await aw.updatePolicyRules({
@@ -153,7 +139,7 @@ describe('cancel', () => {
     await devnet.mintToken(usdc, wallet.address, parseUnits('10', 6))
     const recipient = freshAddress()
     let id = ''
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const { transaction } = await aw.send({
         wallet: wallet.address,
         to: recipient,
@@ -196,7 +182,7 @@ describe('cancel', () => {
     const client = publicClientOf(devnet)
     const wallet = await fundedWallet(aw, devnet, '5')
     const recipient = freshAddress()
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const { transaction } = await aw.send({ wallet: wallet.address, to: recipient, value: '0.2' })
       const cancelled = await aw.cancel({ transaction: transaction.id })
       const cancel = await storedTransaction(aw, transaction.id)
@@ -232,7 +218,7 @@ describe('who may', () => {
   it('an agent moves its own wallet’s tx; another agent’s is not_found, an approver is forbidden', async () => {
     const { wallet } = await aw.as(agentA).createWallet({ agentName: 'speed-a' })
     await devnet.faucet(wallet.address, parseEther('5'))
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const { transaction } = await aw
         .as(agentA)
         .send({ wallet: wallet.address, to: freshAddress(), value: '0.01' })

@@ -1,6 +1,6 @@
 import type { AgentWallet } from '@agentwallet/core'
 import { type Devnet, swapRouter02Abi, uniswapV2RouterAbi } from '@agentwallet/devnet'
-import { decodeFunctionData, type Hex, numberToHex, parseEther, parseGwei, toFunctionSelector } from 'viem'
+import { decodeFunctionData, type Hex, numberToHex, parseEther, toFunctionSelector } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
   agentWalletOn,
@@ -10,6 +10,7 @@ import {
   useDevnetAgentWallet,
   withStatus,
 } from '../helpers/devnetAgentWallet.js'
+import { raiseBaseFee, withoutAutomine } from '../helpers/mempool.js'
 
 let devnet: Devnet
 let aw: AgentWallet
@@ -18,41 +19,17 @@ useDevnetAgentWallet((started) => ({ devnet, aw } = started), { replaceStuckAfte
 
 const stored = (id: string) => aw.context.storage.get('transactions', id)
 
-/** Mines the next blocks at `baseFee` wei, so txs whose max fee is below it stay in the mempool. */
-async function raiseBaseFee(baseFee: bigint) {
-  await devnet.provider.request({
-    method: 'hardhat_setNextBlockBaseFeePerGas',
-    params: [numberToHex(baseFee)],
-  })
-  await devnet.mine()
-}
-
-/** Runs `body` with automine off (txs wait in the mempool until `devnet.mine()`), then restores it. */
-async function withoutAutomine(body: () => Promise<void>) {
-  await devnet.provider.request({ method: 'evm_setAutomine', params: [false] })
-  try {
-    await body()
-  } finally {
-    await devnet.provider.request({ method: 'evm_setAutomine', params: [true] })
-    await devnet.provider.request({
-      method: 'hardhat_setNextBlockBaseFeePerGas',
-      params: [numberToHex(parseGwei('1'))],
-    })
-    await devnet.mine()
-  }
-}
-
 describe('a submitted tx stuck below the chain’s fees', () => {
   it('is replaced at the same nonce with higher fees, and confirms once, under the new hash', async () => {
     const client = publicClientOf(devnet)
     const wallet = await fundedWallet(aw, devnet, '5')
     const recipient = freshAddress()
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const { transaction } = await aw.send({ wallet: wallet.address, to: recipient, value: '0.25' })
       expect(transaction.status).toBe('submitted')
       const first = (await stored(transaction.id))!
       // The base fee jumps past what the tx may pay: it cannot be mined as signed.
-      await raiseBaseFee(BigInt(first.gas!.maxFeePerGas) * 3n)
+      await raiseBaseFee(devnet, BigInt(first.gas!.maxFeePerGas) * 3n)
       await expect
         .poll(async () => (await stored(transaction.id))!.hash, { timeout: 10_000 })
         .not.toBe(first.hash)
@@ -88,10 +65,10 @@ describe('a submitted tx stuck below the chain’s fees', () => {
   it('is recorded under the older signature when that one is mined after all', async () => {
     const wallet = await fundedWallet(aw, devnet, '5')
     const recipient = freshAddress()
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const { transaction } = await aw.send({ wallet: wallet.address, to: recipient, value: '0.2' })
       const first = (await stored(transaction.id))!
-      await raiseBaseFee(BigInt(first.gas!.maxFeePerGas) * 3n)
+      await raiseBaseFee(devnet, BigInt(first.gas!.maxFeePerGas) * 3n)
       await expect
         .poll(async () => (await stored(transaction.id))!.hash, { timeout: 10_000 })
         .not.toBe(first.hash)
@@ -117,14 +94,14 @@ describe('a submitted tx stuck below the chain’s fees', () => {
   it('gets a fresh deadline when a swap’s lapsed while it was stuck, and keeps its minimum', async () => {
     const wallet = await fundedWallet(aw, devnet, '5')
     const usdc = devnet.addressBook.tokens.find((token) => token.symbol === 'USDC')!.address
-    await withoutAutomine(async () => {
+    await withoutAutomine(devnet, async () => {
       const swapped = aw.swap({ fromToken: 'ETH', toToken: usdc, amount: '0.1', wallet: wallet.address })
       const [pending] = await pendingSwaps(wallet.address)
       const first = (await stored(pending!.id))!
       const firstCall = routerCall(first.call.data!)
       // Stuck below the base fee for longer than the swap's 20-minute deadline.
       await devnet.increaseTime(30 * 60)
-      await raiseBaseFee(BigInt(first.gas!.maxFeePerGas) * 3n)
+      await raiseBaseFee(devnet, BigInt(first.gas!.maxFeePerGas) * 3n)
       await expect.poll(async () => (await stored(first.id))!.hash, { timeout: 10_000 }).not.toBe(first.hash)
       const replaced = (await stored(first.id))!
       const renewed = routerCall(replaced.call.data!)
@@ -146,7 +123,7 @@ describe('a submitted tx stuck below the chain’s fees', () => {
     })
     try {
       const wallet = await fundedWallet(capped, devnet, '5')
-      await withoutAutomine(async () => {
+      await withoutAutomine(devnet, async () => {
         const { transaction } = await capped.send({
           wallet: wallet.address,
           to: freshAddress(),
@@ -157,7 +134,7 @@ describe('a submitted tx stuck below the chain’s fees', () => {
         await new Promise((resolve) => setTimeout(resolve, 500))
         expect((await capped.context.storage.get('transactions', transaction.id))!.hash).toBe(first.hash)
         // The market moves to 10× its max fee: a raise would pass 2× the first fee, so none is made.
-        await raiseBaseFee(BigInt(first.gas!.maxFeePerGas) * 10n)
+        await raiseBaseFee(devnet, BigInt(first.gas!.maxFeePerGas) * 10n)
         await new Promise((resolve) => setTimeout(resolve, 500))
         const after = (await capped.context.storage.get('transactions', transaction.id))!
         expect(after).toMatchObject({ status: 'submitted', hash: first.hash })

@@ -21,13 +21,20 @@ import { type CreateDevnetOptions, createDevnet, type Devnet } from '@agentwalle
 import { type Address, createPublicClient, custom, type PublicClient, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect } from 'vitest'
+import { startAnvilDevnet } from './anvil.js'
 
 /** A second principal of the default tenant that may approve what the local admin asked for. */
 export const approver: Principal = { tenantId: 'default', id: 'human-approver', role: 'approver' }
 
-/** Starts a devnet (once per test file) and returns a factory for AgentWallets on it. */
-export async function startDevnet(options: CreateDevnetOptions = {}): Promise<Devnet> {
-  return createDevnet(options)
+/** The nodes the chain-truth tests run on: the embedded devnet (EDR), or anvil with the protocol set. */
+export type TestNode = 'devnet' | 'anvil'
+
+/** Starts a devnet (once per test file): the embedded one, or anvil with the protocol set (`node`). */
+export async function startDevnet(options: CreateDevnetOptions & { node?: TestNode } = {}): Promise<Devnet> {
+  const { node = 'devnet', ...devnetOptions } = options
+  if (node === 'devnet') return createDevnet(devnetOptions)
+  if (Object.keys(devnetOptions).length > 0) throw new Error('startDevnet: anvil takes no devnet options')
+  return startAnvilDevnet()
 }
 
 /** A devnet-backed AgentWallet with no default rules and a fast tracker, for tests. */

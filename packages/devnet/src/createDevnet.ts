@@ -1,14 +1,12 @@
 import { mkdirSync } from 'node:fs'
-import { lockDataDir, type TokenInfo } from '@agentwallet/core'
-import { type Address, encodeFunctionData, type Hex, numberToHex, parseEther } from 'viem'
-import { testTokenAbi } from './abis/testTokenAbi.js'
+import { lockDataDir } from '@agentwallet/core'
+import { type Address, type Hex, parseEther } from 'viem'
 import { withAddressBook } from './addressBookRpc.js'
-import { createDeployer } from './createDeployer.js'
 import { createEdrProvider } from './createEdrProvider.js'
 import { type DataDirMeta, journalFile, readMeta, writeMeta } from './dataDirMeta.js'
 import { type DevnetAddressBook, deployProtocols, upgradeProtocols } from './deployProtocols.js'
-import { deployVerifyingPaymaster } from './deployVerifyingPaymaster.js'
 import { devnetAccounts, devnetDeployer } from './devnetAccounts.js'
+import { type DevnetActions, devnetActions } from './devnetActions.js'
 import { devnetChain } from './devnetChain.js'
 import { withIntervalMining } from './intervalMining.js'
 import { openJournal } from './journal.js'
@@ -39,27 +37,13 @@ export type CreateDevnetOptions = {
   blockTime?: number | undefined
 }
 
-export type Devnet = {
+export type Devnet = DevnetActions & {
   /** EIP-1193 provider: `createPublicClient({ chain: devnet.chain, transport: custom(devnet.provider) })`. */
   provider: DevnetProvider
   chain: typeof devnetChain
   addressBook: DevnetAddressBook
   /** The pre-funded accounts of the test mnemonic (also EDR's `eth_accounts`). */
   accounts: readonly { address: Address; privateKey: Hex }[]
-  /** Adds `amount` wei to `address`'s ETH balance. */
-  faucet(address: Address, amount: bigint): Promise<void>
-  /** Mints a test token (address or symbol, e.g. 'USDC') to `to`; returns the mint transaction hash. */
-  mintToken(token: Address | string, to: Address, amount: bigint): Promise<Hex>
-  /**
-   * Deploys a tenant's VerifyingPaymaster on the devnet's EntryPoint v0.8: it pays the gas of user
-   * operations `signer` (the service's sponsor key) has signed, from `deposit` wei put in its EntryPoint
-   * deposit. The devnet's deployer owns it. Resolves with its address.
-   */
-  deployVerifyingPaymaster(options: { signer: Address; deposit?: bigint | undefined }): Promise<Address>
-  /** Moves the chain clock forward; the next block carries the new time (nothing is mined). */
-  increaseTime(seconds: number): Promise<void>
-  /** Mines `blocks` empty blocks (default 1), all at the chain's time now: a burst does not move the clock. */
-  mine(blocks?: number): Promise<void>
   /** Serves the same chain as JSON-RPC over HTTP on 127.0.0.1. */
   serve(options?: ServeOptions): Promise<DevnetServer>
   close(): Promise<void>
@@ -156,36 +140,7 @@ async function startDevnet(options: CreateDevnetOptions, unlock: () => void): Pr
     chain: devnetChain,
     addressBook,
     accounts,
-    async faucet(address, amount) {
-      const balance = BigInt(
-        await provider.request({ method: 'eth_getBalance', params: [address, 'latest'] }),
-      )
-      await provider.request({
-        method: 'hardhat_setBalance',
-        params: [address, numberToHex(balance + amount)],
-      })
-    },
-    async mintToken(token, to, amount) {
-      const info = addressBook.tokens.find(
-        (t: TokenInfo) => t.symbol === token || t.address.toLowerCase() === token.toLowerCase(),
-      )
-      if (!info) throw new Error(`${token} is not a devnet test token`)
-      const deployer = await createDeployer(provider, meta.chainId, devnetDeployer.privateKey)
-      const data = encodeFunctionData({ abi: testTokenAbi, functionName: 'mint', args: [to, amount] })
-      return deployer.send({ to: info.address, data })
-    },
-    async deployVerifyingPaymaster({ signer, deposit }) {
-      const deployer = await createDeployer(provider, meta.chainId, devnetDeployer.privateKey)
-      const entryPoint = addressBook.accountAbstraction.entryPoint
-      return deployVerifyingPaymaster(deployer, { entryPoint, signer, deposit })
-    },
-    async increaseTime(seconds) {
-      await provider.request({ method: 'evm_increaseTime', params: [seconds] })
-    },
-    async mine(blocks = 1) {
-      // Back to back, each at the chain's time now (the wall clock plus any increaseTime), not a second apart.
-      await provider.request({ method: 'hardhat_mine', params: [numberToHex(blocks), '0x0'] })
-    },
+    ...devnetActions(provider, meta.chainId, addressBook),
     async serve(serveOptions) {
       const server = await serveDevnet(withAddressBook(provider, addressBook), serveOptions)
       servers.add(server)

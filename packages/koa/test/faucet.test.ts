@@ -33,6 +33,18 @@ describe('POST /devnet/faucet', () => {
     expect(BigInt(onChain as string)).toBe(expected)
   })
 
+  it('mints a test token of the address book, by symbol, in its units; an unknown token is 400', async () => {
+    const address = fresh()
+    const minted = await t.call('POST', '/devnet/faucet', {
+      body: { address, token: 'usdc', amount: '250.5' },
+    })
+    expect(minted.status, JSON.stringify(minted.body)).toBe(200)
+    expect(minted.body).toMatchObject({ chain: 'devnet', token: 'USDC', amount: '250.5', balance: '250.5' })
+    const unknown = await t.call('POST', '/devnet/faucet', { body: { address, token: 'NOPE' } })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body.error.code).toBe('validation_failed')
+  })
+
   it(`refuses more than the cap (${faucetCapEth} ETH), naming it`, async () => {
     const over = `${BigInt(faucetCapEth) + 1n}`
     const { status, body } = await t.call('POST', '/devnet/faucet', {

@@ -101,6 +101,12 @@ export type ChainInfo = {
   testnet: boolean
   /** Blocks after which a mined tx is final here, when configured (`chains.<name>.finalityDepth`). */
   finalityDepth?: number | undefined
+  /**
+   * A development chain (our devnet, anvil, hardhat): the faucet funds addresses here. Set by the
+   * operator (`chains.<name>.devChain`, `serve --dev-chain`), else true for chain ids 31337 and 1337
+   * (`isDevChain` reads it so).
+   */
+  devChain?: boolean | undefined
 }
 
 /** One RPC URL of a chain, shown without credentials, with a client that reaches only it (health). */

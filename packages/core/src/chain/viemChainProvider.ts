@@ -1,6 +1,7 @@
 import { createPublicClient, type EIP1193Provider, type PublicClient, type Transport } from 'viem'
 import { BaseError } from '../errors/baseError.js'
 import { UnsupportedChainFamilyError } from '../errors/errors.js'
+import { devChainIds } from './devChainIds.js'
 import { publicChains } from './publicChains.js'
 import { rpcTransport, type TransportLifetime } from './rpcTransport.js'
 import { type SolanaChainConfig, solanaChainHandle } from './solanaChainHandle.js'
@@ -32,6 +33,11 @@ export type EvmChainConfig = {
    * `finalityDepth`.
    */
   finalityDepth?: number | undefined
+  /**
+   * A development chain whose node funds addresses (`hardhat_setBalance` / `anvil_setBalance`): the
+   * faucet works here. Default: true for chain ids 31337 and 1337 (our devnet, anvil, hardhat).
+   */
+  devChain?: boolean | undefined
   /** Polling interval for receipts and blocks, ms (default 4000; local chains 50). */
   pollingIntervalMs?: number | undefined
 }
@@ -104,7 +110,7 @@ function createHandle(name: string, config: EvmChainConfig, lifetime: TransportL
   if (chainId === undefined) {
     throw new BaseError('validation_failed', `Chain "${name}" needs a chainId`, { details: { chain: name } })
   }
-  const local = config.provider !== undefined || chainId === 31337 || chainId === 1337
+  const local = config.provider !== undefined || devChainIds.includes(chainId)
   const { transport, rpcs } = rpcTransport(name, config, local, lifetime)
   const client = createPublicClient({
     transport,
@@ -123,6 +129,7 @@ function createHandle(name: string, config: EvmChainConfig, lifetime: TransportL
     },
     testnet: config.testnet ?? known?.testnet ?? local,
     ...(config.finalityDepth === undefined ? {} : { finalityDepth: config.finalityDepth }),
+    devChain: config.devChain ?? devChainIds.includes(chainId),
     client,
     contracts: mergeAddressBooks(known?.contracts ?? {}, config.contracts ?? {}),
     ...(rpcs ? { rpcs } : {}),

@@ -1,6 +1,8 @@
 import { type Address, formatEther, numberToHex, parseEther } from 'viem'
 import type { z } from 'zod'
 import { chainInfoOf } from '../chain/chainInfoOf.js'
+import { devChainIds, isDevChain } from '../chain/devChainIds.js'
+import { isMethodMissing } from '../chain/isMethodMissing.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { BaseError } from '../errors/baseError.js'
@@ -13,15 +15,18 @@ import { solanaFaucet } from '../solana/solanaFaucet.js'
 import { parseAmount } from '../utils/amounts.js'
 import type { ChainFamily } from '../vault/types.js'
 import { type FaucetReturnType, faucetCapEth, type faucetSchema } from './devnetSchemas.js'
+import { mintFromFaucet } from './mintFromFaucet.js'
 
-/** Chain ids of local development chains (the devnet, anvil, hardhat): the only ones with a faucet. */
-export const devnetChainIds: readonly number[] = [31337, 1337]
+/** Chain ids taken for development chains unless the operator says otherwise (`devChain`). */
+export const devnetChainIds: readonly number[] = devChainIds
 const faucetCap = parseEther(faucetCapEth)
 const defaultAmount = '10'
 
 /**
- * Adds ETH to an address on a devnet chain (`hardhat_setBalance`, which the embedded devnet, anvil
- * and hardhat answer). Any other chain is `unsupported_chain`; more than the cap is `validation_failed`.
+ * Adds ETH to an address on a development chain (`devChain`: chain id 31337 or 1337 unless the
+ * operator says otherwise, or one marked `--dev-chain`) through the node's set-balance method
+ * (`hardhat_setBalance`, which our devnet, anvil and hardhat answer; `anvil_setBalance` where only that
+ * is known). Any other chain is `unsupported_chain`; more than the cap is `validation_failed`.
  * @example await fundFromFaucet(ctx, principal, { address: wallet.address, amount: '1' })
  */
 export async function fundFromFaucet(
@@ -47,18 +52,22 @@ async function evmFaucet(
   input: z.output<typeof faucetSchema>,
 ): Promise<FaucetReturnType> {
   const chain = ctx.chains.get(input.chain ?? ctx.chains.defaultChain)
-  if (input.token !== undefined) {
-    throw new ValidationError('The EVM devnet faucet gives ETH only (`token` is for a Solana devnet)', {
-      details: { reason: 'faucet_token', chain: chain.name },
-    })
-  }
   const address = parseInput(addressSchema, input.address)
-  if (!devnetChainIds.includes(chain.chainId)) {
+  if (!isDevChain(chain)) {
     throw new BaseError(
       'unsupported_chain',
-      `The faucet runs only on a devnet chain (chain id ${devnetChainIds.join(' or ')}); ${chain.name} is chain ${chain.chainId}`,
+      `The faucet runs only on a development chain (chain id ${devnetChainIds.join(' or ')}, or one the operator marks with --dev-chain); ${chain.name} is chain ${chain.chainId}`,
       { details: { chain: chain.name, chainId: chain.chainId } },
     )
+  }
+  if (input.token !== undefined) {
+    try {
+      return await mintFromFaucet(chain, { ...input, address, token: input.token }, (to, balance) =>
+        setBalance(chain.client, to, balance),
+      )
+    } catch (error) {
+      throw toChainError(error, chain.name)
+    }
   }
   const amount = parseAmount(input.amount ?? defaultAmount, 18)
   if (amount === 0n || amount > faucetCap) {
@@ -82,10 +91,14 @@ async function evmFaucet(
 
 type RawRequest = (args: { method: string; params: unknown[] }) => Promise<unknown>
 
-function setBalance(client: { request: unknown }, address: Address, balance: bigint): Promise<unknown> {
-  // A development node's method, outside viem's typed RPC schema.
-  return (client.request as RawRequest)({
-    method: 'hardhat_setBalance',
-    params: [address, numberToHex(balance)],
-  })
+async function setBalance(client: { request: unknown }, address: Address, balance: bigint): Promise<void> {
+  // A development node's methods, outside viem's typed RPC schema.
+  const request = client.request as RawRequest
+  const params = [address, numberToHex(balance)]
+  try {
+    await request({ method: 'hardhat_setBalance', params })
+  } catch (error) {
+    if (!isMethodMissing(error)) throw error
+    await request({ method: 'anvil_setBalance', params })
+  }
 }

@@ -1,12 +1,5 @@
-import {
-  type Address,
-  isAddressEqual,
-  LimitExceededRpcError,
-  MethodNotFoundRpcError,
-  MethodNotSupportedRpcError,
-  pad,
-  BaseError as ViemBaseError,
-} from 'viem'
+import { type Address, isAddressEqual, LimitExceededRpcError, pad, BaseError as ViemBaseError } from 'viem'
+import { isMethodMissing } from '../chain/isMethodMissing.js'
 import { permit2Of } from '../chain/permit2Of.js'
 import { isTransportError, toChainError } from '../chain/toChainError.js'
 import type { ChainHandle } from '../chain/types.js'
@@ -54,7 +47,8 @@ export async function simulateEffects(
       if (isTransportError(error) || error instanceof LimitExceededRpcError) {
         throw toChainError(error, chain.name, { read: true })
       }
-      if (isRefusal(error)) refused.add(method)
+      // A node that does not serve the method: ask the next one.
+      if (isMethodMissing(error)) refused.add(method)
       reasons.push(`${method}: ${error instanceof ViemBaseError ? error.shortMessage : String(error)}`)
       continue
     }
@@ -79,16 +73,6 @@ export async function simulateEffects(
     status: 'unknown',
     reason: `the node simulates no call (${reasons.length ? reasons.join('; ') : 'eth_simulateV1 and debug_traceCall refused before'})`,
   }
-}
-
-/** A node that does not serve the method (or not with these parameters): ask the next one. */
-function isRefusal(error: unknown): boolean {
-  return (
-    error instanceof ViemBaseError &&
-    error.walk(
-      (cause) => cause instanceof MethodNotFoundRpcError || cause instanceof MethodNotSupportedRpcError,
-    ) !== null
-  )
 }
 
 function nativeEffects(chain: ChainHandle, holder: Address, simulation: Simulation): Effect[] {

@@ -1,3 +1,8 @@
+export {
+  type ChainNodeConformanceOptions,
+  type ChainNodeUnderTest,
+  runChainNodeConformance,
+} from './chainNodeConformance.js'
 export { type KeyVaultConformanceOptions, runKeyVaultConformance } from './keyVaultConformance.js'
 export * from './policyEngineConformance.js'
 export {

@@ -16,6 +16,10 @@ ${storageFlags}
   --chain name=rpcUrl[,rpcUrl…]  repeatable; several URLs of one chain are ranked and each used
                         when those before fail; default the embedded devnet
                         env AGENTWALLET_CHAINS (comma-separated: a=https://x,https://y,b=https://z)
+  --address-book name=file  repeatable; the chain's protocol contracts, as \`devnet deploy\` writes them
+                        env AGENTWALLET_ADDRESS_BOOK (name=file,…), config addressBooks {name: file}
+  --dev-chain <name>    repeatable; a development chain: the faucet funds there (default: chain ids
+                        31337 and 1337)  env AGENTWALLET_DEV_CHAINS (comma-separated), config devChains
   --block-time <s>      the embedded devnet mines a block every <s> seconds, not one per send
                         env AGENTWALLET_BLOCK_TIME
   --log-level <level>   fatal|error|warn|info|debug|trace|silent, default info  env AGENTWALLET_LOG_LEVEL
@@ -66,12 +70,17 @@ Flags:
   devnet: `Usage: agentwallet devnet [--port 8545] [--host 127.0.0.1] [--data-dir <dir>] [--storage memory]
                          [--block-time <seconds>]
        agentwallet devnet --solana [--port 8899] [--host 127.0.0.1] [--data-dir <dir>] [--storage memory]
+       agentwallet devnet deploy --rpc <url> --out <file> [--key <hex>]
 
 Serves the embedded chain (state in <data-dir>/devnet) as JSON-RPC, chain id 31337; a server uses it
 with --chain devnet=http://127.0.0.1:8545. --block-time mines a block every <seconds> (fractions
 allowed) instead of one per send, as a real chain does; env AGENTWALLET_BLOCK_TIME.
 With --solana: the embedded Solana devnet (LiteSVM, state in <data-dir>/solana-devnet) as Solana
-JSON-RPC over HTTP and WebSocket on one port (default 8899); see docs/solana.md.`,
+JSON-RPC over HTTP and WebSocket on one port (default 8899); see docs/solana.md.
+With deploy: the same protocol set, from the same artifacts, deployed onto another dev node of chain
+id 31337 (anvil, hardhat), paid by a funded key (default the mnemonic's first account; --key or env
+AGENTWALLET_DEPLOY_KEY for another), the address book written to --out; then
+agentwallet serve --chain devnet=<url> --address-book devnet=<file>.`,
   migrate: `Usage: agentwallet migrate --storage postgres --database-url <url> [--database-schema <s>]
 
 Brings the Postgres schema up to date and exits.`,

@@ -22,6 +22,13 @@ export type ServerConfig = {
   databaseSchema: string | undefined
   /** Named RPC chains, each with one or more URLs (tried in rank order); empty means the embedded devnet. */
   chains: Record<string, string[]>
+  /**
+   * Address books by chain name (`--address-book name=file`, `AGENTWALLET_ADDRESS_BOOK`, `addressBooks`):
+   * the JSON file `agentwallet devnet deploy` writes, giving that chain its protocol contracts.
+   */
+  addressBooks: Record<string, string>
+  /** Chains the operator marks as development chains (`--dev-chain`): the faucet funds there. */
+  devChains: string[]
   logLevel: string
   adminKey: string | undefined
   /** CIDRs of private/loopback/special-purpose addresses webhooks may target (none by default: SSRF). */
@@ -78,6 +85,11 @@ const options = {
   'database-url': { type: 'string' },
   'database-schema': { type: 'string' },
   chain: { type: 'string', multiple: true },
+  'address-book': { type: 'string', multiple: true },
+  'dev-chain': { type: 'string', multiple: true },
+  // devnet deploy: the node to deploy onto and the key that funds it
+  rpc: { type: 'string' },
+  key: { type: 'string' },
   'block-time': { type: 'string' },
   // devnet subcommand: the Solana devnet instead of the EVM one
   solana: { type: 'boolean' },
@@ -153,6 +165,13 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
       values['database-schema'] ?? env.AGENTWALLET_DATABASE_SCHEMA ?? file.databaseSchema,
     ),
     chains: chainSpecs ? parseChains(chainSpecs) : fileChains(file.chains),
+    addressBooks: parseAddressBooks(
+      values['address-book'] ?? env.AGENTWALLET_ADDRESS_BOOK?.split(',') ?? file.addressBooks,
+    ),
+    devChains: parseChainNames(
+      '--dev-chain',
+      values['dev-chain'] ?? env.AGENTWALLET_DEV_CHAINS?.split(',') ?? file.devChains,
+    ),
     logLevel: parseLogLevel(values['log-level'] ?? env.AGENTWALLET_LOG_LEVEL ?? file.logLevel ?? 'info'),
     adminKey: env.AGENTWALLET_ADMIN_KEY || undefined,
     allowPrivateWebhooks: parseWebhookAllowance(
@@ -176,6 +195,41 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
     paymasters: parsePaymasters(file.paymasters),
     audit: parseAuditConfig(env, file),
   }
+}
+
+/**
+ * `name=file` pairs (flags, env split on commas) or the config file's object of name → file; each
+ * file resolved against the working directory. Read when the server starts (`readAddressBook`).
+ * @example parseAddressBooks(['devnet=anvil.json'], dir) // { devnet: '/…/anvil.json' }
+ */
+function parseAddressBooks(value: unknown): Record<string, string> {
+  if (value === undefined) return {}
+  const entries = Array.isArray(value)
+    ? value.map(String)
+    : typeof value === 'object' && value !== null
+      ? Object.entries(value).map(([name, file]) => `${name}=${String(file)}`)
+      : [String(value)]
+  const books: Record<string, string> = {}
+  for (const entry of entries.map((text) => text.trim()).filter(Boolean)) {
+    const match = /^([a-z0-9_-]{1,64})=(.+)$/i.exec(entry)
+    if (!match)
+      throw new CliError(
+        `--address-book expects name=file (e.g. devnet=./anvil-address-book.json, as agentwallet devnet deploy writes), got "${entry}"`,
+      )
+    books[match[1]!] = resolve(match[2]!)
+  }
+  return books
+}
+
+/** Chain names (flags, env split on commas, or a JSON array in the config file). */
+function parseChainNames(flag: string, value: unknown): string[] {
+  if (value === undefined) return []
+  const names = (Array.isArray(value) ? value.map(String) : [String(value)])
+    .map((name) => name.trim())
+    .filter(Boolean)
+  const bad = names.find((name) => !/^[a-z0-9_-]{1,64}$/i.test(name))
+  if (bad !== undefined) throw new CliError(`${flag} expects chain names (e.g. devnet), got "${bad}"`)
+  return names
 }
 
 /**

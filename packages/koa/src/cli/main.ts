@@ -4,6 +4,7 @@ import { auditCommand } from './auditCommand.js'
 import { CliError } from './cliError.js'
 import { cliVersion, commandHelp, usage } from './commandHelp.js'
 import { devnetCommand } from './devnetCommand.js'
+import { devnetDeployCommand } from './devnetDeployCommand.js'
 import { faucetCommand } from './faucetCommand.js'
 import { keys } from './keys.js'
 import { loadConfig, parseCli } from './loadConfig.js'
@@ -31,6 +32,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   if (command === 'migrate') return migrateCommand(config, print)
   if (command === 'audit') return auditCommand(rest, values, config, env, print)
   if (command === 'rotate-master-key') return rotateMasterKeyCommand(config, env, print)
+  if (command === 'devnet' && rest[0] === 'deploy') return devnetDeployCommand(values, env, print)
   const running: { close(): Promise<void>; closed?: Promise<void> } =
     command === 'serve'
       ? await serve(config, env, print)

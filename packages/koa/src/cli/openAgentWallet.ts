@@ -16,6 +16,7 @@ import { holdDataDirs } from './holdDataDir.js'
 import type { Env, ServerConfig } from './loadConfig.js'
 import { openStorage } from './openStorage.js'
 import { openVault } from './openVault.js'
+import { withOperatorMarks } from './readAddressBook.js'
 import { resolveChains } from './resolveChains.js'
 
 export type Runtime = {
@@ -50,7 +51,10 @@ export async function openAgentWallet(
 ): Promise<Runtime> {
   const named = Object.entries(config.chains)
   if (config.storage === 'postgres') assertReplicaReady(named.length, env)
-  assertKnownChains(config.finalityDepth.byChain, named.length > 0 ? Object.keys(config.chains) : ['devnet'])
+  const configured = named.length > 0 ? Object.keys(config.chains) : ['devnet']
+  assertKnownChains('--finality-depth', Object.keys(config.finalityDepth.byChain), configured)
+  assertKnownChains('--address-book', Object.keys(config.addressBooks), configured)
+  assertKnownChains('--dev-chain', config.devChains, configured)
   const durable = config.storage !== 'memory'
   // `agentwallet devnet` holds only the chain's dir: it may serve the chain to a server on this data dir.
   const dirs =
@@ -108,7 +112,7 @@ export async function openAgentWallet(
           }
         : withLocalExplorer(await resolveChains(config.chains), options.localExplorerUrl)
     const agentWallet = await createAgentWallet({
-      chains: withFinalityDepths(chains, config.finalityDepth.byChain),
+      chains: withFinalityDepths(withOperatorMarks(chains, config), config.finalityDepth.byChain),
       finalityDepth: config.finalityDepth.all,
       storage,
       vault: opened.vault,
@@ -161,12 +165,12 @@ function withLocalExplorer(
   )
 }
 
-/** `--finality-depth name=blocks` may name only chains the server runs on (checked before any starts). */
-function assertKnownChains(byChain: Record<string, number>, configured: readonly string[]): void {
-  const unknown = Object.keys(byChain).filter((name) => !configured.includes(name))
+/** A per-chain setting may name only chains the server runs on (checked before any starts). */
+function assertKnownChains(flag: string, names: readonly string[], configured: readonly string[]): void {
+  const unknown = names.filter((name) => !configured.includes(name))
   if (unknown.length > 0)
     throw new CliError(
-      `--finality-depth names chains that are not configured: ${unknown.join(', ')} (configured: ${configured.join(', ')})`,
+      `${flag} names chains that are not configured: ${unknown.join(', ')} (configured: ${configured.join(', ')})`,
     )
 }
 

@@ -1,4 +1,4 @@
-import { type AgentWallet, devnetChainIds, faucetCapEth } from '@agentwallet/core'
+import { type AgentWallet, faucetCapEth, isDevChain } from '@agentwallet/core'
 import { defineRoute, type RouteSpec } from './defineRoute.js'
 
 export type SystemRouteOptions = {
@@ -21,7 +21,12 @@ export function systemRoutes(options: SystemRouteOptions): RouteSpec[] {
       path: '/onboarding',
       summary: 'Setup state and copy-paste next steps (no API key)',
       auth: 'public',
-      handler: async () => ({ body: { success: true, ...onboarding(chains(), options.adminKeyHint) } }),
+      handler: async () => ({
+        body: {
+          success: true,
+          ...onboarding(chains(), devChainOf(options.agentWallet), options.adminKeyHint),
+        },
+      }),
     }),
     defineRoute({
       method: 'get',
@@ -35,6 +40,7 @@ export function systemRoutes(options: SystemRouteOptions): RouteSpec[] {
 
 function onboarding(
   chains: { name: string; chainId: number; family: string }[],
+  devChain: string | undefined,
   adminKeyHint: string | undefined,
 ) {
   // The base URL is a placeholder on purpose: behind a proxy the server cannot know its public address.
@@ -42,7 +48,7 @@ function onboarding(
   const admin = '-H "X-API-Key: $AGENTWALLET_API_KEY"'
   const agent = '-H "X-API-Key: $AGENT_KEY"'
   const json = '-H "content-type: application/json"'
-  const devnet = chains.find((chain) => chain.family === 'evm' && devnetChainIds.includes(chain.chainId))
+  const devnet = chains.find((chain) => chain.name === devChain)
   return {
     service: 'agentwallet',
     chains,
@@ -104,4 +110,9 @@ function onboarding(
     ],
     docs: { openapi: '/openapi.json', health: '/health' },
   }
+}
+
+/** The first chain the faucet funds on, if any. */
+function devChainOf(agentWallet: AgentWallet): string | undefined {
+  return agentWallet.context.chains.list().find(isDevChain)?.name
 }

@@ -1,0 +1,4 @@
+import { droppedFlow } from './droppedFlow.js'
+
+// The same on anvil, dropped by anvil_dropTransaction.
+droppedFlow('anvil')
