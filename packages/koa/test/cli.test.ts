@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { devnetAccounts } from '@agentwallet/devnet'
 import { afterAll, expect, it } from 'vitest'
+import { startBlockaidApi } from '../../../test/helpers/blockaidApi.js'
 import { cliEntry } from '../../../test/helpers/cliBundle.js'
 import { ensureDashboardBuilt } from '../../dashboard/test/helpers/buildDashboard.js'
 import { commandHelp } from '../src/cli/commandHelp.js'
@@ -191,6 +192,58 @@ it(
     } finally {
       started.child.kill('SIGTERM')
       await new Promise<void>((resolve) => aggregator.close(() => resolve()))
+    }
+  },
+  bound(1),
+)
+
+it(
+  'AGENTWALLET_BLOCKAID_API_KEY adds Blockaid as a screening source: a send to a malicious address is refused before signing',
+  async () => {
+    const blockaid = await startBlockaidApi()
+    const drainer = '0x8576aCC5C05D6Ce88f4e49bf65BdF0C62F91353C'
+    blockaid.addresses.set(drainer.toLowerCase(), 'Malicious')
+    const adminKey = 'aw_fixed_admin_key_for_blockaid_test_0123'
+    const started = await run(
+      ['serve', '--port', '0', '--storage', 'memory', '--data-dir', join(dataDir, 'blockaid')],
+      {
+        AGENTWALLET_ADMIN_KEY: adminKey,
+        AGENTWALLET_BLOCKAID_API_KEY: blockaid.apiKey,
+        AGENTWALLET_BLOCKAID_URL: blockaid.url,
+        // The devnet screened as Ethereum (Blockaid knows no chain 31337: unmapped, it is an outage).
+        AGENTWALLET_BLOCKAID_CHAINS: '31337=ethereum',
+      },
+      /wallet\/list\n/,
+    )
+    try {
+      expect(started.out).not.toContain(blockaid.apiKey)
+      const url = /listening on (http:\/\/\S+)/.exec(started.out)![1]!
+      const post = (path: string, body: unknown) =>
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'x-api-key': adminKey, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      const created = await post('/wallet/create', { agentName: 'screened' })
+      const { address } = ((await created.json()) as { wallet: { address: string } }).wallet
+      expect((await post('/devnet/faucet', { address, amount: '1' })).status).toBe(200)
+      const rules = [{ type: 'screen_counterparties', sources: ['blockaid'] }]
+      expect((await post('/policy/update', { rules })).status).toBe(200)
+
+      const refused = await post(`/wallet/${address}/send`, { to: drainer, value: '0.1' })
+      expect(refused.status).toBe(403)
+      expect(await refused.json()).toMatchObject({
+        error: { code: 'policy_blocked', details: { ruleType: 'screen_counterparties', source: 'blockaid' } },
+      })
+      expect(blockaid.requests).toContain('/v0/evm/address/scan')
+      const clean = await post(`/wallet/${address}/send`, {
+        to: devnetAccounts[3]!.address,
+        value: '0.1',
+      })
+      expect(clean.status).toBe(200)
+    } finally {
+      started.child.kill('SIGTERM')
+      await blockaid.close()
     }
   },
   bound(1),

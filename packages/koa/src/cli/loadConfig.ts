@@ -37,6 +37,10 @@ export type ServerConfig = {
   rateLimit: { capacity: number; refillPerSecond: number } | false
   /** A 0x Swap API v2 source for swaps, enabled by `AGENTWALLET_0X_API_KEY` (the key only from env). */
   zeroEx: { apiKey: string; baseUrl: string | undefined } | undefined
+  /** Blockaid's address and transaction scanning as a screening source (the key only from the environment). */
+  blockaid:
+    | { apiKey: string; baseUrl: string | undefined; chains: Record<number, string> | undefined }
+    | undefined
   /** Enables `GET /metrics` for `Authorization: Bearer <token>` (`AGENTWALLET_METRICS_TOKEN`, env only). */
   metricsToken: string | undefined
   /** Chains `/health/ready` needs (`AGENTWALLET_READY_CHAINS`); undefined: every configured chain. */
@@ -184,6 +188,13 @@ export function loadConfig(values: ParsedArgs['values'], env: Env): ServerConfig
           baseUrl: optionalString(env.AGENTWALLET_0X_URL ?? file.zeroExUrl),
         }
       : undefined,
+    blockaid: env.AGENTWALLET_BLOCKAID_API_KEY
+      ? {
+          apiKey: env.AGENTWALLET_BLOCKAID_API_KEY,
+          baseUrl: optionalString(env.AGENTWALLET_BLOCKAID_URL ?? file.blockaidUrl),
+          chains: parseBlockaidChains(env.AGENTWALLET_BLOCKAID_CHAINS ?? file.blockaidChains),
+        }
+      : undefined,
     metricsToken: parseMetricsToken(env.AGENTWALLET_METRICS_TOKEN),
     readyChains: parseReadyChains(env.AGENTWALLET_READY_CHAINS ?? file.readyChains),
     blockTime: parseBlockTime(values['block-time'] ?? env.AGENTWALLET_BLOCK_TIME ?? file.blockTime),
@@ -295,6 +306,29 @@ function parseFinalityDepth(value: unknown): FinalityDepthConfig {
     else parsed.byChain[match[1]] = blocks
   }
   return parsed
+}
+
+/**
+ * Blockaid's chain name by chain id, beside its defaults: `id=name`, comma-separated, or an object in
+ * the config file (e.g. a local fork of Ethereum: `31337=ethereum`).
+ * @example parseBlockaidChains('31337=ethereum') // { 31337: 'ethereum' }
+ */
+function parseBlockaidChains(value: unknown): Record<number, string> | undefined {
+  if (value === undefined || value === '') return undefined
+  const entries =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? Object.entries(value).map(([id, name]) => `${id}=${String(name)}`)
+      : String(value).split(',')
+  const chains: Record<number, string> = {}
+  for (const entry of entries.map((text) => text.trim()).filter(Boolean)) {
+    const match = /^(\d{1,12})=([a-z0-9-]{1,64})$/.exec(entry)
+    if (!match)
+      throw new CliError(
+        `AGENTWALLET_BLOCKAID_CHAINS expects chainId=blockaid-chain, comma-separated (e.g. "31337=ethereum"), not "${entry}"`,
+      )
+    chains[Number(match[1])] = match[2]!
+  }
+  return chains
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   loadOrCreateMasterKey,
   masterKeyFromEnv,
   publicChains,
+  type ScreeningSource,
   zeroExQuoteSource,
 } from '@agentwallet/core'
 import { createDevnet, type Devnet } from '@agentwallet/devnet'
@@ -125,6 +126,7 @@ export async function openAgentWallet(
       },
       webhooks: { allowPrivateTargets: config.allowPrivateWebhooks },
       quoteSources: config.zeroEx ? [zeroExQuoteSource(config.zeroEx)] : [],
+      screening: config.blockaid ? { sources: [await blockaidSource(config.blockaid)] } : undefined,
       ...config.feeBumping,
       paymaster: ({ tenantId, chain }) => config.paymasters[tenantId]?.[chain],
       onBackgroundError: options.onBackgroundError,
@@ -200,4 +202,14 @@ function assertReplicaReady(chainCount: number, env: Env): void {
     throw new CliError(
       '--storage postgres needs AGENTWALLET_MASTER_KEY, the same on every replica (wallet keys are sealed with it)',
     )
+}
+
+/** Blockaid's scanning from its optional package (`@agentwallet/screening-blockaid`), named `blockaid`. */
+async function blockaidSource(blockaid: NonNullable<ServerConfig['blockaid']>): Promise<ScreeningSource> {
+  const { blockaidScreening } = await import('@agentwallet/screening-blockaid').catch((error: unknown) => {
+    throw new CliError(
+      `AGENTWALLET_BLOCKAID_API_KEY needs the package @agentwallet/screening-blockaid (npm install @agentwallet/screening-blockaid): ${error instanceof Error ? error.message : String(error)}`,
+    )
+  })
+  return blockaidScreening({ apiKey: blockaid.apiKey, baseURL: blockaid.baseUrl, chains: blockaid.chains })
 }
