@@ -1,3 +1,4 @@
+import { chainInfoOf } from '../chain/chainInfoOf.js'
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import type { PolicyIntent } from '../intents/types.js'
@@ -25,12 +26,11 @@ export async function screenIntent(
   query: ScreeningQuery,
   venues: readonly string[] = [],
 ): Promise<ScreeningFacts> {
-  const chain = ctx.chains.get(intent.chain)
+  const chain = chainInfoOf(ctx.chains, intent.chain)
   const sources = ctx.screening.sources.filter(
     (source) => query.sources === undefined || query.sources.includes(source.name),
   )
-  // Every chain that reaches the policy today is EVM; a Solana intent will carry its chain's family here.
-  const base = { tenantId, chain: chain.name, chainId: chain.chainId, family: 'evm' as const }
+  const base = { tenantId, chain: chain.name, chainId: chain.chainId, family: chain.family }
   const outages: ScreeningOutage[] = []
   const ask = async (source: ScreeningSource, subject: string, run: () => Promise<ScreeningResult>) => {
     try {
