@@ -1,4 +1,3 @@
-import { chainInfoOf } from '../chain/chainInfoOf.js'
 import type { AgentWalletContext } from '../context.js'
 import { isAgentWalletError } from '../errors/baseError.js'
 import type { PolicyIntent } from '../intents/types.js'
@@ -26,11 +25,12 @@ export async function screenIntent(
   query: ScreeningQuery,
   venues: readonly string[] = [],
 ): Promise<ScreeningFacts> {
-  const chain = chainInfoOf(ctx.chains, intent.chain)
+  // Any family's chain: its facts, not its client (`get` is the EVM handle's, and refuses a Solana chain).
+  const chain = ctx.chains.list().find(({ name }) => name === intent.chain) ?? ctx.chains.get(intent.chain)
   const sources = ctx.screening.sources.filter(
     (source) => query.sources === undefined || query.sources.includes(source.name),
   )
-  const base = { tenantId, chain: chain.name, chainId: chain.chainId, family: chain.family }
+  const base = { tenantId, chain: chain.name, chainId: chain.chainId, family: chain.family ?? 'evm' }
   const outages: ScreeningOutage[] = []
   const ask = async (source: ScreeningSource, subject: string, run: () => Promise<ScreeningResult>) => {
     try {
