@@ -99,13 +99,12 @@ describe('serve on its embedded defaults: a Solana wallet over HTTP', () => {
     expect([smart.status, smart.body.error.code]).toEqual([422, 'unsupported_chain_family'])
     const onEvm = await call('GET', `/wallet/${wallet}/balance?chain=devnet`)
     expect([onEvm.status, onEvm.body.error.code]).toEqual([422, 'unsupported_chain_family'])
-    // Sends on Solana are not carried yet (docs/solana.md): refused before anything is judged or signed.
-    // (A base58 `to` is still refused earlier, by the EVM send schema: 400.)
+    // A send takes the wallet's family's forms: an EVM recipient or calldata on a Solana wallet is 400.
     const send = await call('POST', `/wallet/${wallet}/send`, {
       to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       value: '0.1',
     })
-    expect([send.status, send.body.error.code]).toEqual([422, 'unsupported_chain_family'])
+    expect([send.status, send.body.error.code]).toEqual([400, 'validation_failed'])
   })
 
   it('imports a Solana CLI keypair file as a Solana wallet at its own address; a bad key is 400, not echoed', async () => {
@@ -143,4 +142,118 @@ describe('serve on its embedded defaults: a Solana wallet over HTTP', () => {
     expect(body.eth).toBe('2.5')
     expect(body.tokens.find((token: { symbol: string }) => token.symbol === 'USDC').balance).toBe('40')
   }, 120_000)
+
+  /** A fresh Solana wallet of the service's, to receive: its balance is read back over HTTP. */
+  async function recipient(name: string): Promise<string> {
+    const { status, body } = await call('POST', '/wallet/create', { agentName: name, chain: 'solana' })
+    expect(status).toBe(201)
+    return body.wallet.address
+  }
+
+  async function balanceOf(address: string): Promise<{ lamports: bigint; usdc: bigint }> {
+    const { status, body } = await call('GET', `/wallet/${address}/balance?chain=solana`)
+    expect(status).toBe(200)
+    const usdc = body.tokens.find((token: { symbol: string }) => token.symbol === 'USDC')
+    return { lamports: BigInt(body.wei), usdc: BigInt(usdc.raw) }
+  }
+
+  /** What the stored effects move of `asset` ('native' or a mint) out of the wallet: outs, as a positive sum. */
+  function outOf(
+    effects: { effects: { kind: string; asset: { address: string }; amount: string }[] },
+    asset: string,
+  ) {
+    return effects.effects
+      .filter((effect) => effect.kind === 'out' && effect.asset.address === asset)
+      .reduce((sum, effect) => sum + BigInt(effect.amount), 0n)
+  }
+
+  async function waitConfirmed(id: string) {
+    const { status, body } = await call('GET', `/wallet/tx/${id}/wait?timeoutMs=30000`)
+    expect(status).toBe(200)
+    expect(body.transaction.status).toBe('confirmed')
+    return body.transaction
+  }
+
+  it('sends SOL to a fresh recipient: signed, landed, confirmed; the predicted effects are what the chain moved', async () => {
+    const to = await recipient('sol-recipient')
+    const before = await balanceOf(wallet)
+    const sent = await call('POST', `/wallet/${wallet}/send`, { to, value: '0.25' }, 'sol-send-1')
+    expect(sent.status).toBe(200)
+    expect(sent.body.transaction).toMatchObject({ status: 'submitted', to, chain: 'solana' })
+    expect(sent.body.transaction.hash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
+    const again = await call('POST', `/wallet/${wallet}/send`, { to, value: '0.25' }, 'sol-send-1')
+    expect(again.status).toBe(200)
+    expect(again.body.transaction.id).toBe(sent.body.transaction.id)
+
+    const confirmed = await waitConfirmed(sent.body.transaction.id)
+    expect(confirmed.effects.status).toBe('known')
+    expect(outOf(confirmed.effects, 'native')).toBe(250_000_000n)
+    // Read back: the recipient holds exactly what went out; the sender paid it and one signature's fee.
+    expect((await balanceOf(to)).lamports).toBe(250_000_000n)
+    const after = await balanceOf(wallet)
+    expect(before.lamports - after.lamports).toBe(outOf(confirmed.effects, 'native') + 5_000n)
+  }, 60_000)
+
+  it('sends USDC (by symbol) to a fresh recipient, creating its token account, paid by the wallet', async () => {
+    const to = await recipient('usdc-recipient')
+    const before = await balanceOf(wallet)
+    const sent = await call('POST', `/wallet/${wallet}/send`, { to, value: '12.5', token: 'USDC' })
+    expect(sent.status).toBe(200)
+    const confirmed = await waitConfirmed(sent.body.transaction.id)
+    expect(confirmed.asset.symbol).toBe('USDC')
+    const mint = confirmed.asset.address
+    expect(outOf(confirmed.effects, mint)).toBe(12_500_000n)
+    expect((await balanceOf(to)).usdc).toBe(12_500_000n)
+    const after = await balanceOf(wallet)
+    expect(before.usdc - after.usdc).toBe(outOf(confirmed.effects, mint))
+    // The recipient's token account's rent is SOL out of the wallet, predicted as such.
+    expect(before.lamports - after.lamports).toBe(outOf(confirmed.effects, 'native') + 5_000n)
+    expect(outOf(confirmed.effects, 'native')).toBeGreaterThan(0n)
+
+    const history = await call('GET', `/wallet/${wallet}/history`)
+    expect(history.status).toBe(200)
+    const ids = history.body.transactions.map((entry: { id: string }) => entry.id)
+    expect(ids).toContain(sent.body.transaction.id)
+  }, 60_000)
+
+  it('refuses a send over max_per_tx (403 policy_blocked) and an unknown token (400), moving nothing', async () => {
+    const rules = await call('POST', '/policy/update', {
+      wallet,
+      rules: [{ type: 'max_per_tx', asset: 'native', max: '0.5' }],
+    })
+    expect(rules.status).toBe(200)
+    const to = await recipient('blocked-recipient')
+    const over = await call('POST', `/wallet/${wallet}/send`, { to, value: '0.75' })
+    expect([over.status, over.body.error.code]).toEqual([403, 'policy_blocked'])
+    const unknown = await call('POST', `/wallet/${wallet}/send`, { to, value: '1', token: 'NOPE' })
+    expect([unknown.status, unknown.body.error.code]).toEqual([400, 'validation_failed'])
+    expect((await balanceOf(to)).lamports).toBe(0n)
+  }, 60_000)
+
+  it('pauses a send for approval, and an approver’s approval sends it: confirmed', async () => {
+    const rules = await call('POST', '/policy/update', {
+      wallet,
+      rules: [{ type: 'require_approval', always: true }],
+    })
+    expect(rules.status).toBe(200)
+    const approver = await call('POST', '/api-keys', { name: 'sol-approver', role: 'approver' })
+    expect(approver.status).toBe(201)
+    const to = await recipient('approved-recipient')
+    const paused = await call('POST', `/wallet/${wallet}/send`, { to, value: '0.1' })
+    expect(paused.status).toBe(202)
+    expect(paused.body.transaction.status).toBe('pending_approval')
+    expect((await balanceOf(to)).lamports).toBe(0n)
+
+    const approved = await callApi(
+      url,
+      approver.body.key,
+      'POST',
+      `/policy/approvals/${paused.body.approval.id}/approve`,
+      {},
+    )
+    expect(approved.status).toBe(200)
+    const confirmed = await waitConfirmed(paused.body.transaction.id)
+    expect(outOf(confirmed.effects, 'native')).toBe(100_000_000n)
+    expect((await balanceOf(to)).lamports).toBe(100_000_000n)
+  }, 60_000)
 })

@@ -46,6 +46,7 @@ import { memoryStorage } from './storage/memoryStorage.js'
 import type { Storage } from './storage/types.js'
 import { withWriteIds } from './storage/withWriteIds.js'
 import { laneCarrier } from './transactions/laneCarrier.js'
+import { solanaCarrier } from './transactions/solanaCarrier.js'
 import { settleSubmitted } from './transactions/submittedBatch.js'
 import { trackTransactions } from './transactions/trackTransactions.js'
 import { assertMasterKey } from './vault/assertMasterKey.js'
@@ -235,7 +236,12 @@ export async function createAgentWallet(config: AgentWalletConfig): Promise<Agen
     bundlerOf: (tenantId, chain) =>
       config.bundler?.({ tenantId, chain }) ?? relayerBundler(ctx, { tenantId, chain }),
     paymasterOf: (tenantId, chain) => config.paymaster?.({ tenantId, chain }),
-    carriers: { lane: laneCarrier(), user_operation: userOperationCarrier, payee: payeeCarrier },
+    carriers: {
+      lane: laneCarrier(),
+      user_operation: userOperationCarrier,
+      payee: payeeCarrier,
+      solana: solanaCarrier,
+    },
     skipped: skippedSteps(chains.list().map((chain) => chain.name)),
   }
   // The multi-step operations: resumed at start, stopped at close, their steps' call refreshers

@@ -1,8 +1,8 @@
 import type { z } from 'zod'
 import { toChainError } from '../chain/toChainError.js'
+import type { ChainInfo } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { exceedsApproved } from '../effects/exceedsApproved.js'
-import { predictEffects } from '../effects/predictEffects.js'
 import { toStoredEffects } from '../effects/toStoredEffects.js'
 import type { Effects } from '../effects/types.js'
 import { BaseError, isAgentWalletError } from '../errors/baseError.js'
@@ -10,11 +10,11 @@ import { EffectsChangedError, ForbiddenError, NotFoundError } from '../errors/er
 import { blockedError } from '../intents/blockedError.js'
 import { settlePayment } from '../payments/settlePayment.js'
 import { signedAuthorizationOf } from '../payments/signedAuthorization.js'
-import { effectsAhead, effectsOfRecord } from '../policy/effectsAhead.js'
+import { effectsOfRecord } from '../policy/effectsAhead.js'
 import { intentOf } from '../policy/evaluateIntent.js'
 import type { Principal } from '../principals/types.js'
 import { walletLockKey, withLock } from '../storage/withLock.js'
-import { carrierOf } from '../transactions/carrier.js'
+import { type AnyCarrier, carrierOf } from '../transactions/carrier.js'
 import { commitIntent } from '../transactions/commitIntent.js'
 import { judgeIntent } from '../transactions/judgeIntent.js'
 import { refreshCall } from '../transactions/refreshCall.js'
@@ -24,6 +24,7 @@ import type {
   TransactionRecord,
   UnsignedQueuedTransaction,
 } from '../transactions/types.js'
+import type { WalletRecord } from '../wallets/types.js'
 import type { ResolveApprovalReturnType } from './approvalSchemas.js'
 import { approvalView } from './listApprovals.js'
 import type { resolveApprovalSchema } from './resolveApprovalSchema.js'
@@ -57,10 +58,11 @@ export async function approveApproval(
   const { wallet } = await authorize(ctx, principal, approvalId)
   const approved = await withLock<Approved>(ctx.storage, [walletLockKey(wallet.address)], async () => {
     const { approval, transaction: paused } = await loadPending(ctx, approvalId)
-    const chain = ctx.chains.get(paused.chain)
+    const carrier = carrierOf(ctx, paused)
+    const chain = carrier.chainOf(ctx.chains, paused.chain)
     // Before the approval is spent: a failure here (chain down) leaves it pending, to approve again.
     const refreshed = await refreshCall(ctx, chain, paused)
-    const { transaction, effects } = await effectsNow(ctx, refreshed)
+    const { transaction, effects } = await effectsNow(ctx, carrier, chain, wallet, refreshed)
     const stored = toStoredEffects(effects)
     const beyond = approval.effects && exceedsApproved(approval.effects, stored)
     if (beyond) {
@@ -72,7 +74,7 @@ export async function approveApproval(
     const { decision, gas, allocated, short } = await judgeIntent(
       ctx,
       chain,
-      carrierOf(ctx, transaction),
+      carrier,
       wallet,
       { ...intentOf(transaction), effects },
       transaction.call,
@@ -119,33 +121,33 @@ export async function approveApproval(
 }
 
 /**
- * The paused intent with what its call would do now, predicted on the node (an x402 payment is
- * not a call of the wallet's: it keeps the effects it was made with).
+ * The paused intent with what its call would do now, as its carrier predicts a new intent's
+ * (`Carrier.effects`: a smart wallet's batch as one, a Solana send simulated); an x402 payment is
+ * not a call of the wallet's: it keeps the effects it was made with.
  */
 async function effectsNow(
   ctx: AgentWalletContext,
+  carrier: AnyCarrier,
+  chain: ChainInfo,
+  wallet: WalletRecord,
   transaction: PendingApprovalTransaction,
 ): Promise<{ transaction: PendingApprovalTransaction; effects: Effects }> {
-  const chain = ctx.chains.get(transaction.chain)
   if (transaction.kind === 'x402_payment')
-    return { transaction, effects: await effectsOfRecord(chain, transaction) }
-  const { to, value, data } = transaction.call
+    return { transaction, effects: await effectsOfRecord(ctx.chains.get(transaction.chain), transaction) }
+  const { call, calls } = transaction
   // A node that cannot predict them leaves the approval pending (chain_unavailable), to approve again.
-  // A smart wallet's batch is predicted again as one (`effectsAhead`).
-  const effects = await (transaction.calls
-    ? effectsAhead(chain, transaction.from, {
-        ...transaction,
-        amount: BigInt(transaction.amount),
-        effects: undefined,
-      })
-    : predictEffects(
-        chain,
-        { from: transaction.from, holder: transaction.via },
-        { to, value: BigInt(value), data },
-      )
-  ).catch((error: unknown) => {
-    throw toChainError(error, chain.name, { read: true })
-  })
+  const effects = await carrier
+    .effects(ctx, chain, wallet, {
+      ...transaction,
+      amount: BigInt(transaction.amount),
+      call: { ...call, value: BigInt(call.value) },
+      calls: calls?.map((entry) => ({ ...entry, value: BigInt(entry.value) })),
+      effects: undefined,
+    })
+    .catch((error: unknown) => {
+      if (isAgentWalletError(error)) throw error
+      throw toChainError(error, chain.name, { read: true })
+    })
   return { transaction: { ...transaction, effects: toStoredEffects(effects) }, effects }
 }
 

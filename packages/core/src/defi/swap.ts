@@ -11,7 +11,7 @@ import type { Principal } from '../principals/types.js'
 import { sessionDelegationsOf } from '../smartWallets/storedSession.js'
 import { toApprovalSummary } from '../transactions/approvalSummary.js'
 import { awaitConfirmed } from '../transactions/awaitConfirmed.js'
-import { carrierFor } from '../transactions/carrier.js'
+import { carrierFor, carrierNamed } from '../transactions/carrier.js'
 import { viewOf } from '../transactions/sendAnswer.js'
 import { type SubmitResult, submitIntent } from '../transactions/submitIntent.js'
 import { type IncludedTransaction, isMined, type TransactionRecord } from '../transactions/types.js'
@@ -211,7 +211,7 @@ export async function runSwap(
 
   // A smart wallet sends the approve a short allowance needs and the swap in one batch (one user
   // operation, judged as one); an EOA sends the approve first, as its own intent.
-  const batched = ctx.carriers[carrierFor(wallet, 'swap')].batches
+  const batched = carrierNamed(ctx, carrierFor(wallet, 'swap')).batches
   const allowance = batched ? undefined : await ensureAllowance(ctx, principal, wallet, chain, plan, swapId)
   if (allowance?.status === 'pending_approval') {
     return {

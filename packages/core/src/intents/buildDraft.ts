@@ -1,6 +1,7 @@
-import { encodeFunctionData, erc20Abi } from 'viem'
+import { encodeFunctionData, erc20Abi, isAddress } from 'viem'
 import { resolveAsset } from '../chain/resolveAsset.js'
 import type { ChainHandle } from '../chain/types.js'
+import { ValidationError } from '../errors/errors.js'
 import type { SendInput } from '../transactions/sendSchema.js'
 import { parseAmount } from '../utils/amounts.js'
 import type { IntentDraft } from './types.js'
@@ -11,6 +12,20 @@ import type { IntentDraft } from './types.js'
  * (it sends `amount` to `to`: known without a node). A `data` send's effects are left to predict.
  */
 export async function buildDraft(chain: ChainHandle, send: Omit<SendInput, 'wallet'>): Promise<IntentDraft> {
+  // The schema takes either family's forms; an EVM send takes its own only.
+  if (!isAddress(send.to, { strict: false })) {
+    throw new ValidationError('An EVM send goes to an 0x address (0x followed by 40 hex characters)', {
+      details: { to: send.to, chain: chain.name },
+    })
+  }
+  if (send.token !== undefined && !isAddress(send.token, { strict: false })) {
+    throw new ValidationError(
+      'An EVM token is named by its contract address (0x followed by 40 hex characters)',
+      {
+        details: { token: send.token, chain: chain.name },
+      },
+    )
+  }
   const asset = await resolveAsset(chain, send.token)
   const amount = parseAmount(send.value, asset.decimals)
   if (send.token) {

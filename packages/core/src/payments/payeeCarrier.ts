@@ -1,3 +1,4 @@
+import { effectsAhead } from '../policy/effectsAhead.js'
 import type { Carrier } from '../transactions/carrier.js'
 import { requireTokenFunds, tokenSpendOf } from '../transactions/prepareGas.js'
 import { saveJudged } from '../transactions/saveJudged.js'
@@ -14,6 +15,8 @@ import { trackAuthorizations } from './trackAuthorizations.js'
 export const payeeCarrier: Carrier = {
   name: 'payee',
   batches: false,
+  chainOf: (chains, name) => chains.get(name),
+  effects: (_ctx, chain, wallet, draft) => effectsAhead(chain, wallet.address, draft),
   ahead: async () => ({}),
   async fund(_ctx, chain, wallet, intent) {
     // Only the token it authorizes: the payee pays the gas of settlement.

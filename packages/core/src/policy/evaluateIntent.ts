@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
-import type { ChainHandle } from '../chain/types.js'
+import { chainInfoOf } from '../chain/chainInfoOf.js'
+import type { ChainHandle, ChainProvider } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { fromStoredEffects } from '../effects/fromStoredEffects.js'
 import type { Effects } from '../effects/types.js'
@@ -102,12 +103,13 @@ export async function evaluateIntent(
   const queries = intent.kind === 'x402_payment' ? ctx.policy.counterpartyQueries?.(rules) : undefined
   const counterparty = queries ? await counterpartyFacts(ctx, intent, queries) : undefined
   // Who every counterparty is, only when a rule screens; an outage under `closed` refuses here.
+  const venues = venuesOn(ctx.chains, intent.chain)
   const screening = await screeningFacts(
     ctx,
     wallet.tenantId,
     intent,
     ctx.policy.screeningQuery?.(rules),
-    venuesOf(ctx.chains.get(intent.chain)),
+    venues,
   )
   const entryOf = (record: TransactionRecord, index: number): SpendEntry => {
     const effects = usd?.entries[index]?.effects ?? countedEffectsOf(record)
@@ -140,7 +142,7 @@ export async function evaluateIntent(
     recent: entries,
     ...(agentEntries ? { agentRecent: agentEntries } : {}),
     isNewRecipient: pastSends.length === 0,
-    venues: venuesOf(ctx.chains.get(intent.chain)),
+    venues: venues,
   }
   const decision = ctx.policy.evaluate(judged, context)
   const stored = storedUsdOf(usd?.intent)
@@ -168,6 +170,14 @@ export async function evaluateIntent(
  */
 function writeKeyOf(record: TransactionRecord): string | undefined {
   return record.writeId && `${record.writeId} ${record.status} ${record.updatedAt}`
+}
+
+/**
+ * The routers of the chain `name` (`venuesOf`): an EVM address book's; a chain of another family
+ * lists none (a Solana address book has mints and prices only).
+ */
+function venuesOn(chains: ChainProvider, name: string): Address[] {
+  return chainInfoOf(chains, name).family === 'evm' ? venuesOf(chains.get(name)) : []
 }
 
 /**

@@ -1,3 +1,4 @@
+import { chainInfoOf } from '../chain/chainInfoOf.js'
 import type { AgentWalletContext } from '../context.js'
 import type { Effect } from '../effects/types.js'
 import type { PolicyIntent, UsdValuation } from '../intents/types.js'
@@ -27,7 +28,7 @@ export async function usdValuesOf(
   const pricing = (name: string) => {
     const memo: UsdPriceMemo = memos.get(name) ?? new Map()
     memos.set(name, memo)
-    return { chain: ctx.chains.get(name), memo }
+    return { chain: chainInfoOf(ctx.chains, name), memo }
   }
   const valueEffects = (name: string, effects: readonly Effect[]) =>
     Promise.all(

@@ -1,7 +1,7 @@
 import { formatUnits } from 'viem'
 import { type FeedRound, isValidRound, readPriceFeed } from '../chain/readPriceFeed.js'
 import { isRevert, toChainError } from '../chain/toChainError.js'
-import type { ChainHandle } from '../chain/types.js'
+import type { ChainInfo } from '../chain/types.js'
 import { usdPriceFeedOf } from '../chain/usdPriceFeedOf.js'
 import type { AgentWalletContext } from '../context.js'
 import type { IntentAsset, UsdPrice, UsdPriceError, UsdValuation } from '../intents/types.js'
@@ -23,7 +23,7 @@ export type UsdPriceMemo = Map<string, Promise<PriceReading>>
  */
 export async function valueInUsd(
   ctx: AgentWalletContext,
-  chain: ChainHandle,
+  chain: ChainInfo,
   asset: IntentAsset,
   amount: bigint,
   memo: UsdPriceMemo = new Map(),
@@ -45,10 +45,18 @@ export async function valueInUsd(
 
 async function readUsdPrice(
   ctx: AgentWalletContext,
-  chain: ChainHandle,
+  info: ChainInfo,
   asset: IntentAsset,
 ): Promise<PriceReading> {
   const named = { asset: asset.address, symbol: asset.symbol }
+  // Prices are read from an EVM chain's feeds; a chain of another family has none the policy reads
+  // yet (a Solana address book's prices are not feeds): unpriced, never zero.
+  const family = info.family ?? 'evm'
+  if (family !== 'evm') {
+    const reason = `the policy reads no USD prices on ${family} chain ${info.name} yet`
+    return { error: { ...named, code: 'no_price_feed', reason } }
+  }
+  const chain = ctx.chains.get(info.name)
   const ref = usdPriceFeedOf(chain, asset.address)
   if (!ref) {
     const reason =

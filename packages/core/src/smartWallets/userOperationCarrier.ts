@@ -1,3 +1,4 @@
+import { effectsAhead } from '../policy/effectsAhead.js'
 import { userOperationLockKey, withLock } from '../storage/withLock.js'
 import type { Carrier } from '../transactions/carrier.js'
 import { requireNativeFunds, requireTokenFunds, tokenSpendOf } from '../transactions/prepareGas.js'
@@ -20,6 +21,8 @@ import { writeUserOperationReorged } from './userOperationTransitions.js'
 export const userOperationCarrier: Carrier = {
   name: 'user_operation',
   batches: true,
+  chainOf: (chains, name) => chains.get(name),
+  effects: (_ctx, chain, wallet, draft) => effectsAhead(chain, wallet.address, draft),
   async ahead(ctx, chain, wallet, draft) {
     // A batch is simulated through the wallet's own code: a smart wallet never used is deployed first,
     // as its first op would be (the owner's op, paid from the wallet's ETH; gas, not an effect judged).

@@ -1,7 +1,10 @@
-import type { ChainHandle } from '../chain/types.js'
+import type { ChainHandle, ChainInfo, ChainProvider } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
+import type { Effects } from '../effects/types.js'
+import { UnsupportedChainFamilyError } from '../errors/errors.js'
 import type { IntentDraft, PolicyIntent } from '../intents/types.js'
 import type { Filter, StorageReader, StorageTx, UnsyncedAccess } from '../storage/types.js'
+import type { ChainFamily } from '../vault/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import type { Allocated } from './allocateNonce.js'
 import type { MinedRecord } from './laneTransitions.js'
@@ -17,10 +20,10 @@ import type {
 /**
  * Who takes a record's transaction to the chain: the wallet's own broadcast `lane` (an EOA's signed
  * tx), a `user_operation` the tenant's relayer carries (a smart wallet's), or the `payee` who settles
- * the wallet's signed authorization (an x402 payment). Chosen once, when the intent is made
- * (`carrierFor`), and kept on the record as `carriedBy`.
+ * the wallet's signed authorization (an x402 payment), or `solana`: a Solana wallet's signed
+ * transaction. Chosen once, when the intent is made (`carrierFor`), and kept on the record as `carriedBy`.
  */
-export type CarrierName = 'lane' | 'user_operation' | 'payee'
+export type CarrierName = 'lane' | 'user_operation' | 'payee' | 'solana'
 
 /** What a carrier starts before the wallet lock (a gas estimate), awaited under it. */
 export type Ahead = { estimate?: Estimate | undefined }
@@ -70,21 +73,30 @@ export type Watched = MinedRecord | MinedUserOperation
 /**
  * A way to the chain. The money path asks the record's carrier at each step (`carrierOf`) and never
  * tests what kind of wallet it serves; a new kind of wallet is a new carrier, registered on the
- * context by the composition root (`ctx.carriers`).
+ * context by the composition root (`ctx.carriers`). `Chain` is the handle of the family it carries
+ * on (an EVM `ChainHandle`, a `SolanaChainHandle`): the carrier reads it (`chainOf`), the shared
+ * money path only hands it back.
  */
-export type Carrier = {
+export type Carrier<Chain extends ChainInfo = ChainHandle> = {
   readonly name: CarrierName
   /** Carries several calls as one intent, all or none (`IntentDraft.calls`): a smart wallet's user operation. */
   readonly batches: boolean
+  /** The chain `name` as this carrier reads it (`unsupported_chain_family` for another family's). */
+  chainOf(chains: ChainProvider, name: string): Chain
+  /**
+   * What the draft will do to the paying account, started before the wallet lock and awaited under
+   * it (a node that does not answer rejects when awaited): what the policy judges.
+   */
+  effects(ctx: AgentWalletContext, chain: Chain, wallet: WalletRecord, draft: IntentDraft): Promise<Effects>
   /** Work that needs no lock, started while the send waits for the wallet's (a gas estimate; a smart wallet readied). */
-  ahead(ctx: AgentWalletContext, chain: ChainHandle, wallet: WalletRecord, draft: IntentDraft): Promise<Ahead>
+  ahead(ctx: AgentWalletContext, chain: Chain, wallet: WalletRecord, draft: IntentDraft): Promise<Ahead>
   /**
    * Under the wallet lock, for an intent the policy did not deny: checks the wallet can pay
    * (`insufficient_funds` thrown), with the gas it signs with and, when `allow`, its nonce.
    */
   fund(
     ctx: AgentWalletContext,
-    chain: ChainHandle,
+    chain: Chain,
     wallet: Pick<WalletRecord, 'address'>,
     intent: FundedIntent,
     options: {
@@ -97,7 +109,7 @@ export type Carrier = {
   /** Saves an accepted intent in one commit with what the caller writes beside it, and starts taking it out. */
   commit(
     ctx: AgentWalletContext,
-    chain: ChainHandle,
+    chain: Chain,
     record: UnsignedQueuedTransaction,
     gas: GasSettings | undefined,
     options: CommitOptions,
@@ -105,22 +117,61 @@ export type Carrier = {
   /** The tracker's pass over this carrier's open records: receipts, resends, what a crash left. */
   track(ctx: AgentWalletContext, pass: TrackPass): Promise<void>
   /** Records whose block left the canonical chain (a reorg), on one chain: taken back to `submitted`. */
-  reorged(ctx: AgentWalletContext, chain: ChainHandle, records: readonly Watched[]): Promise<void>
+  reorged(ctx: AgentWalletContext, chain: Chain, records: readonly Watched[]): Promise<void>
   /** Waits for the work it holds in memory (broadcasts under way); `close` calls it. */
   settle(): Promise<void>
 }
 
-/** The carriers of a context, by name. */
-export type Carriers = { readonly [Name in CarrierName]: Carrier }
+/** A carrier of any family, as the shared money path holds it: the chain it reads is handed back to it. */
+export type AnyCarrier = Carrier<ChainInfo>
 
 /**
- * The one choice of a carrier, made when an intent is made: an x402 payment is settled by its payee;
- * any other intent of a smart wallet is carried by a user operation; the rest go out in the wallet's lane.
- * @example const record = { ...base, carriedBy: carrierFor(wallet, draft.kind) }
+ * The carriers of a context, by name; `solana` where the context serves Solana chains (a context
+ * without it refuses a Solana wallet's intent with `unsupported_chain_family`).
  */
-export function carrierFor(wallet: Pick<WalletRecord, 'kind'>, kind: TransactionRecord['kind']): CarrierName {
+export type Carriers = {
+  readonly lane: Carrier
+  readonly user_operation: Carrier
+  readonly payee: Carrier
+  readonly solana?: AnyCarrier | undefined
+}
+
+/** The carrier of each chain family's every intent, where one family has one way to the chain. */
+const familyCarrier: { readonly [Family in ChainFamily]: CarrierName | undefined } = {
+  evm: undefined,
+  solana: 'solana',
+}
+
+/**
+ * The one choice of a carrier, made when an intent is made: a family with one way to the chain
+ * (`solana`) has its carrier; on EVM an x402 payment is settled by its payee, any other intent of a
+ * smart wallet is carried by a user operation, and the rest go out in the wallet's lane.
+ * @example const record = { ...base, carriedBy: carrierFor(wallet, draft.kind, family) }
+ */
+export function carrierFor(
+  wallet: Pick<WalletRecord, 'kind'>,
+  kind: TransactionRecord['kind'],
+  family: ChainFamily = 'evm',
+): CarrierName {
+  const own = familyCarrier[family]
+  if (own) return own
   if (kind === 'x402_payment') return 'payee'
   return wallet.kind === 'smart' ? 'user_operation' : 'lane'
+}
+
+/**
+ * The carrier named `name` on this context: `unsupported_chain_family` when the context has none
+ * (a Solana carrier on a context built without one).
+ * @example const carrier = carrierNamed(ctx, carrierFor(wallet, draft.kind, family))
+ */
+export function carrierNamed(ctx: Pick<AgentWalletContext, 'carriers'>, name: CarrierName): AnyCarrier {
+  const carrier = ctx.carriers[name]
+  if (!carrier) {
+    throw new UnsupportedChainFamilyError(`This service carries no ${name} transactions`, {
+      details: { carrier: name },
+    })
+  }
+  return carrier as AnyCarrier
 }
 
 /**
@@ -128,8 +179,8 @@ export function carrierFor(wallet: Pick<WalletRecord, 'kind'>, kind: Transaction
  * `carriedBy` only when a user operation carried them.
  * @example await carrierOf(ctx, record).commit(ctx, chain, record, gas, options)
  */
-export function carrierOf(ctx: Pick<AgentWalletContext, 'carriers'>, record: TransactionRecord): Carrier {
-  return ctx.carriers[carrierNameOf(record)]
+export function carrierOf(ctx: Pick<AgentWalletContext, 'carriers'>, record: TransactionRecord): AnyCarrier {
+  return carrierNamed(ctx, carrierNameOf(record))
 }
 
 /** The name of a stored record's carrier (see `carrierOf`). */

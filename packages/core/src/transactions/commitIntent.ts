@@ -1,4 +1,4 @@
-import type { ChainHandle } from '../chain/types.js'
+import type { ChainInfo } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { type CommitOptions, type Committed, carrierOf } from './carrier.js'
 import { saveJudged } from './saveJudged.js'
@@ -25,7 +25,7 @@ export type { Committed } from './carrier.js'
  */
 export async function commitIntent(
   ctx: AgentWalletContext,
-  chain: ChainHandle,
+  chain: ChainInfo,
   record: JudgedTransaction,
   gas: GasSettings | undefined,
   options: CommitOptions,

@@ -1,5 +1,6 @@
 import { BlockNotFoundError } from 'viem'
 import { z } from 'zod'
+import { chainInfoOf } from '../chain/chainInfoOf.js'
 import { toChainError } from '../chain/toChainError.js'
 import type { AgentWalletContext } from '../context.js'
 import { NotFoundError } from '../errors/errors.js'
@@ -58,9 +59,12 @@ export async function transactionAnswer(
   record: TransactionRecord,
   links: HashLinks = {},
 ): Promise<GetTransactionReturnType> {
-  const chain = ctx.chains.get(record.chain)
+  // Its chain's facts, of either family; a block's confirmations are read on an EVM chain (a Solana
+  // record has no block number: its finality is the chain's commitment).
+  const info = chainInfoOf(ctx.chains, record.chain)
   let confirmations = 0
   if (record.blockNumber !== undefined) {
+    const chain = ctx.chains.get(record.chain)
     const blockNumber = record.blockNumber
     // Counted on the canonical chain only: a block not final yet is read again, and one that left
     // the chain (a reorg the tracker has not moved back to `submitted` yet) counts none.
@@ -82,7 +86,7 @@ export async function transactionAnswer(
     })
     confirmations = canonical === record.blockHash ? Number(head) - blockNumber + 1 : 0
   }
-  const transaction = { ...toTransactionView(record, chain.explorerUrl), confirmations, ...links }
+  const transaction = { ...toTransactionView(record, info.explorerUrl), confirmations, ...links }
   const { hash, status, blockNumber, explorer } = transaction
   return { hash, status, blockNumber, explorer, confirmations, transaction }
 }

@@ -1,4 +1,4 @@
-import type { ChainHandle } from '../chain/types.js'
+import type { ChainInfo } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { type BaseError, isAgentWalletError } from '../errors/baseError.js'
 import type { PolicyIntent } from '../intents/types.js'
@@ -6,7 +6,7 @@ import { evaluateIntent, type IntentDecision } from '../policy/evaluateIntent.js
 import type { StorageReader } from '../storage/types.js'
 import type { WalletRecord } from '../wallets/types.js'
 import type { Allocated } from './allocateNonce.js'
-import type { Ahead, Carrier } from './carrier.js'
+import type { Ahead, AnyCarrier } from './carrier.js'
 import type { GasSettings, TransactionRecord } from './types.js'
 
 /**
@@ -34,8 +34,8 @@ export type Judgement =
  */
 export async function judgeIntent(
   ctx: AgentWalletContext,
-  chain: ChainHandle,
-  carrier: Carrier,
+  chain: ChainInfo,
+  carrier: AnyCarrier,
   wallet: WalletRecord,
   intent: PolicyIntent,
   call: TransactionRecord['call'],

@@ -1,3 +1,4 @@
+import { effectsAhead } from '../policy/effectsAhead.js'
 import type { StorageTx } from '../storage/types.js'
 import { allocateNonce } from './allocateNonce.js'
 import { broadcastLanes } from './broadcastLane.js'
@@ -23,6 +24,8 @@ export function laneCarrier(): Carrier {
   return {
     name: 'lane',
     batches: false,
+    chainOf: (chains, name) => chains.get(name),
+    effects: (_ctx, chain, wallet, draft) => effectsAhead(chain, wallet.address, draft),
     // The gas estimate needs no lock: it runs while the send waits for the wallet's.
     ahead: async (_ctx, chain, wallet, draft) => ({
       estimate: estimateAhead(chain, wallet.address, {

@@ -1,4 +1,4 @@
-import type { ChainHandle } from '../chain/types.js'
+import type { ChainInfo } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import { callRefreshersOf } from './callRefreshers.js'
 import type { TransactionRecord } from './types.js'
@@ -17,11 +17,14 @@ import type { TransactionRecord } from './types.js'
  */
 export async function refreshCall<Record extends TransactionRecord>(
   ctx: AgentWalletContext,
-  chain: ChainHandle,
+  chain: ChainInfo,
   record: Record,
 ): Promise<Record> {
+  // What is refreshed is calldata (an EVM call's): a call without any carries nothing short-lived.
+  if (record.call.data === undefined) return record
+  const evm = ctx.chains.get(chain.name)
   for (const refresher of callRefreshersOf(ctx)) {
-    const data = await refresher(ctx, chain, record)
+    const data = await refresher(ctx, evm, record)
     if (!data) continue
     // In a batch, the same call is renewed where it stands among the others.
     const calls = record.calls?.map((call) =>

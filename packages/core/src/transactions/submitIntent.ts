@@ -1,4 +1,5 @@
 import type { ApprovalRecord, PendingApproval } from '../approvals/types.js'
+import { chainInfoOf } from '../chain/chainInfoOf.js'
 import type { AgentWalletContext } from '../context.js'
 import { boundEffects } from '../effects/boundEffects.js'
 import { toStoredEffects } from '../effects/toStoredEffects.js'
@@ -11,7 +12,6 @@ import { blockedError } from '../intents/blockedError.js'
 import { intentOfDraft } from '../intents/intentOfDraft.js'
 import type { IntentDraft } from '../intents/types.js'
 import { auditDecision } from '../policy/auditDecision.js'
-import { effectsAhead } from '../policy/effectsAhead.js'
 import { type IntentDecision, recordedDecision } from '../policy/evaluateIntent.js'
 import { judgingLocks } from '../policy/judgingLocks.js'
 import type { PolicyDecision } from '../policy/types.js'
@@ -19,7 +19,7 @@ import type { Principal } from '../principals/types.js'
 import type { StorageTx } from '../storage/types.js'
 import { withLock } from '../storage/withLock.js'
 import type { WalletRecord } from '../wallets/types.js'
-import { type CarrierName, carrierFor } from './carrier.js'
+import { type CarrierName, carrierFor, carrierNamed } from './carrier.js'
 import { commitIntent } from './commitIntent.js'
 import { judgeIntent } from './judgeIntent.js'
 import { recordGrants } from './recordGrants.js'
@@ -79,12 +79,15 @@ export async function submitIntent(
   options: SubmitOptions = {},
 ): Promise<SubmitResult> {
   const idempotency = idempotencyOf(principal, draft, options)
-  const chain = ctx.chains.get(draft.chain)
-  const carrier = ctx.carriers[carrierFor(wallet, draft.kind)]
+  // The chain's family decides the carrier; the carrier reads the chain its own way.
+  const { family } = chainInfoOf(ctx.chains, draft.chain)
+  const carrier = carrierNamed(ctx, carrierFor(wallet, draft.kind, family))
+  const chain = carrier.chainOf(ctx.chains, draft.chain)
   // What needs no lock runs while this send waits for the wallet's: the carrier's own (a gas
   // estimate; a smart wallet deployed before its batch is simulated through its code), the effects.
   const ahead = await carrier.ahead(ctx, chain, wallet, draft)
-  const effects = effectsAhead(chain, wallet.address, draft)
+  const effects = carrier.effects(ctx, chain, wallet, draft)
+  effects.catch(() => undefined) // awaited under the lock, or dropped with an earlier error
   // Under the lock, the wallet's spends and nonce are read and the intent committed without waiting
   // for the disk (where the storage syncs after applying): the lock goes once the intent is applied,
   // and the broadcast, the answer and any error wait for the sync (see `Storage.unsynced`).

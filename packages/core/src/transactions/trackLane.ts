@@ -164,7 +164,7 @@ async function failTaken(
   await withLock(ctx.storage, [walletLockKey(candidate.from)], async () => {
     const record = await ctx.storage.get('transactions', candidate.id)
     if (record?.status !== candidate.status || record.hash !== candidate.hash) return
-    if (record.status !== 'queued' && record.status !== 'submitted') return
+    if ((record.status !== 'queued' && record.status !== 'submitted') || record.rawTx === undefined) return
     await failNonceTaken(ctx, record)
   })
 }

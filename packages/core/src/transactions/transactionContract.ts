@@ -29,6 +29,7 @@ export const transactionContract = defineContracts({
     http: { method: 'post', path: '/wallet/:wallet/send', status: 200, whenPaused: 202 },
     errors: ['not_found', 'transaction_failed', ...intentErrors],
     tool: true,
+    families: everyFamily,
   },
   speedUp: {
     summary: 'Sign a submitted, unmined transaction again at its nonce with higher fees (same call)',

@@ -10,6 +10,7 @@ import type {
   FailedTransaction,
   MinedUserOperation,
   QueuedTransaction,
+  SubmittedSolanaTransaction,
   SubmittedTransaction,
   SubmittedUserOperation,
   TransactionRecord,
@@ -24,7 +25,11 @@ import type {
 // caller's commit (`tx`); `append…` adds an event only.
 
 /** A transaction that can still fail: accepted and not yet mined. */
-export type ActiveTransaction = QueuedTransaction | SubmittedTransaction | SubmittedUserOperation
+export type ActiveTransaction =
+  | QueuedTransaction
+  | SubmittedTransaction
+  | SubmittedUserOperation
+  | SubmittedSolanaTransaction
 
 /**
  * `policy.hitl`, in `tx`: an intent waits for a human, with what the approver will be shown.

@@ -256,7 +256,43 @@ export type MinedUserOperation = TransactionBase &
     gasCost: string
   }
 
-export type ConfirmedTransaction = MinedTransaction | MinedUserOperation | SettledOffchainTransaction
+/**
+ * A Solana transaction as signed, durable before it is sent (`solanaCarrier`): its wire bytes (sent,
+ * and sent again while its blockhash lives), blockhash and `lastValidBlockHeight` (past it with no
+ * status, it never lands), and the slot it landed in once the chain shows it.
+ */
+export type SolanaSigned = {
+  wire: string
+  blockhash: string
+  lastValidBlockHeight: string
+  slot?: string | undefined
+}
+
+/** Fields of a Solana record: `hash` is its signature (base58), typed `Hex` as the ledger's key. */
+type SolanaSignature = Omit<Unsigned, 'hash'> & { hash: Hex; solana: SolanaSigned }
+
+/** A Solana send signed and saved, sent (or about to be): the tracker asks its landing (`solanaLanding`). */
+export type SubmittedSolanaTransaction = TransactionBase &
+  SolanaSignature &
+  Unmined & { status: 'submitted'; submittedAt: string; error?: undefined }
+
+/** A Solana send the chain shows landed and succeeded: `confirmed` commitment (finality `pending`) or `finalized`. */
+export type ConfirmedSolanaTransaction = TransactionBase &
+  SolanaSignature &
+  Absent<'blockNumber' | 'blockHash' | 'gasUsed' | 'receiptEffects'> & {
+    status: 'confirmed'
+    submittedAt: string
+    confirmedAt: string
+    finality: Finality
+    finalizedAt?: string | undefined
+    error?: undefined
+  }
+
+export type ConfirmedTransaction =
+  | MinedTransaction
+  | MinedUserOperation
+  | SettledOffchainTransaction
+  | ConfirmedSolanaTransaction
 
 /** Ended without effect: refused by the node, reverted (with its block), or its payment refused. */
 export type FailedTransaction = TransactionBase &
@@ -272,6 +308,8 @@ export type FailedTransaction = TransactionBase &
      * has. Absent for a revert, an unsigned intent, and records written before it was kept.
      */
     nonceSettled?: boolean | undefined
+    /** A Solana send's signature as sent (failed: landed with an error, or expired unseen). */
+    solana?: SolanaSigned | undefined
   } & Partial<MinedIn>
 
 /**
@@ -284,6 +322,7 @@ export type TransactionRecord =
   | QueuedTransaction
   | SubmittedTransaction
   | SubmittedUserOperation
+  | SubmittedSolanaTransaction
   | ConfirmedTransaction
   | FailedTransaction
 

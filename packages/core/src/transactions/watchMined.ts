@@ -2,7 +2,7 @@ import { BlockNotFoundError, type Hex, TransactionReceiptNotFoundError } from 'v
 import type { ChainHandle } from '../chain/types.js'
 import type { AgentWalletContext } from '../context.js'
 import type { Filter } from '../storage/types.js'
-import { type Carrier, carrierOf, type Watched } from './carrier.js'
+import { type AnyCarrier, carrierOf, type Watched } from './carrier.js'
 import { finalityDepthOf } from './finalityDepthOf.js'
 import { writeBlockChecked } from './transitions.js'
 import { isMinedUserOperation, isSigned, type TransactionRecord } from './types.js'
@@ -134,7 +134,7 @@ async function watchChain(
     })
   }
   const reorged = verdicts.filter((verdict) => verdict.kind === 'reorged').map(({ record }) => record)
-  const byCarrier = new Map<Carrier, Watched[]>()
+  const byCarrier = new Map<AnyCarrier, Watched[]>()
   for (const record of reorged) {
     const carrier = carrierOf(ctx, record)
     byCarrier.set(carrier, [...(byCarrier.get(carrier) ?? []), record])
