@@ -35,7 +35,20 @@ afterAll(async () => {
 type Answer = { wallet: { address: string }; amountOutRaw: string; error?: { code: string } }
 
 async function serveWith(flags: string[]) {
-  const argv = ['serve', '--storage', 'memory', '--port', '0', '--log-level', 'silent', ...flags]
+  // A data dir of its own: the default (./.agentwallet) may be held by another test's server.
+  const dataDir = join(dir, `serve-${running.length}`)
+  const argv = [
+    'serve',
+    '--storage',
+    'memory',
+    '--data-dir',
+    dataDir,
+    '--port',
+    '0',
+    '--log-level',
+    'silent',
+    ...flags,
+  ]
   const server = await serve(loadConfig(parseCli(argv).values, env), env, () => {})
   running.push(server)
   const call = async (method: string, path: string, body?: unknown) => {
