@@ -59,6 +59,8 @@ describe('the contract as JSON Schema', () => {
 
   it('finds the descriptions it checks: the wallet every operation acts on is described', () => {
     const getWallet = contractList.find((operation) => operation.name === 'getWallet')!
-    expect(descriptionsIn(getWallet.input)).toContain('Address of a managed wallet (EVM: 0x + 40 hex; Solana: base58)')
+    expect(descriptionsIn(getWallet.input)).toContain(
+      'Address of a managed wallet (EVM: 0x + 40 hex; Solana: base58)',
+    )
   })
 })
