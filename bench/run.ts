@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [-- --only send,burst,sendcpu,remote,audit] [--budget 30] [--tx 1000000] [--seed-budget 90] [--creates-at 100000]`:
+ * `pnpm bench [-- --only send,burst,sendcpu,remote,audit,solana] [--budget 30] [--tx 1000000] [--seed-budget 90] [--creates-at 100000]`:
  * every sub-bench in this one process, one after another, each bounded by its time budget (seconds;
  * seeding the history bench by --seed-budget). Each figure with a goal stands beside a floor or
  * baseline measured in the same run (`floor`, `ratio`, `goal` in the JSON). Prints a table and writes
@@ -23,6 +23,7 @@ import {
 import { quoteBench } from './lib/quoteBench.js'
 import { rateLimitBench } from './lib/rateLimitBench.js'
 import { sendCpuBench } from './lib/sendCpuBench.js'
+import { solanaSendBench } from './lib/solanaSendBench.js'
 import { userOpBench } from './lib/userOpBench.js'
 import { vaultBench } from './lib/vaultBench.js'
 
@@ -40,6 +41,7 @@ const benches: Record<string, (options: Options) => Promise<Row[]>> = {
   vaults: vaultBench,
   audit: auditBench,
   userops: userOpBench,
+  solana: solanaSendBench,
 }
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
