@@ -21,8 +21,8 @@ const round = (value: number, digits = 1) => Number(value.toFixed(digits))
 
 /**
  * Solana sends on the embedded LiteSVM devnet, one at a time, each to a fresh recipient and awaited
- * to `confirmed`: through AgentWallet in process (effects decoded and simulated, the policy with the
- * default rules, the audit trail, the ledger, memory storage) beside the floor in the same run — kit
+ * to `confirmed`: through AgentWallet in process (effects decoded and simulated, the policy with a
+ * `max_per_tx` rule, the audit trail, the ledger, memory storage) beside the floor in the same run — kit
  * alone signing a System transfer, sending it and reading its status. Rounds alternate so load hits
  * both alike; the rate is the median round's.
  */
@@ -34,6 +34,8 @@ export async function solanaSendBench({ budgetMs }: Options): Promise<Row[]> {
     defaultChain: 'solana',
     vault: memoryKeyVault(),
     storage: memoryStorage(),
+    // A rule judged on every send (the default rules' 60-an-hour rate limit would stop the bench).
+    defaultTenantRules: [{ type: 'max_per_tx', asset: 'native', max: '1' }],
     trackerIntervalMs: 20,
   })
   try {
