@@ -276,31 +276,20 @@ export const runPolicyEngineConformance = (runner: TestRunner, options: PolicyEn
       expect(decide([allow!])).toBe('allow')
     })
 
-    it('an agent-scope deny wins over a tenant-scope allow', () => {
-      const engine = options.create()
-      const [deny, allow] = engine.validateRules([samples.deny, samples.allow])
-      const decision = engine.evaluate(
-        intent,
-        context([
-          { scope: 'tenant', rule: allow! },
-          { scope: 'agent', rule: deny! },
-        ]),
-      )
-      expect(decision).toMatchObject({ decision: 'deny', ruleId: deny!.id })
-    })
-
-    it('a wallet-scope deny wins over a tenant-scope allow', () => {
-      const engine = options.create()
-      const [deny, allow] = engine.validateRules([samples.deny, samples.allow])
-      const decision = engine.evaluate(
-        intent,
-        context([
-          { scope: 'tenant', rule: allow! },
-          { scope: 'wallet', rule: deny! },
-        ]),
-      )
-      expect(decision).toMatchObject({ decision: 'deny', ruleId: deny!.id })
-    })
+    for (const scope of ['agent', 'wallet'] as const) {
+      it(`a ${scope}-scope deny wins over a tenant-scope allow`, () => {
+        const engine = options.create()
+        const [deny, allow] = engine.validateRules([samples.deny, samples.allow])
+        const decision = engine.evaluate(
+          intent,
+          context([
+            { scope: 'tenant', rule: allow! },
+            { scope, rule: deny! },
+          ]),
+        )
+        expect(decision).toMatchObject({ decision: 'deny', ruleId: deny!.id })
+      })
+    }
   })
 }
 
